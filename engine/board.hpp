@@ -49,6 +49,9 @@ public:
 
 private:
     // Bit planes and active-region bookkeeping: the engine's own, free to change.
+    int height_;
+    int width_;
+    std::vector<Player> cells_;
 };
 
 }  // namespace gol
