@@ -1,0 +1,13 @@
+// Durable writes: a reader sees the old file or the whole new one, never a torn one.
+#pragma once
+
+#include <filesystem>
+#include <string_view>
+
+namespace gol::runner {
+
+// Writes to a temporary file beside `path`, fsyncs it, renames it over `path` and fsyncs the
+// directory, creating parent directories as needed. Throws std::runtime_error on failure.
+void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
+
+}  // namespace gol::runner

@@ -1,0 +1,52 @@
+// Bots: naming a bot by path or by name, reading its manifest, discovering a folder of them.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gol::runner {
+
+// A bot that cannot be used; the message names the file and what is wrong.
+struct BotError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+enum class Protocol { argv, stdin, persistent };
+std::string_view name(Protocol protocol);
+
+// How a single-file bot is run, decided by its extension.
+enum class SourceKind { manifest, python, ruby, node, shell, perl, c, cpp, java, executable };
+
+struct BotSpec {
+    std::string name;
+    std::filesystem::path path;  // what was named: the directory or the single file
+    std::filesystem::path dir;   // working directory: the bot directory, or the file's folder
+    SourceKind kind = SourceKind::manifest;
+    std::vector<std::string> run;       // manifest bots: the command, relative programs resolved
+    std::optional<std::string> build;   // manifest bots: shell command, run in `dir`
+    Protocol protocol = Protocol::argv;
+};
+
+// Reads `dir`/bot.json. Throws BotError naming the file and the field.
+BotSpec read_manifest(const std::filesystem::path& dir);
+
+// A single file, classified by extension. Throws BotError listing the extensions that work.
+BotSpec single_file_bot(const std::filesystem::path& file);
+
+// A path (directory or file), or else a bot name under `bots_dir`.
+BotSpec find_bot(const std::string& name_or_path, const std::filesystem::path& bots_dir);
+
+struct Discovered {
+    std::filesystem::path path;
+    std::optional<BotSpec> bot;  // set when usable so far
+    std::string error;           // why not, otherwise
+};
+
+// Every bot in `dir`: subdirectories (which need a bot.json) and single files. Documentation
+// (README*, *.md, *.txt) and hidden entries are not bots and are passed over.
+std::vector<Discovered> discover_bots(const std::filesystem::path& dir);
+
+}  // namespace gol::runner

@@ -1,0 +1,76 @@
+#include "runner/bot_player.hpp"
+
+#include "runner/process.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+namespace gol::runner {
+
+BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits)
+    : bot_(std::move(bot)),
+      limits_(limits),
+      scratch_("gol-scratch"),
+      // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
+      env_{std::string("PATH=") + bot_path, "HOME=" + scratch_.path().string(), "LANG=C.UTF-8",
+           "GOL_SCRATCH=" + scratch_.path().string()} {}
+
+MoveResult BotPlayer::move(const std::string& board_json) {
+    MoveResult result;
+    SpawnSpec spec;
+    spec.argv = bot_.command;
+    spec.cwd = bot_.spec.dir;
+    spec.env = env_;
+    spec.timeout = limits_.time_limit;
+    spec.stdout_cap = limits_.stdout_cap;
+    spec.stderr_cap = limits_.stderr_cap;
+    if (bot_.spec.protocol == Protocol::stdin) {
+        spec.stdin_data = board_json + "\n";
+    } else {
+        if (board_json.size() + 1 > max_argument_bytes) {
+            result.forfeit = {ForfeitKind::board_too_large,
+                              "the board is " + std::to_string(board_json.size()) +
+                                  " bytes of JSON, over Linux's 128 KiB limit for one argument; "
+                                  "the stdin or persistent protocol has no such limit"};
+            return result;
+        }
+        spec.argv.push_back(board_json);
+    }
+
+    RunOutcome run = run_process(spec);
+    result.elapsed = run.elapsed;
+    result.err = std::move(run.err);
+    switch (run.kind) {
+        case RunOutcome::Kind::timed_out:
+            result.forfeit = {ForfeitKind::timeout,
+                              "no reply within " + std::to_string(limits_.time_limit.count()) + " ms"};
+            return result;
+        case RunOutcome::Kind::signaled: result.forfeit = {ForfeitKind::signal, describe(run)}; return result;
+        case RunOutcome::Kind::stdout_overflow:
+            result.forfeit = {ForfeitKind::output_cap,
+                              "more than " + std::to_string(limits_.stdout_cap) + " bytes on stdout"};
+            return result;
+        case RunOutcome::Kind::spawn_failed:
+            if (run.spawn_error.find(std::strerror(E2BIG)) != std::string::npos)
+                result.forfeit = {ForfeitKind::board_too_large, run.spawn_error};
+            else
+                result.forfeit = {ForfeitKind::could_not_start, run.spawn_error};
+            return result;
+        case RunOutcome::Kind::exited:
+            if (run.exit_status != 0) {
+                result.forfeit = {ForfeitKind::exit_status, describe(run)};
+                return result;
+            }
+            break;
+    }
+    ParsedReply reply = parse_reply(run.out);
+    if (!reply.ok) {
+        result.forfeit = std::move(reply.forfeit);
+        return result;
+    }
+    result.ok = true;
+    result.cells = std::move(reply.cells);
+    return result;
+}
+
+}  // namespace gol::runner

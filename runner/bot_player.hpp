@@ -1,0 +1,39 @@
+// Plays one bot's moves: starts it per its protocol, enforces the limits, validates the reply.
+#pragma once
+
+#include "runner/bot_build.hpp"
+#include "runner/move.hpp"
+#include "runner/temp_dir.hpp"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace gol::runner {
+
+struct MoveLimits {
+    std::chrono::milliseconds time_limit{1000};
+    std::size_t stdout_cap = std::size_t{1} << 20;
+    std::size_t stderr_cap = std::size_t{64} << 10;
+};
+
+// Linux refuses a single argument longer than this (MAX_ARG_STRLEN, including the NUL).
+inline constexpr std::size_t max_argument_bytes = 32 * 4096;
+
+// One bot for one game. It owns the game's scratch directory (GOL_SCRATCH, also HOME), where
+// a bot may keep state between its moves.
+class BotPlayer : public Mover {
+public:
+    BotPlayer(PreparedBot bot, MoveLimits limits);
+
+    const PreparedBot& bot() const { return bot_; }
+    MoveResult move(const std::string& board_json) override;
+
+private:
+    PreparedBot bot_;
+    MoveLimits limits_;
+    TempDir scratch_;
+    std::vector<std::string> env_;
+};
+
+}  // namespace gol::runner

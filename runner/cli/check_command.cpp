@@ -1,0 +1,133 @@
+#include "runner/cli/command.hpp"
+#include "runner/cli/game_options.hpp"
+
+#include "runner/game_stats.hpp"
+#include "runner/progress.hpp"
+
+#include <iostream>
+#include <memory>
+#include <random>
+
+namespace gol::runner::cli {
+
+namespace {
+
+struct CheckOptions {
+    std::string bot;
+    GameOptions game;
+    BotLocations where;
+    int runs = 5;
+};
+
+constexpr auto kSlowMove = std::chrono::milliseconds(100);
+
+// A board with both players spread over it: a soup, stepped so it looks like mid-game, small
+// enough in JSON to fit one command-line argument.
+Board busy_board(const GameConfig& config) {
+    Board board(config.height, config.width);
+    std::mt19937_64 rng(20160712);
+    const int h = std::min(config.height, 90), w = std::min(config.width, 90);
+    std::vector<Cell> one, two;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            auto r = rng() % 100;
+            if (r < 20) one.push_back({config.height / 2 - h / 2 + y, x});
+            else if (r < 40) two.push_back({config.height / 2 - h / 2 + y, config.width - w + x});
+        }
+    board.place(Player::one, one);
+    board.place(Player::two, two);
+    for (int i = 0; i < 4; ++i) board.step();
+    return board;
+}
+
+std::string shorten(std::string s, std::size_t n = 160) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+    if (s.size() > n) s = s.substr(0, n) + "...";
+    return s;
+}
+
+std::string ms(std::chrono::microseconds t) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f ms", t.count() / 1000.0);
+    return buf;
+}
+
+int run_check(const CheckOptions& o) {
+    auto t0 = std::chrono::steady_clock::now();
+    PreparedBot bot = load_bot(o.bot, o.where);
+    auto built = std::chrono::steady_clock::now() - t0;
+    std::cout << bot.spec.name << ": " << bot.spec.path.string() << "\n";
+    std::cout << "  command:  ";
+    for (const std::string& a : bot.command) std::cout << a << ' ';
+    std::cout << "\n  protocol: " << name(bot.spec.protocol) << "\n";
+    std::cout << "  ready in  " << ms(std::chrono::duration_cast<std::chrono::microseconds>(built))
+              << " (build included when one ran)\n";
+
+    BotPlayer player(bot, o.game.limits());
+    const Board empty(o.game.config.height, o.game.config.width);
+    const Board busy = busy_board(o.game.config);
+    std::vector<std::chrono::microseconds> times;
+    std::vector<LiveCell> scratch;
+    std::string json;
+    int invalid = 0;
+    struct Case {
+        const char* what;
+        const Board& board;
+    };
+    for (const Case& c : {Case{"empty board", empty}, Case{"busy board", busy}})
+        for (int seat = 1; seat <= 2; ++seat) {
+            std::cout << "  " << c.what << " (" << c.board.population(Player::one) + c.board.population(Player::two)
+                      << " live cells), seat " << seat << ":\n";
+            for (int run = 0; run < o.runs; ++run) {
+                encode_board(c.board, seat, run, scratch, json);
+                MoveResult m = player.move(json);
+                times.push_back(m.elapsed);
+                std::cout << "    " << ms(m.elapsed) << "  ";
+                if (m.ok) {
+                    std::vector<Cell> applied = placeable_cells(c.board, m.cells);
+                    std::cout << "valid, " << m.cells.size() << " cells (" << applied.size() << " would be placed)";
+                    if (run == 0) {
+                        std::string reply = "[";
+                        for (const Cell& cell : m.cells)
+                            reply += (reply.size() > 1 ? ",[" : "[") + std::to_string(cell.y) + "," +
+                                     std::to_string(cell.x) + "]";
+                        std::cout << ": " << shorten(reply + "]");
+                    }
+                } else {
+                    ++invalid;
+                    std::cout << "FORFEIT " << name(m.forfeit.kind) << ": " << m.forfeit.detail;
+                }
+                std::cout << "\n";
+                if (!m.ok && !m.err.empty()) std::cout << "      stderr: " << shorten(m.err) << "\n";
+            }
+        }
+    auto med = median(times);
+    std::cout << "  move time: median " << ms(med) << ", max " << ms(maximum(times)) << "\n";
+    auto per_game = std::chrono::duration_cast<std::chrono::seconds>(med * o.game.config.generations);
+    std::cout << "  a " << o.game.config.generations << "-generation game takes about " << format_duration(per_game)
+              << " of this bot's time\n";
+    if (med > kSlowMove)
+        std::cout << "  warning: a move takes over " << kSlowMove.count() << " ms, most of it probably starting "
+                  << bot.command[0]
+                  << "; the stdin protocol does not help, the persistent protocol (docs/protocol.md) does\n";
+    if (invalid) {
+        std::cout << "  NOT OK: " << invalid << " of " << times.size() << " moves would be forfeited\n";
+        return 1;
+    }
+    std::cout << "  OK: every reply was valid\n";
+    return 0;
+}
+
+}  // namespace
+
+void add_check(CLI::App& app, Action& run) {
+    auto o = std::make_shared<CheckOptions>();
+    CLI::App* cmd = app.add_subcommand("check", "Build a bot, try it on sample boards and report");
+    cmd->add_option("BOT", o->bot, "A path, or a name under --bots")->required();
+    add_game_options(*cmd, o->game);
+    add_bot_locations(*cmd, o->where);
+    cmd->add_option("--runs", o->runs, "Moves per board and seat")->check(CLI::Range(1, 1000))->capture_default_str();
+    cmd->callback([o, &run] { run = [o] { return run_check(*o); }; });
+}
+
+}  // namespace gol::runner::cli

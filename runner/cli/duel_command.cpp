@@ -1,0 +1,149 @@
+#include "runner/cli/command.hpp"
+#include "runner/cli/game_options.hpp"
+
+#include "runner/atomic_file.hpp"
+#include "runner/game_stats.hpp"
+#include "runner/progress.hpp"
+#include "runner/replay.hpp"
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <random>
+
+namespace gol::runner::cli {
+
+namespace {
+
+struct DuelOptions {
+    std::string a, b;
+    GameOptions game;
+    BotLocations where;
+    std::string seats = "fixed";
+    std::optional<std::uint64_t> seed;
+    bool json = false;
+    bool quiet = false;
+    std::string replay_file;
+    std::string log_file;
+};
+
+std::string ms(std::chrono::microseconds t) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f ms", t.count() / 1000.0);
+    return buf;
+}
+
+std::string forfeit_breakdown(const SeatStats& s) {
+    std::string out;
+    for (const auto& [reason, n] : s.forfeits_by_reason) out += (out.empty() ? "" : ", ") + reason + " " + std::to_string(n);
+    return out;
+}
+
+void print_summary(std::ostream& out, const std::array<std::string, 2>& names, const GameResult& r,
+                   const GameStats& stats, const GameConfig& config, std::uint64_t seed) {
+    out << names[0] << " (seat 1) vs " << names[1] << " (seat 2) on " << config.width << "x" << config.height
+        << ", " << config.generations << " generations, seed " << seed << "\n";
+    if (r.verdict.winner_seat == 0)
+        out << "Draw after " << r.generations << " generations\n";
+    else
+        out << "Winner: " << names[r.verdict.winner_seat - 1] << " by " << name(r.verdict.reason) << " after "
+            << r.generations << " generations\n";
+    for (int seat = 1; seat <= 2; ++seat) {
+        const SeatStats& s = stats.seat(seat);
+        out << "  " << names[seat - 1] << ": " << r.cells[seat - 1] << " cells, " << r.forfeits[seat - 1]
+            << " forfeits";
+        if (!s.forfeits_by_reason.empty()) out << " (" << forfeit_breakdown(s) << ")";
+        out << ", move time median " << ms(median(s.move_times)) << ", max " << ms(maximum(s.move_times)) << "\n";
+        if (!s.last_forfeit.empty()) out << "    last forfeit: " << s.last_forfeit << "\n";
+    }
+}
+
+nlohmann::json result_json(const std::array<std::string, 2>& names, const GameResult& r, const GameStats& stats,
+                           const GameConfig& config, std::uint64_t seed) {
+    using nlohmann::json;
+    json j;
+    j["winner"] = r.verdict.winner_seat == 0 ? json(nullptr) : json(names[r.verdict.winner_seat - 1]);
+    j["reason"] = name(r.verdict.reason);
+    j["generations"] = r.generations;
+    j["cells"] = json::object();
+    j["forfeits"] = json::object();
+    j["seats"] = json::object();
+    j["forfeit_reasons"] = json::object();
+    j["move_ms"] = json::object();
+    for (int seat = 1; seat <= 2; ++seat) {
+        const std::string& n = names[seat - 1];
+        const SeatStats& s = stats.seat(seat);
+        j["cells"][n] = r.cells[seat - 1];
+        j["forfeits"][n] = r.forfeits[seat - 1];
+        j["seats"][n] = seat;
+        j["forfeit_reasons"][n] = s.forfeits_by_reason;
+        j["move_ms"][n] = {{"median", median(s.move_times).count() / 1000.0},
+                           {"max", maximum(s.move_times).count() / 1000.0}};
+    }
+    j["board"] = {{"width", config.width}, {"height", config.height}};
+    j["generations_limit"] = config.generations;
+    j["seed"] = seed;
+    return j;
+}
+
+int run_duel(const DuelOptions& o) {
+    std::array<PreparedBot, 2> bots = {load_bot(o.a, o.where), load_bot(o.b, o.where)};
+    if (bots[0].spec.name == bots[1].spec.name) bots[1].spec.name += "#2";
+
+    const std::uint64_t seed = o.seed ? *o.seed : std::random_device{}();
+    if (o.seats == "random" && (std::mt19937_64(seed)() & 1)) std::swap(bots[0], bots[1]);
+    const std::array<std::string, 2> names = {bots[0].spec.name, bots[1].spec.name};
+
+    std::ofstream log;
+    if (!o.log_file.empty()) {
+        log.open(o.log_file);
+        if (!log) throw UsageError("--log " + o.log_file + ": cannot be written");
+    }
+
+    BotPlayer one(bots[0], o.game.limits()), two(bots[1], o.game.limits());
+    GameStats stats;
+    ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
+    ReplayRecorder recorder(header);
+    std::vector<GameObserver*> observers = {&stats, &recorder};
+    std::unique_ptr<GameLog> game_log;
+    if (log.is_open()) observers.push_back((game_log = std::make_unique<GameLog>(log, names)).get());
+    std::unique_ptr<ProgressLine> progress;
+    if (!o.quiet && ::isatty(STDERR_FILENO))
+        observers.push_back((progress = std::make_unique<ProgressLine>(stderr, names, o.game.config.generations)).get());
+    Observers all(observers);
+
+    GameResult result = play_game(one, two, o.game.config, all);
+    progress.reset();
+    recorder.finish(result);
+    if (!o.replay_file.empty()) write_file_atomically(o.replay_file, recorder.text());
+
+    if (o.json) std::cout << result_json(names, result, stats, o.game.config, seed).dump() << std::endl;
+    else print_summary(std::cout, names, result, stats, o.game.config, seed);
+    return 0;
+}
+
+}  // namespace
+
+void add_duel(CLI::App& app, Action& run) {
+    auto o = std::make_shared<DuelOptions>();
+    CLI::App* cmd = app.add_subcommand("duel", "Play one game between two bots");
+    cmd->add_option("A", o->a, "First bot: a path, or a name under --bots; takes seat 1")->required();
+    cmd->add_option("B", o->b, "Second bot")->required();
+    add_game_options(*cmd, o->game);
+    add_bot_locations(*cmd, o->where);
+    cmd->add_option("--seats", o->seats, "fixed: A is seat 1; random: --seed decides")
+        ->check(CLI::IsMember({"fixed", "random"}))
+        ->capture_default_str();
+    cmd->add_option("--seed", o->seed, "Seed for the seat draw (printed, so a game can be repeated)");
+    cmd->add_flag("--json", o->json, "Print one JSON object with the result instead of a summary");
+    cmd->add_flag("--quiet", o->quiet, "No progress line");
+    cmd->add_option("--replay", o->replay_file, "Write the game's replay to this file");
+    cmd->add_option("--log", o->log_file, "Write forfeits and the bots' stderr to this file");
+    cmd->callback([o, &run] { run = [o] { return run_duel(*o); }; });
+}
+
+}  // namespace gol::runner::cli

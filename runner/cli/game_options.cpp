@@ -1,0 +1,34 @@
+#include "runner/cli/game_options.hpp"
+
+#include "engine/board.hpp"
+
+namespace gol::runner::cli {
+
+void add_game_options(CLI::App& cmd, GameOptions& o) {
+    cmd.add_option("--width", o.config.width, "Board width, x_size")
+        ->check(CLI::Range(1, Board::max_side))
+        ->capture_default_str();
+    cmd.add_option("--height", o.config.height, "Board height, y_size")
+        ->check(CLI::Range(1, Board::max_side))
+        ->capture_default_str();
+    cmd.add_option("--generations", o.config.generations, "Generations in a game")
+        ->check(CLI::Range(1, 10'000'000))
+        ->capture_default_str();
+    cmd.add_option("--time-limit", o.time_limit_ms, "Wall-clock limit per move, in milliseconds")
+        ->check(CLI::Range(1, 600'000))
+        ->capture_default_str();
+}
+
+void add_bot_locations(CLI::App& cmd, BotLocations& where) {
+    cmd.add_option("--bots", where.bots_dir, "Where bots named without a path are looked up")->capture_default_str();
+    cmd.add_option("--cache", where.cache_dir, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
+}
+
+PreparedBot load_bot(const std::string& name_or_path, const BotLocations& where) {
+    BotSpec spec = find_bot(name_or_path, where.bots_dir);
+    BuildOptions build;
+    build.cache_dir = where.cache_dir.empty() ? default_cache_dir() : where.cache_dir;
+    return prepare_bot(spec, build);
+}
+
+}  // namespace gol::runner::cli

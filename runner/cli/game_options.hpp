@@ -1,0 +1,24 @@
+// Options shared by the commands that play games.
+#pragma once
+
+#include "runner/bot_build.hpp"
+#include "runner/bot_player.hpp"
+#include "runner/cli/command.hpp"
+#include "runner/match.hpp"
+
+#include <string>
+
+namespace gol::runner::cli {
+
+struct GameOptions {
+    GameConfig config;
+    int time_limit_ms = 1000;
+    MoveLimits limits() const { return MoveLimits{std::chrono::milliseconds(time_limit_ms)}; }
+};
+
+void add_game_options(CLI::App& cmd, GameOptions& options);
+
+// Finds and builds a bot, telling the user on stderr when a build runs.
+PreparedBot load_bot(const std::string& name_or_path, const BotLocations& where);
+
+}  // namespace gol::runner::cli

@@ -1,0 +1,43 @@
+#include "runner/cli/command.hpp"
+
+#include "runner/bot.hpp"
+#include "runner/process.hpp"
+#include "runner/replay.hpp"
+
+#include <csignal>
+#include <iostream>
+
+int main(int argc, char** argv) {
+    using namespace gol::runner;
+    become_subreaper();
+    // A bot that closes its stdin early must not kill the runner with SIGPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
+
+    CLI::App app("Tournament runner for the two-player Game of Life contest (PPCG 2016)", "runner");
+    app.require_subcommand(1);
+    cli::Action run;
+    cli::add_duel(app, run);
+    cli::add_check(app, run);
+    cli::add_replay(app, run);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? 0 : 2;
+    }
+    try {
+        return run();
+    } catch (const cli::UsageError& e) {
+        std::cerr << "runner: error: " << e.what() << '\n';
+        return 2;
+    } catch (const BotError& e) {
+        std::cerr << "runner: error: " << e.what() << '\n';
+        return 2;
+    } catch (const ReplayError& e) {
+        std::cerr << "runner: error: " << e.what() << '\n';
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "runner: internal error: " << e.what() << '\n';
+        return 1;
+    }
+}

@@ -1,0 +1,24 @@
+// A private temporary directory, removed with everything in it when the owner goes.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace gol::runner {
+
+class TempDir {
+public:
+    explicit TempDir(const std::string& prefix);
+    TempDir(TempDir&& other) noexcept;
+    TempDir& operator=(TempDir&&) = delete;
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    ~TempDir();
+
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
+}  // namespace gol::runner
