@@ -15,6 +15,8 @@ int main(int argc, char** argv) {
 
     CLI::App app("Tournament runner for the two-player Game of Life contest (PPCG 2016)", "runner");
     app.require_subcommand(1);
+    // The last of a repeated option wins, so scripts can append overrides.
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     cli::Action run;
     cli::add_duel(app, run);
     cli::add_check(app, run);

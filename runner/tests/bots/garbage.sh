@@ -1,0 +1,1 @@
+echo 'I will place a glider at (3, 4)'

@@ -1,0 +1,1 @@
+print([[0, x] for x in range(31)])

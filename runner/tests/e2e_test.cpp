@@ -1,0 +1,185 @@
+// End to end: the real runner binary against real bots in Python, shell and C++.
+#include "runner/process.hpp"
+#include "runner/temp_dir.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace gol::runner;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A private copy of the test bots, so builds write nowhere in the source tree, and a private
+// build cache.
+struct Fixture {
+    TempDir root{"runner-e2e"};
+    fs::path bots = root.path() / "bots";
+    fs::path cache = root.path() / "cache";
+    Fixture() { fs::copy(TEST_BOTS_DIR, bots, fs::copy_options::recursive); }
+
+    RunOutcome runner(std::vector<std::string> args, std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+        SpawnSpec spec;
+        spec.argv = {RUNNER_BIN};
+        spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+        spec.cwd = root.path();
+        spec.timeout = timeout;
+        spec.stdout_cap = std::size_t{64} << 20;
+        return run_process(spec);
+    }
+
+    json duel(const std::string& a, const std::string& b, std::vector<std::string> extra = {}) {
+        std::vector<std::string> args = {"duel", a, b, "--json", "--bots", bots.string(), "--cache", cache.string(),
+                                         "--width", "20", "--height", "20", "--generations", "5"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        RunOutcome r = runner(args);
+        INFO("stderr: " << r.err);
+        REQUIRE(r.kind == RunOutcome::Kind::exited);
+        REQUIRE(r.exit_status == 0);
+        return json::parse(r.out);
+    }
+};
+
+// Whether any process still runs with `marker` in its command line.
+bool process_with(const std::string& marker) {
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "cmdline");
+        std::string cmd((std::istreambuf_iterator<char>(in)), {});
+        if (cmd.find(marker) != std::string::npos) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: duel --json reports the winner, reason, cells, forfeits and seats") {
+    Fixture f;
+    json j = f.duel("block", "idle");
+    CHECK(j["winner"] == "block");
+    CHECK(j["reason"] == "extinction");
+    CHECK(j["generations"] == 1);
+    CHECK(j["cells"]["block"] == 4);
+    CHECK(j["cells"]["idle"] == 0);
+    CHECK(j["forfeits"]["idle"] == 0);
+    CHECK(j["seats"]["block"] == 1);
+    CHECK(j["seats"]["idle"] == 2);
+}
+
+TEST_CASE("e2e: Python, C++ and stdin-protocol bots play a full game to a draw") {
+    Fixture f;
+    json j = f.duel((f.bots / "block.cpp").string(), "block");
+    CHECK(j["winner"].is_null());
+    CHECK(j["reason"] == "generations");
+    CHECK(j["generations"] == 5);
+    CHECK(j["cells"]["block"] == 4);
+    j = f.duel("stdin_block", "block", {"--generations", "7"});
+    CHECK(j["reason"] == "generations");
+    CHECK(j["generations"] == 7);
+    CHECK(j["cells"]["stdin_block"] == 4);
+}
+
+TEST_CASE("e2e: a bot against itself is NAME and NAME#2") {
+    Fixture f;
+    json j = f.duel("block", "block");
+    CHECK(j["seats"]["block"] == 1);
+    CHECK(j["seats"]["block#2"] == 2);
+}
+
+TEST_CASE("e2e: every way a bot can fail forfeits its turn with the right reason") {
+    Fixture f;
+    struct Case {
+        const char* bot;
+        const char* reason;
+    };
+    for (const Case& c : {Case{"hang", "timeout"}, Case{"crash", "signal"}, Case{"flood", "output_cap"},
+                          Case{"garbage", "not_json"}, Case{"exit3", "exit_status"},
+                          Case{"too_many", "too_many_cells"}}) {
+        CAPTURE(c.bot);
+        json j = f.duel("block", c.bot, {"--time-limit", "500"});
+        CHECK(j["winner"] == "block");
+        CHECK(j["forfeits"][c.bot] == 1);
+        CHECK(j["forfeit_reasons"][c.bot][c.reason] == 1);
+    }
+    CHECK_FALSE(process_with("31.4159"));
+}
+
+TEST_CASE("e2e: a bot flooding stderr still gets its reply through, and the log keeps a capped copy") {
+    Fixture f;
+    fs::path log = f.root.path() / "game.log";
+    json j = f.duel("stderr_flood", "block", {"--log", log.string()});
+    CHECK(j["forfeits"]["stderr_flood"] == 0);
+    CHECK(fs::file_size(log) < std::size_t{2} << 20);
+    CHECK(fs::file_size(log) > std::size_t{32} << 10);
+}
+
+TEST_CASE("e2e: a manifest build runs, and the bot plays") {
+    Fixture f;
+    json j = f.duel("built", "block");
+    CHECK(j["seats"]["built-c"] == 1);
+    CHECK(j["forfeits"]["built-c"] == 0);
+    CHECK(fs::exists(f.bots / "built" / "bot"));
+}
+
+TEST_CASE("e2e: a replay re-simulates to its result, and a doctored one does not") {
+    Fixture f;
+    fs::path replay = f.root.path() / "game.replay";
+    f.duel("block", (f.bots / "block.cpp").string(), {"--replay", replay.string(), "--generations", "30"});
+    RunOutcome ok = f.runner({"replay", replay.string()});
+    CHECK(ok.exit_status == 0);
+    CHECK(ok.out.find("OK") != std::string::npos);
+
+    std::ifstream in(replay);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    auto at = text.find("\"cells\":[4,4]");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 13, "\"cells\":[4,5]");
+    std::ofstream(replay) << text;
+    RunOutcome bad = f.runner({"replay", replay.string()});
+    CHECK(bad.exit_status == 1);
+    CHECK(bad.out.find("MISMATCH") != std::string::npos);
+}
+
+TEST_CASE("e2e: seats can be drawn from a seed, repeatably") {
+    Fixture f;
+    json a = f.duel("block", "idle", {"--seats", "random", "--seed", "7"});
+    json b = f.duel("block", "idle", {"--seats", "random", "--seed", "7"});
+    CHECK(a["seats"] == b["seats"]);
+    CHECK(a["seed"] == 7);
+    bool seen_swap = false;
+    for (int seed = 0; seed < 8 && !seen_swap; ++seed)
+        seen_swap = f.duel("block", "idle", {"--seats", "random", "--seed", std::to_string(seed)})["seats"]["block"] == 2;
+    CHECK(seen_swap);
+}
+
+TEST_CASE("e2e: usage errors exit 2 and name their cause") {
+    Fixture f;
+    RunOutcome r = f.runner({"duel", "nobody", "idle", "--bots", f.bots.string()});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("no bot named \"nobody\"") != std::string::npos);
+    r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--width", "0"});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("--width") != std::string::npos);
+    r = f.runner({"duel", "block"});
+    CHECK(r.exit_status == 2);
+    r = f.runner({"frobnicate"});
+    CHECK(r.exit_status == 2);
+    r = f.runner({"replay", (f.root.path() / "missing.replay").string()});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("missing.replay") != std::string::npos);
+}
+
+TEST_CASE("e2e: check reports valid replies and timings, and fails a broken bot") {
+    Fixture f;
+    RunOutcome ok = f.runner({"check", "block", "--bots", f.bots.string(), "--cache", f.cache.string(), "--runs", "2"});
+    CHECK(ok.exit_status == 0);
+    CHECK(ok.out.find("OK: every reply was valid") != std::string::npos);
+    CHECK(ok.out.find("move time: median") != std::string::npos);
+    CHECK(ok.out.find("10000-generation game takes about") != std::string::npos);
+    RunOutcome bad = f.runner({"check", "garbage", "--bots", f.bots.string(), "--runs", "1"});
+    CHECK(bad.exit_status == 1);
+    CHECK(bad.out.find("FORFEIT not_json") != std::string::npos);
+}
