@@ -26,10 +26,7 @@ namespace {
 void write_file_atomically(const fs::path& path, std::string_view contents) {
     const fs::path dir = path.parent_path().empty() ? fs::path(".") : path.parent_path();
     fs::create_directories(dir);
-    std::string name = path.filename().string();
-    name.insert(0, 1, '.');
-    name.append(".XXXXXX");
-    std::string tmpl = (dir / name).string();
+    std::string tmpl = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
     UniqueFd fd(::mkostemp(tmpl.data(), O_CLOEXEC));
     if (!fd) fail("cannot create a temporary file for", path);
     const fs::path tmp = tmpl;

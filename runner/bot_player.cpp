@@ -7,9 +7,10 @@
 
 namespace gol::runner {
 
-BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits)
+BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* registry)
     : bot_(std::move(bot)),
       limits_(limits),
+      registry_(registry),
       scratch_("gol-scratch"),
       // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
       env_{std::string("PATH=") + bot_path, "HOME=" + scratch_.path().string(), "LANG=C.UTF-8",
@@ -21,6 +22,7 @@ MoveResult BotPlayer::move(const std::string& board_json) {
     spec.argv = bot_.command;
     spec.cwd = bot_.spec.dir;
     spec.env = env_;
+    spec.registry = registry_;
     spec.timeout = limits_.time_limit;
     spec.stdout_cap = limits_.stdout_cap;
     spec.stderr_cap = limits_.stderr_cap;

@@ -3,6 +3,7 @@
 
 #include "runner/bot_build.hpp"
 #include "runner/move.hpp"
+#include "runner/process.hpp"
 #include "runner/temp_dir.hpp"
 
 #include <chrono>
@@ -24,7 +25,7 @@ inline constexpr std::size_t max_argument_bytes = 32 * 4096;
 // a bot may keep state between its moves.
 class BotPlayer : public Mover {
 public:
-    BotPlayer(PreparedBot bot, MoveLimits limits);
+    BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* registry = nullptr);
 
     const PreparedBot& bot() const { return bot_; }
     MoveResult move(const std::string& board_json) override;
@@ -32,6 +33,7 @@ public:
 private:
     PreparedBot bot_;
     MoveLimits limits_;
+    ProcessRegistry* registry_;
     TempDir scratch_;
     std::vector<std::string> env_;
 };

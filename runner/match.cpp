@@ -26,7 +26,8 @@ std::vector<Cell> placeable_cells(const Board& board, const std::vector<Cell>& r
     return applied;
 }
 
-GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer) {
+GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
+                     std::stop_token stop) {
     Board board(config.height, config.width);
     std::array<Mover*, 2> movers = {&seat1, &seat2};
     std::vector<LiveCell> scratch;
@@ -35,6 +36,7 @@ GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameO
 
     for (int tick = 0;; ++tick) {
         for (int seat = 1; seat <= 2; ++seat) {
+            if (stop.stop_requested()) throw GameInterrupted();
             encode_board(board, seat, tick, scratch, json);
             MoveResult m = movers[seat - 1]->move(json);
             SeatMove move;

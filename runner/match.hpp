@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -54,9 +56,15 @@ public:
     virtual void on_generation(int /*generation*/, std::int64_t /*cells1*/, std::int64_t /*cells2*/) {}
 };
 
+// Thrown when a game is stopped from outside: nothing of it is to be kept.
+struct GameInterrupted : std::runtime_error {
+    GameInterrupted() : std::runtime_error("game interrupted") {}
+};
+
 // Seat 1 moves and its cells are placed, then seat 2 moves seeing them, then one generation;
-// repeated until judge() decides.
-GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer);
+// repeated until judge() decides. Throws GameInterrupted once `stop` is requested.
+GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
+                     std::stop_token stop = {});
 
 // The cells of `requested` that `player` would really place on `board`, in request order:
 // on the board, empty, and each once.

@@ -58,7 +58,11 @@ struct SpawnAttrs {
 class ChildGroup {
 public:
     // pidfd_open through syscall(): glibc 2.36's <sys/pidfd.h> lacks C linkage for C++.
-    explicit ChildGroup(pid_t pid) : pid_(pid), pidfd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))) {}
+    ChildGroup(pid_t pid, ProcessRegistry* registry)
+        : pid_(pid), pidfd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))), registry_(registry) {
+        if (!pidfd_) throw std::runtime_error(std::string("pidfd_open: ") + std::strerror(errno));
+        if (registry_) registry_->add(pid_);
+    }
     ChildGroup(const ChildGroup&) = delete;
     ChildGroup& operator=(const ChildGroup&) = delete;
     ~ChildGroup() {
@@ -71,6 +75,8 @@ public:
     // keeps the group id from being reused while we signal it.
     int kill_and_reap() {
         ::kill(-pid_, SIGKILL);
+        // Unregistered before the reap: once reaped, the group id may belong to someone else.
+        if (registry_) registry_->remove(pid_);
         int status = 0;
         while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
         }
@@ -97,12 +103,28 @@ private:
 
     pid_t pid_;
     UniqueFd pidfd_;
+    ProcessRegistry* registry_;
     bool reaped_ = false;
 };
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
 }  // namespace
+
+void ProcessRegistry::add(int pgid) {
+    std::lock_guard lock(mutex_);
+    groups_.insert(pgid);
+}
+
+void ProcessRegistry::remove(int pgid) {
+    std::lock_guard lock(mutex_);
+    groups_.erase(pgid);
+}
+
+void ProcessRegistry::kill_all() {
+    std::lock_guard lock(mutex_);
+    for (int pgid : groups_) ::kill(-pgid, SIGKILL);
+}
 
 void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
@@ -159,7 +181,7 @@ RunOutcome run_process(const SpawnSpec& spec) {
         outcome.spawn_error = std::string("could not start ") + spec.argv[0] + ": " + std::strerror(rc);
         return outcome;
     }
-    ChildGroup child(pid);
+    ChildGroup child(pid, spec.registry);
     out.write.reset();
     err.write.reset();
     if (in) in->read.reset();

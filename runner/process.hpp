@@ -4,11 +4,27 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace gol::runner {
+
+// The process groups of bots running right now, so an interrupted runner can kill them all
+// rather than leave a hanging bot behind. Thread-safe.
+class ProcessRegistry {
+public:
+    void add(int pgid);
+    void remove(int pgid);
+    // SIGKILLs every registered group; each leader is still unreaped, so its id is not reused.
+    void kill_all();
+
+private:
+    std::mutex mutex_;
+    std::set<int> groups_;
+};
 
 struct SpawnSpec {
     std::vector<std::string> argv;  // argv[0] without a slash is looked up in PATH
@@ -18,6 +34,7 @@ struct SpawnSpec {
     std::chrono::milliseconds timeout{1000};
     std::size_t stdout_cap = std::size_t{1} << 20;
     std::size_t stderr_cap = std::size_t{64} << 10;
+    ProcessRegistry* registry = nullptr;  // optional: where the running group is registered
 };
 
 struct RunOutcome {

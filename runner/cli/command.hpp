@@ -20,6 +20,8 @@ using Action = std::function<int()>;
 void add_duel(CLI::App& app, Action& run);
 void add_check(CLI::App& app, Action& run);
 void add_replay(CLI::App& app, Action& run);
+void add_league(CLI::App& app, Action& run);
+void add_table(CLI::App& app, Action& run);
 
 // Options that name where bots and build products are.
 struct BotLocations {

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
     cli::add_duel(app, run);
     cli::add_check(app, run);
     cli::add_replay(app, run);
+    cli::add_league(app, run);
+    cli::add_table(app, run);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,148 @@
+#include "runner/cli/command.hpp"
+#include "runner/cli/game_options.hpp"
+
+#include "runner/interrupt.hpp"
+#include "runner/league.hpp"
+#include "runner/tournament.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+#include <thread>
+
+namespace gol::runner::cli {
+
+namespace {
+
+struct LeagueArgs {
+    std::string bots_dir;
+    std::string tournament;
+    std::string results;
+    std::string cache;
+    GameOptions game;
+    int games_per_pair = 2;
+    std::string scoring = "wins";
+    std::uint64_t seed = 1;
+    int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    bool quiet = false;
+    std::string format = "text";
+    // Which options the user gave: they override the tournament file.
+    std::map<std::string, CLI::Option*> given;
+    bool set(const std::string& name) const { return given.at(name)->count() > 0; }
+};
+
+Tournament tournament_of(const std::string& file) {
+    try {
+        return read_tournament(file);
+    } catch (const TournamentError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+LeagueOptions resolve(const LeagueArgs& a) {
+    LeagueOptions o;
+    Tournament t;
+    if (!a.tournament.empty()) t = tournament_of(a.tournament);
+    GameConfig& c = o.settings.config;
+    c.width = a.set("--width") || !t.width ? a.game.config.width : *t.width;
+    c.height = a.set("--height") || !t.height ? a.game.config.height : *t.height;
+    c.generations = a.set("--generations") || !t.generations ? a.game.config.generations : *t.generations;
+    o.settings.time_limit_ms = a.set("--time-limit") || !t.time_limit_ms ? a.game.time_limit_ms : *t.time_limit_ms;
+    o.settings.games_per_pair = a.set("--games-per-pair") || !t.games_per_pair ? a.games_per_pair : *t.games_per_pair;
+    o.settings.seed = a.set("--seed") || !t.seed ? a.seed : *t.seed;
+    o.scoring = *scoring_from_name(a.set("--scoring") || !t.scoring ? a.scoring : *t.scoring);
+    o.bots_dir = a.set("DIR") || !t.bots ? std::filesystem::path(a.bots_dir.empty() ? "bots" : a.bots_dir) : *t.bots;
+    if (!std::filesystem::is_directory(o.bots_dir))
+        throw UsageError("bots folder " + o.bots_dir.string() + " does not exist or is not a directory");
+    if (!a.results.empty()) o.results_dir = a.results;
+    else if (!a.tournament.empty()) o.results_dir = t.results_dir();
+    else o.results_dir = std::filesystem::absolute(o.bots_dir).lexically_normal().parent_path() / "results";
+    o.cache_dir = a.cache.empty() ? default_cache_dir() : std::filesystem::path(a.cache);
+    o.jobs = a.jobs;
+    if (!a.quiet && ::isatty(STDERR_FILENO)) o.progress = stderr;
+    return o;
+}
+
+int run_league_command(const LeagueArgs& a) {
+    LeagueOptions o = resolve(a);
+    ProcessRegistry registry;
+    InterruptWatcher interrupt(registry);
+    LeagueOutcome outcome;
+    try {
+        outcome = run_league(o, registry, interrupt.token(), stderr);
+    } catch (const StoreError& e) {
+        std::cerr << "runner: error: " << e.what() << "\n";
+        return 1;
+    }
+    if (outcome.interrupted) {
+        std::cerr << "league: interrupted; " << outcome.stored << " of " << outcome.table.total
+                  << " games are stored, run the same command again to play the rest\n";
+        return 128 + interrupt.signal();
+    }
+    std::cout << format_table(outcome.table, *table_format_from_name(a.format));
+    return 0;
+}
+
+struct TableArgs {
+    std::string results;
+    std::string tournament;
+    std::string format = "text";
+    std::string scoring;
+};
+
+int run_table_command(const TableArgs& a) {
+    std::filesystem::path dir = a.results;
+    if (dir.empty() && !a.tournament.empty()) dir = tournament_of(a.tournament).results_dir();
+    if (dir.empty()) throw UsageError("say which results to show: --results DIR or --tournament FILE");
+    LeagueTable table;
+    try {
+        table = table_from_store(dir, a.scoring.empty() ? std::nullopt : scoring_from_name(a.scoring));
+    } catch (const StoreError& e) {
+        throw UsageError(e.what());
+    }
+    std::cout << format_table(table, *table_format_from_name(a.format));
+    return 0;
+}
+
+const auto kFormats = CLI::IsMember({"text", "markdown", "json", "csv"});
+const auto kScorings = CLI::IsMember({"wins", "points", "half", "kd"});
+
+}  // namespace
+
+void add_league(CLI::App& app, Action& run) {
+    auto a = std::make_shared<LeagueArgs>();
+    CLI::App* cmd = app.add_subcommand("league", "Play every bot in a folder against every other");
+    a->given["DIR"] = cmd->add_option("DIR", a->bots_dir, "Folder of bots (default: bots, or the tournament's)");
+    a->given["--tournament"] = cmd->add_option("--tournament", a->tournament, "Tournament file with the settings");
+    add_game_options(*cmd, a->game);
+    for (const char* n : {"--width", "--height", "--generations", "--time-limit"}) a->given[n] = cmd->get_option(n);
+    a->given["--games-per-pair"] =
+        cmd->add_option("--games-per-pair", a->games_per_pair, "Games each pair plays, half in each seat order")
+            ->check(CLI::Range(2, 1000))
+            ->check(CLI::Validator([](std::string& v) { return std::stoi(v) % 2 ? "must be even" : ""; }, "EVEN"))
+            ->capture_default_str();
+    a->given["--scoring"] =
+        cmd->add_option("--scoring", a->scoring, "wins (2016), points 3/1/0, half 1/0.5/0, kd wins-losses")
+            ->check(kScorings)
+            ->capture_default_str();
+    a->given["--seed"] = cmd->add_option("--seed", a->seed, "League seed: games' seeds derive from it")->capture_default_str();
+    cmd->add_option("-j,--jobs", a->jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
+    cmd->add_option("--results", a->results, "Results store (default: the tournament's folder, or results/ beside DIR)");
+    cmd->add_option("--cache", a->cache, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
+    cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
+    cmd->add_flag("--quiet", a->quiet, "No progress line");
+    cmd->callback([a, &run] { run = [a] { return run_league_command(*a); }; });
+}
+
+void add_table(CLI::App& app, Action& run) {
+    auto a = std::make_shared<TableArgs>();
+    CLI::App* cmd = app.add_subcommand("table", "Print a league's table from its results store, playing nothing");
+    cmd->add_option("--results", a->results, "Results store");
+    cmd->add_option("--tournament", a->tournament, "Tournament file whose results to show");
+    cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
+    cmd->add_option("--scoring", a->scoring, "Score with another system than the league's")->check(kScorings);
+    cmd->callback([a, &run] { run = [a] { return run_table_command(*a); }; });
+}
+
+}  // namespace gol::runner::cli

@@ -1,0 +1,212 @@
+#include "runner/league.hpp"
+
+#include "runner/bot_player.hpp"
+#include "runner/game_stats.hpp"
+#include "runner/progress.hpp"
+#include "runner/replay.hpp"
+#include "runner/results_store.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace gol::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Roster {
+    std::vector<PreparedBot> bots;  // sorted by name
+    std::vector<ExcludedBot> excluded;
+};
+
+Roster build_roster(const LeagueOptions& o, std::FILE* log) {
+    Roster roster;
+    std::map<std::string, fs::path> seen;
+    BuildOptions build{o.cache_dir};
+    for (Discovered& d : discover_bots(o.bots_dir)) {
+        if (!d.bot) {
+            roster.excluded.push_back({d.path.filename().string(), d.error});
+            continue;
+        }
+        if (auto [it, fresh] = seen.emplace(d.bot->name, d.path); !fresh)
+            throw BotError("two bots are named \"" + d.bot->name + "\": " + it->second.string() + " and " +
+                           d.path.string() + "; rename one (or set \"name\" in its bot.json)");
+        try {
+            roster.bots.push_back(prepare_bot(*d.bot, build));
+        } catch (const BotError& e) {
+            roster.excluded.push_back({d.bot->name, e.what()});
+        } catch (const std::exception& e) {
+            roster.excluded.push_back({d.bot->name, std::string("cannot be prepared: ") + e.what()});
+        }
+    }
+    std::sort(roster.bots.begin(), roster.bots.end(),
+              [](const PreparedBot& a, const PreparedBot& b) { return a.spec.name < b.spec.name; });
+    for (const ExcludedBot& e : roster.excluded) std::fprintf(log, "league: excluded %s: %s\n", e.bot.c_str(), e.reason.c_str());
+    return roster;
+}
+
+// The shared state of the workers and the progress display.
+class Progress {
+public:
+    Progress(int to_play, int workers) : to_play_(to_play), workers_left_(workers) {}
+
+    void started() {
+        std::lock_guard lock(mutex_);
+        ++running_;
+    }
+    void finished(bool played) {
+        {
+            std::lock_guard lock(mutex_);
+            --running_;
+            if (played) ++done_;
+        }
+        changed_.notify_all();
+    }
+    void fail(std::string message) {
+        {
+            std::lock_guard lock(mutex_);
+            if (error_.empty()) error_ = std::move(message);
+        }
+        changed_.notify_all();
+    }
+    std::string error() {
+        std::lock_guard lock(mutex_);
+        return error_;
+    }
+    int done() {
+        std::lock_guard lock(mutex_);
+        return done_;
+    }
+    void worker_done() {
+        {
+            std::lock_guard lock(mutex_);
+            --workers_left_;
+        }
+        changed_.notify_all();
+    }
+
+    // Redraws once a second or on change, until every worker has returned.
+    void display(std::FILE* out, int total_stored_before) {
+        const auto start = std::chrono::steady_clock::now();
+        std::unique_lock lock(mutex_);
+        while (workers_left_ > 0) {
+            changed_.wait_for(lock, std::chrono::seconds(1));
+            if (!out || workers_left_ == 0) continue;
+            auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start);
+            std::string left = done_ > 0 ? "~" + format_duration(elapsed * (to_play_ - done_) / done_) : "?";
+            std::fprintf(out, "\r\033[Kleague: %d/%d games done, %d running, elapsed %s, left %s",
+                         total_stored_before + done_, total_stored_before + to_play_, running_,
+                         format_duration(elapsed).c_str(), left.c_str());
+            std::fflush(out);
+        }
+        if (out) std::fputs("\r\033[K", out);
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    int to_play_;
+    int done_ = 0;
+    int running_ = 0;
+    int workers_left_;
+    std::string error_;
+};
+
+}  // namespace
+
+LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std::stop_token stop, std::FILE* log) {
+    Roster roster = build_roster(o, log);
+    std::vector<ScheduledBot> names;
+    for (const PreparedBot& b : roster.bots) names.push_back({b.spec.name, b.hash});
+    const std::vector<ScheduledGame> schedule = schedule_league(names, o.settings);
+
+    ResultsStore store(o.results_dir);
+    LeagueIndex index{o.settings, std::string(name(o.scoring)), {}, {}, roster.excluded};
+    for (const ScheduledBot& b : names) index.bots.push_back(b.name);
+    for (const ScheduledGame& g : schedule) index.keys.push_back(g.key);
+    store.save_index(index);
+
+    std::vector<const ScheduledGame*> queue;
+    for (const ScheduledGame& g : schedule) {
+        try {
+            if (store.load(g.key)) continue;
+        } catch (const StoreError& e) {
+            std::fprintf(log, "league: %s; playing that game again\n", e.what());
+        }
+        queue.push_back(&g);
+    }
+    const int reused = static_cast<int>(schedule.size() - queue.size());
+    std::fprintf(log, "league: %zu bots, %zu excluded, %zu games: %d stored, %zu to play; results in %s\n",
+                 roster.bots.size(), roster.excluded.size(), schedule.size(), reused, queue.size(),
+                 o.results_dir.string().c_str());
+
+    std::atomic<std::size_t> next{0};
+    const int workers = queue.empty() ? 0 : std::max(1, std::min<int>(o.jobs, static_cast<int>(queue.size())));
+    Progress progress(static_cast<int>(queue.size()), workers);
+    const MoveLimits limits{std::chrono::milliseconds(o.settings.time_limit_ms)};
+
+    auto work = [&] {
+        for (std::size_t i; !stop.stop_requested() && progress.error().empty() && (i = next++) < queue.size();) {
+            const ScheduledGame& g = *queue[i];
+            const PreparedBot& a = roster.bots[g.seats[0]];
+            const PreparedBot& b = roster.bots[g.seats[1]];
+            progress.started();
+            bool played = false;
+            try {
+                BotPlayer one(a, limits, &registry), two(b, limits, &registry);
+                ReplayHeader header{{a.spec.name, b.spec.name}, {a.hash, b.hash}, o.settings.config, g.seed,
+                                    o.settings.time_limit_ms};
+                ReplayRecorder recorder(header);
+                std::ostringstream log_text;
+                GameLog game_log(log_text, header.bots);
+                Observers all({&recorder, &game_log});
+                GameResult result = play_game(one, two, o.settings.config, all, stop);
+                recorder.finish(result);
+                store.save({g.key, header.bots, header.hashes, g.game_index, g.seed, result}, recorder.text(),
+                           log_text.str());
+                played = true;
+            } catch (const GameInterrupted&) {
+            } catch (const std::exception& e) {
+                progress.fail(std::string("game ") + a.spec.name + " vs " + b.spec.name + ": " + e.what());
+            }
+            progress.finished(played);
+        }
+        progress.worker_done();
+    };
+    std::vector<std::jthread> threads;
+    for (int i = 0; i < workers; ++i) threads.emplace_back(work);
+    progress.display(o.progress, reused);
+    threads.clear();
+
+    if (std::string error = progress.error(); !error.empty()) throw StoreError(error);
+
+    LeagueOutcome outcome;
+    outcome.interrupted = stop.stop_requested();
+    outcome.table = table_from_store(o.results_dir, o.scoring);
+    outcome.table.played = progress.done();
+    outcome.table.reused = reused;
+    outcome.stored = reused + progress.done();
+    return outcome;
+}
+
+LeagueTable table_from_store(const fs::path& dir, std::optional<Scoring> scoring) {
+    LeagueIndex index = load_index(dir);
+    std::vector<GameRecord> records;
+    for (const std::string& key : index.keys)
+        if (auto r = load_record(dir, key)) records.push_back(std::move(*r));
+    LeagueTable table;
+    table.scoring = scoring ? *scoring : scoring_from_name(index.scoring).value_or(Scoring::wins);
+    table.standings = compute_standings(index.bots, records, table.scoring);
+    table.total = static_cast<int>(index.keys.size());
+    table.reused = static_cast<int>(records.size());
+    table.excluded = index.excluded;
+    return table;
+}
+
+}  // namespace gol::runner

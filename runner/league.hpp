@@ -1,0 +1,39 @@
+// A league: every usable bot in a folder against every other, in parallel, with each finished
+// game stored before it counts, and stored games reused while their key still matches.
+#pragma once
+
+#include "runner/league_schedule.hpp"
+#include "runner/process.hpp"
+#include "runner/standings.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <stop_token>
+
+namespace gol::runner {
+
+struct LeagueOptions {
+    std::filesystem::path bots_dir = "bots";
+    std::filesystem::path results_dir;
+    std::filesystem::path cache_dir;
+    LeagueSettings settings;
+    Scoring scoring = Scoring::wins;
+    int jobs = 1;
+    std::FILE* progress = nullptr;  // a terminal for the live progress line, or none
+};
+
+struct LeagueOutcome {
+    LeagueTable table;
+    bool interrupted = false;
+    int stored = 0;  // games in the store for this league when the run ended
+};
+
+// Messages about bots and the run go to `log`. Throws BotError for two bots with one name,
+// StoreError when results cannot be stored.
+LeagueOutcome run_league(const LeagueOptions& options, ProcessRegistry& registry, std::stop_token stop,
+                         std::FILE* log);
+
+// The table of what the store at `dir` holds for its last league, without playing.
+LeagueTable table_from_store(const std::filesystem::path& dir, std::optional<Scoring> scoring);
+
+}  // namespace gol::runner

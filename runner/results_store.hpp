@@ -1,0 +1,68 @@
+// The league's results on disk: one durable record per finished game, with its replay and log,
+// and an index of the league's current schedule. A record exists only once its game is over.
+#pragma once
+
+#include "runner/league_schedule.hpp"
+#include "runner/match.hpp"
+#include "runner/unique_fd.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gol::runner {
+
+struct StoreError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct GameRecord {
+    std::string key;
+    std::array<std::string, 2> bots;  // by seat
+    std::array<std::string, 2> hashes;
+    int game_index = 0;
+    std::uint64_t seed = 0;
+    GameResult result;
+};
+
+struct ExcludedBot {
+    std::string bot;
+    std::string reason;
+};
+
+// What `runner table` needs to rebuild the table without the bots: the league's bots,
+// scheduled game keys, exclusions and settings, as of the last league run.
+struct LeagueIndex {
+    LeagueSettings settings;
+    std::string scoring = "wins";
+    std::vector<std::string> bots;
+    std::vector<std::string> keys;
+    std::vector<ExcludedBot> excluded;
+};
+
+class ResultsStore {
+public:
+    // Opens (creating) `dir` and locks it against a second league writing to it at once.
+    // Throws StoreError when the directory cannot be used or is locked.
+    explicit ResultsStore(std::filesystem::path dir);
+
+    const std::filesystem::path& dir() const { return dir_; }
+    std::optional<GameRecord> load(const std::string& key) const;
+    // Replay and log first, the record last: a record never points at a missing replay.
+    void save(const GameRecord& record, const std::string& replay, const std::string& log);
+    void save_index(const LeagueIndex& index);
+
+    std::filesystem::path replay_path(const std::string& key) const;
+
+private:
+    std::filesystem::path dir_;
+    UniqueFd lock_;
+};
+
+// Reading needs no lock: every file is replaced atomically. Throws StoreError.
+LeagueIndex load_index(const std::filesystem::path& dir);
+std::optional<GameRecord> load_record(const std::filesystem::path& dir, const std::string& key);
+
+}  // namespace gol::runner

@@ -1,0 +1,31 @@
+// Tournament files: a league's settings in JSON (see docs/league.md).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace gol::runner {
+
+struct TournamentError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Every field is optional; what a file leaves out, flags or defaults decide.
+struct Tournament {
+    std::filesystem::path file;
+    std::optional<std::filesystem::path> bots;  // resolved against the file's folder
+    std::optional<int> width, height, generations, time_limit_ms, games_per_pair;
+    std::optional<std::string> scoring;
+    std::optional<std::uint64_t> seed;
+
+    // tournaments/NAME.json keeps its results in tournaments/NAME/.
+    std::filesystem::path results_dir() const;
+};
+
+// Throws TournamentError naming the file, the field and what is allowed.
+Tournament read_tournament(const std::filesystem::path& file);
+
+}  // namespace gol::runner
