@@ -1,0 +1,184 @@
+// End to end: `runner league` and `runner table` on real bots, including a kill -9 mid-league.
+#include "runner/process.hpp"
+#include "runner/temp_dir.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace gol::runner;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct LeagueFixture {
+    TempDir root{"league-e2e"};
+    fs::path bots = root.path() / "bots";
+    fs::path cache = root.path() / "cache";
+
+    LeagueFixture() {
+        fs::create_directories(bots);
+        const fs::path src = TEST_BOTS_DIR;
+        fs::copy(src / "block.py", bots / "block.py");
+        fs::copy(src / "block.cpp", bots / "cblock.cpp");
+        fs::copy(src / "idle.sh", bots / "idle.sh");
+        fs::copy(src / "nap.sh", bots / "nap.sh");
+    }
+
+    RunOutcome runner(std::vector<std::string> args, std::chrono::milliseconds timeout = std::chrono::seconds(120)) {
+        SpawnSpec spec;
+        spec.argv = {RUNNER_BIN};
+        spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+        spec.cwd = root.path();
+        spec.timeout = timeout;
+        return run_process(spec);
+    }
+
+    std::vector<std::string> league_args(const std::string& results, const std::string& format = "json") {
+        return {"league", bots.string(), "--results", (root.path() / results).string(), "--cache", cache.string(),
+                "--width", "20", "--height", "20", "--generations", "100", "-j", "1", "--format", format};
+    }
+
+    json league(const std::string& results) {
+        RunOutcome r = runner(league_args(results));
+        INFO("stderr: " << r.err);
+        REQUIRE(r.kind == RunOutcome::Kind::exited);
+        REQUIRE(r.exit_status == 0);
+        return json::parse(r.out);
+    }
+
+    int stored(const std::string& results) {
+        fs::path games = root.path() / results / "games";
+        if (!fs::exists(games)) return 0;
+        return static_cast<int>(std::distance(fs::directory_iterator(games), fs::directory_iterator()));
+    }
+};
+
+json row(const json& table, const std::string& bot) {
+    for (const json& r : table["standings"])
+        if (r["bot"] == bot) return r;
+    return json();
+}
+
+}  // namespace
+
+TEST_CASE("league e2e: the expected table, then an unchanged re-run plays nothing") {
+    LeagueFixture f;
+    json t = f.league("results");
+    CHECK(t["games"]["total"] == 12);
+    CHECK(t["games"]["played"] == 12);
+    CHECK(t["games"]["reused"] == 0);
+    // block and cblock never meet (draws) and beat the two passive bots, which draw each other.
+    for (const char* b : {"block", "cblock"}) {
+        CAPTURE(b);
+        CHECK(row(t, b)["rank"] == 1);
+        CHECK(row(t, b)["wins"] == 4);
+        CHECK(row(t, b)["draws"] == 2);
+        CHECK(row(t, b)["losses"] == 0);
+        CHECK(row(t, b)["points"] == 6);
+    }
+    for (const char* b : {"idle", "nap"}) {
+        CAPTURE(b);
+        CHECK(row(t, b)["rank"] == 3);
+        CHECK(row(t, b)["losses"] == 4);
+        CHECK(row(t, b)["points"] == 2);
+    }
+    CHECK(f.stored("results") == 12);
+    CHECK(fs::exists(f.root.path() / "results" / "league.json"));
+
+    json again = f.league("results");
+    CHECK(again["games"]["played"] == 0);
+    CHECK(again["games"]["reused"] == 12);
+    CHECK(again["standings"] == t["standings"]);
+
+    RunOutcome table = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "json"});
+    CHECK(table.exit_status == 0);
+    CHECK(json::parse(table.out)["standings"] == t["standings"]);
+    RunOutcome csv = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "csv"});
+    CHECK(csv.out.rfind("rank,bot,played,wins,draws,losses,points,forfeits,mean_cells\n", 0) == 0);
+    CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 5);
+
+    SUBCASE("a changed bot replays only its own games") {
+        std::ofstream(f.bots / "idle.sh", std::ios::app) << "# changed\n";
+        json changed = f.league("results");
+        CHECK(changed["games"]["played"] == 6);
+        CHECK(changed["games"]["reused"] == 6);
+    }
+    SUBCASE("a removed bot drops out of the table") {
+        fs::remove(f.bots / "nap.sh");
+        json fewer = f.league("results");
+        CHECK(fewer["standings"].size() == 3);
+        CHECK(fewer["games"]["total"] == 6);
+        CHECK(fewer["games"]["played"] == 0);
+        CHECK(row(fewer, "nap").is_null());
+    }
+}
+
+TEST_CASE("league e2e: killed with SIGKILL mid-run, a re-run completes to the same table with no game redone") {
+    LeagueFixture f;
+    // The wall-clock limit kills the runner with SIGKILL, as kill -9 would.
+    RunOutcome killed = f.runner(f.league_args("results"), std::chrono::milliseconds(2500));
+    REQUIRE(killed.kind == RunOutcome::Kind::timed_out);
+    const int before = f.stored("results");
+    CHECK(before > 0);
+    CHECK(before < 12);
+
+    json resumed = f.league("results");
+    CHECK(resumed["games"]["reused"] == before);
+    CHECK(resumed["games"]["played"] == 12 - before);
+    CHECK(f.stored("results") == 12);
+
+    json uninterrupted = f.league("reference");
+    CHECK(resumed["standings"] == uninterrupted["standings"]);
+}
+
+TEST_CASE("league e2e: unusable bots are excluded with their reasons; the rest play") {
+    LeagueFixture f;
+    fs::remove(f.bots / "nap.sh");
+    fs::create_directories(f.bots / "broken");
+    std::ofstream(f.bots / "broken" / "bot.json") << "{\"run\": \"not a list\"}";
+    std::ofstream(f.bots / "notes.dat") << "?";
+    std::ofstream(f.bots / "fails.c") << "this is not C";
+    json t = f.league("results");
+    CHECK(t["standings"].size() == 3);
+    REQUIRE(t["excluded"].size() == 3);
+    std::string all;
+    for (const json& e : t["excluded"]) all += e["bot"].get<std::string>() + ": " + e["reason"].get<std::string>() + "\n";
+    CHECK(all.find("\"run\" must be a non-empty array") != std::string::npos);
+    CHECK(all.find("cannot tell how to run") != std::string::npos);
+    CHECK(all.find("compiling fails.c failed") != std::string::npos);
+}
+
+TEST_CASE("league e2e: bad settings exit 2 naming the problem") {
+    LeagueFixture f;
+    RunOutcome r = f.runner({"league", f.bots.string(), "--games-per-pair", "3"});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("--games-per-pair") != std::string::npos);
+    r = f.runner({"league", (f.root.path() / "nowhere").string()});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("nowhere") != std::string::npos);
+    std::ofstream(f.root.path() / "t.json") << R"({"bots": "bots", "widht": 3})";
+    r = f.runner({"league", "--tournament", (f.root.path() / "t.json").string()});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("unknown key \"widht\"") != std::string::npos);
+    r = f.runner({"table", "--results", (f.root.path() / "empty").string()});
+    CHECK(r.exit_status == 2);
+}
+
+TEST_CASE("league e2e: a tournament file supplies settings, flags override, results go beside it") {
+    LeagueFixture f;
+    fs::remove(f.bots / "nap.sh");
+    std::ofstream(f.root.path() / "cup.json")
+        << R"({"bots": "bots", "width": 20, "height": 20, "generations": 10, "games_per_pair": 4, "scoring": "points"})";
+    RunOutcome r = f.runner({"league", "--tournament", (f.root.path() / "cup.json").string(), "--cache",
+                             f.cache.string(), "--games-per-pair", "2", "--format", "json"});
+    REQUIRE(r.exit_status == 0);
+    json t = json::parse(r.out);
+    CHECK(t["games"]["total"] == 6);
+    CHECK(t["scoring"] == "points");
+    CHECK(row(t, "block")["points"] == 3 * 2 + 1 * 2);
+    CHECK(fs::exists(f.root.path() / "cup" / "league.json"));
+}
