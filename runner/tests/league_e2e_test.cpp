@@ -34,6 +34,8 @@ struct LeagueFixture {
         spec.argv.insert(spec.argv.end(), args.begin(), args.end());
         spec.cwd = root.path();
         spec.timeout = timeout;
+        // Bots' scratch directories go inside the fixture, even when a test kills the runner.
+        spec.env = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + root.path().string()};
         return run_process(spec);
     }
 
