@@ -109,36 +109,28 @@ private:
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
-}  // namespace
+// The parent's side of a freshly started child: its group, and the pipe ends we keep.
+struct Started {
+    std::unique_ptr<ChildGroup> child;
+    UniqueFd in;  // only when stdin is a pipe
+    UniqueFd out;
+    UniqueFd err;
+    Clock::time_point start;
+    std::string error;  // set when the program could not be started
+};
 
-void ProcessRegistry::add(int pgid) {
-    std::lock_guard lock(mutex_);
-    groups_.insert(pgid);
-}
-
-void ProcessRegistry::remove(int pgid) {
-    std::lock_guard lock(mutex_);
-    groups_.erase(pgid);
-}
-
-void ProcessRegistry::kill_all() {
-    std::lock_guard lock(mutex_);
-    for (int pgid : groups_) ::kill(-pgid, SIGKILL);
-}
-
-void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
-
-RunOutcome run_process(const SpawnSpec& spec) {
-    RunOutcome outcome;
+// Starts spec.argv in a process group of its own. stdin is a pipe when `stdin_pipe`, else
+// /dev/null. Our pipe ends are non-blocking.
+Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
+    Started started;
     if (spec.argv.empty()) {
-        outcome.spawn_error = "empty command";
-        return outcome;
+        started.error = "empty command";
+        return started;
     }
-
     Pipe out = make_pipe();
     Pipe err = make_pipe();
     std::optional<Pipe> in;
-    if (spec.stdin_data) in = make_pipe();
+    if (stdin_pipe) in = make_pipe();
 
     SpawnAttrs sa;
     if (in) {
@@ -173,53 +165,56 @@ RunOutcome run_process(const SpawnSpec& spec) {
         envp.push_back(nullptr);
     }
 
-    const auto start = Clock::now();
+    started.start = Clock::now();
     pid_t pid = -1;
     // vfork-based in glibc: the cost does not grow with the runner's memory.
     int rc = ::posix_spawnp(&pid, argv[0], &sa.actions, &sa.attr, argv.data(), spec.env ? envp.data() : environ);
     if (rc != 0) {
-        outcome.spawn_error = std::string("could not start ") + spec.argv[0] + ": " + std::strerror(rc);
-        return outcome;
+        started.error = std::string("could not start ") + spec.argv[0] + ": " + std::strerror(rc);
+        return started;
     }
-    ChildGroup child(pid, spec.registry);
-    out.write.reset();
-    err.write.reset();
-    if (in) in->read.reset();
-
+    started.child = std::make_unique<ChildGroup>(pid, spec.registry);
     set_nonblocking(out.read.get());
     set_nonblocking(err.read.get());
-    std::size_t stdin_written = 0;
+    started.out = std::move(out.read);
+    started.err = std::move(err.read);
     if (in) {
         set_nonblocking(in->write.get());
-        if (spec.stdin_data->empty()) in->write.reset();
+        started.in = std::move(in->write);
     }
+    return started;
+}
 
-    const auto deadline = start + spec.timeout;
+// The pipes of a running child and what has passed through them.
+struct Streams {
+    UniqueFd in, out, err;
+    std::string_view to_write;  // what is left to send on stdin
+    bool close_in_after = false;  // end stdin once to_write is sent (one-shot bots read to EOF)
+    std::string out_buf, err_buf;
+    std::size_t out_cap = 0, err_cap = 0;
+    bool err_truncated = false;
+};
+
+enum class Pumped { done, child_exited, timed_out, stdout_overflow };
+
+// Moves bytes between the child's pipes and `s` until `done()` holds, the child exits (when
+// pidfd >= 0), stdout passes its cap, or the deadline passes. stderr beyond its cap is read
+// and dropped, so a bot flooding it never blocks.
+template <class Done>
+Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
     std::array<char, 65536> buf;
-    bool exited = false;
-    int status = 0;
-    auto finish = [&](RunOutcome::Kind kind) {
-        outcome.kind = kind;
-        outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
-    };
-
-    while (out.read || err.read || !exited) {
+    for (;;) {
+        if (done()) return Pumped::done;
         auto now = Clock::now();
-        if (now >= deadline) {
-            if (!exited) {
-                child.kill_and_reap();
-                finish(RunOutcome::Kind::timed_out);
-                return outcome;
-            }
-            break;  // The bot ended in time; a leftover holding the pipes open is not waited for.
-        }
+        if (now >= deadline) return Pumped::timed_out;
         std::array<pollfd, 4> fds{};
         nfds_t n = 0;
         int out_i = -1, err_i = -1, pid_i = -1, in_i = -1;
-        if (out.read) { out_i = n; fds[n++] = {out.read.get(), POLLIN, 0}; }
-        if (err.read) { err_i = n; fds[n++] = {err.read.get(), POLLIN, 0}; }
-        if (!exited) { pid_i = n; fds[n++] = {child.pidfd(), POLLIN, 0}; }
-        if (in && in->write) { in_i = n; fds[n++] = {in->write.get(), POLLOUT, 0}; }
+        if (s.out) out_i = static_cast<int>(n), fds[n++] = {s.out.get(), POLLIN, 0};
+        if (s.err) err_i = static_cast<int>(n), fds[n++] = {s.err.get(), POLLIN, 0};
+        if (pidfd >= 0) pid_i = static_cast<int>(n), fds[n++] = {pidfd, POLLIN, 0};
+        if (s.in && !s.to_write.empty()) in_i = static_cast<int>(n), fds[n++] = {s.in.get(), POLLOUT, 0};
+        if (n == 0) return Pumped::done;
         auto wait_ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
         int ready = ::poll(fds.data(), n, static_cast<int>(wait_ms));
         if (ready < 0) {
@@ -227,56 +222,117 @@ RunOutcome run_process(const SpawnSpec& spec) {
             throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         }
         if (out_i >= 0 && fds[out_i].revents) {
-            ssize_t got = ::read(out.read.get(), buf.data(), buf.size());
+            ssize_t got = ::read(s.out.get(), buf.data(), buf.size());
             if (got > 0) {
-                outcome.out.append(buf.data(), static_cast<std::size_t>(got));
-                if (outcome.out.size() > spec.stdout_cap) {
-                    if (!exited) child.kill_and_reap();
-                    outcome.out.resize(spec.stdout_cap);
-                    finish(RunOutcome::Kind::stdout_overflow);
-                    return outcome;
+                s.out_buf.append(buf.data(), static_cast<std::size_t>(got));
+                if (s.out_buf.size() > s.out_cap) {
+                    s.out_buf.resize(s.out_cap);
+                    return Pumped::stdout_overflow;
                 }
             } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
-                out.read.reset();
+                s.out.reset();
             }
         }
         if (err_i >= 0 && fds[err_i].revents) {
-            ssize_t got = ::read(err.read.get(), buf.data(), buf.size());
+            ssize_t got = ::read(s.err.get(), buf.data(), buf.size());
             if (got > 0) {
-                std::size_t room = spec.stderr_cap - std::min(spec.stderr_cap, outcome.err.size());
+                std::size_t room = s.err_cap - std::min(s.err_cap, s.err_buf.size());
                 std::size_t keep = std::min(room, static_cast<std::size_t>(got));
-                outcome.err.append(buf.data(), keep);
-                if (keep < static_cast<std::size_t>(got)) outcome.err_truncated = true;
+                s.err_buf.append(buf.data(), keep);
+                if (keep < static_cast<std::size_t>(got)) s.err_truncated = true;
             } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
-                err.read.reset();
+                s.err.reset();
             }
         }
         if (in_i >= 0 && fds[in_i].revents) {
-            const std::string& data = *spec.stdin_data;
-            ssize_t put = ::write(in->write.get(), data.data() + stdin_written, data.size() - stdin_written);
-            if (put > 0) stdin_written += static_cast<std::size_t>(put);
+            ssize_t put = ::write(s.in.get(), s.to_write.data(), s.to_write.size());
+            if (put > 0) s.to_write.remove_prefix(static_cast<std::size_t>(put));
             // A bot that closes stdin without reading it all is its own business.
-            if (stdin_written == data.size() || (put < 0 && errno != EAGAIN && errno != EINTR))
-                in->write.reset();
+            else if (errno != EAGAIN && errno != EINTR) s.to_write = {};
+            if (s.to_write.empty() && s.close_in_after) s.in.reset();
         }
-        if (pid_i >= 0 && fds[pid_i].revents) {
-            exited = true;
-            outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
-            status = child.kill_and_reap();
-        }
+        if (pid_i >= 0 && fds[pid_i].revents) return Pumped::child_exited;
     }
-    if (!exited) status = child.kill_and_reap();
+}
 
-    if (WIFSIGNALED(status)) {
-        outcome.kind = RunOutcome::Kind::signaled;
-        outcome.signal = WTERMSIG(status);
-    } else {
-        outcome.kind = RunOutcome::Kind::exited;
-        outcome.exit_status = WEXITSTATUS(status);
+Streams streams_of(Started& started, std::size_t out_cap, std::size_t err_cap) {
+    Streams s;
+    s.in = std::move(started.in);
+    s.out = std::move(started.out);
+    s.err = std::move(started.err);
+    s.out_cap = out_cap;
+    s.err_cap = err_cap;
+    return s;
+}
+
+std::chrono::microseconds since(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t);
+}
+
+}  // namespace
+
+
+void ProcessRegistry::add(int pgid) {
+    std::lock_guard lock(mutex_);
+    groups_.insert(pgid);
+}
+
+void ProcessRegistry::remove(int pgid) {
+    std::lock_guard lock(mutex_);
+    groups_.erase(pgid);
+}
+
+void ProcessRegistry::kill_all() {
+    std::lock_guard lock(mutex_);
+    for (int pgid : groups_) ::kill(-pgid, SIGKILL);
+}
+
+void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
+RunOutcome run_process(const SpawnSpec& spec) {
+    RunOutcome outcome;
+    Started started = start_child(spec, spec.stdin_data.has_value());
+    if (!started.child) {
+        outcome.spawn_error = started.error;
+        return outcome;
     }
-    if (outcome.elapsed.count() == 0)
-        outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
-    return outcome;
+    ChildGroup& child = *started.child;
+    Streams s = streams_of(started, spec.stdout_cap, spec.stderr_cap);
+    if (spec.stdin_data) s.to_write = *spec.stdin_data;
+    s.close_in_after = true;
+    if (s.to_write.empty()) s.in.reset();
+    const auto deadline = started.start + spec.timeout;
+    auto collect = [&](RunOutcome::Kind kind) {
+        outcome.kind = kind;
+        outcome.out = std::move(s.out_buf);
+        outcome.err = std::move(s.err_buf);
+        outcome.err_truncated = s.err_truncated;
+        return outcome;
+    };
+
+    // Until the bot exits: stdin is fed, stdout and stderr drained.
+    Pumped r = pump(s, child.pidfd(), deadline, [] { return false; });
+    outcome.elapsed = since(started.start);
+    if (r == Pumped::timed_out) {
+        child.kill_and_reap();
+        return collect(RunOutcome::Kind::timed_out);
+    }
+    if (r == Pumped::stdout_overflow) {
+        child.kill_and_reap();
+        return collect(RunOutcome::Kind::stdout_overflow);
+    }
+    // It exited: kill what it left in its group, then read what is still in the pipes. A
+    // leftover that escaped the group and holds them open is not waited for past the deadline.
+    int status = child.kill_and_reap();
+    s.in.reset();
+    if (pump(s, -1, deadline, [&] { return !s.out && !s.err; }) == Pumped::stdout_overflow)
+        return collect(RunOutcome::Kind::stdout_overflow);
+    if (WIFSIGNALED(status)) {
+        outcome.signal = WTERMSIG(status);
+        return collect(RunOutcome::Kind::signaled);
+    }
+    outcome.exit_status = WEXITSTATUS(status);
+    return collect(RunOutcome::Kind::exited);
 }
 
 std::string describe(const RunOutcome& o) {
