@@ -16,8 +16,7 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* regist
       env_{std::string("PATH=") + bot_path, "HOME=" + scratch_.path().string(), "LANG=C.UTF-8",
            "GOL_SCRATCH=" + scratch_.path().string()} {}
 
-MoveResult BotPlayer::move(const std::string& board_json) {
-    MoveResult result;
+SpawnSpec BotPlayer::spawn_spec() const {
     SpawnSpec spec;
     spec.argv = bot_.command;
     spec.cwd = bot_.spec.dir;
@@ -26,6 +25,63 @@ MoveResult BotPlayer::move(const std::string& board_json) {
     spec.timeout = limits_.time_limit;
     spec.stdout_cap = limits_.stdout_cap;
     spec.stderr_cap = limits_.stderr_cap;
+    return spec;
+}
+
+MoveResult BotPlayer::move(const std::string& board_json) {
+    return bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
+}
+
+MoveResult BotPlayer::move_persistent(const std::string& board_json) {
+    MoveResult result;
+    if (gave_up_) {
+        result.forfeit = {ForfeitKind::gave_up, "failed after " + std::to_string(max_restarts) +
+                                                    " restarts this game; sits out the rest of it"};
+        return result;
+    }
+    // Every failure below ends the process; the next tick starts a new one, up to max_restarts.
+    auto failed = [&](ForfeitKind kind, std::string detail) {
+        line_.reset();
+        if (restarts_ >= max_restarts) gave_up_ = true;
+        result.forfeit = {kind, std::move(detail)};
+        return result;
+    };
+    if (!line_) {
+        ++restarts_;
+        line_ = std::make_unique<LineProcess>(spawn_spec());
+        if (!line_->started()) return failed(ForfeitKind::could_not_start, line_->start_error());
+    }
+    LineProcess::Reply reply = line_->exchange(board_json, limits_.time_limit);
+    result.elapsed = reply.elapsed;
+    result.err = std::move(reply.err);
+    using Kind = LineProcess::Reply::Kind;
+    switch (reply.kind) {
+        case Kind::timed_out:
+            return failed(ForfeitKind::timeout,
+                          "no reply line within " + std::to_string(limits_.time_limit.count()) + " ms");
+        case Kind::stdout_overflow:
+            return failed(ForfeitKind::output_cap,
+                          "more than " + std::to_string(limits_.stdout_cap) + " bytes without a newline");
+        case Kind::exited:
+            return failed(reply.signaled ? ForfeitKind::signal : ForfeitKind::exit_status,
+                          "the process ended (" + reply.how + ") before replying");
+        case Kind::extra_output:
+            return failed(ForfeitKind::protocol, "wrote more than one line for the previous tick");
+        case Kind::line: break;
+    }
+    ParsedReply parsed = parse_reply(reply.line);
+    if (!parsed.ok) {
+        result.forfeit = std::move(parsed.forfeit);
+        return result;
+    }
+    result.ok = true;
+    result.cells = std::move(parsed.cells);
+    return result;
+}
+
+MoveResult BotPlayer::move_once(const std::string& board_json) {
+    MoveResult result;
+    SpawnSpec spec = spawn_spec();
     if (bot_.spec.protocol == Protocol::stdin) {
         spec.stdin_data = board_json + "\n";
     } else {

@@ -7,6 +7,7 @@
 #include "runner/temp_dir.hpp"
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,7 @@ struct MoveLimits {
 inline constexpr std::size_t max_argument_bytes = 32 * 4096;
 
 // One bot for one game. It owns the game's scratch directory (GOL_SCRATCH, also HOME), where
-// a bot may keep state between its moves.
+// a bot may keep state between its moves, and a persistent bot's process.
 class BotPlayer : public Mover {
 public:
     BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* registry = nullptr);
@@ -30,12 +31,23 @@ public:
     const PreparedBot& bot() const { return bot_; }
     MoveResult move(const std::string& board_json) override;
 
+    // A persistent bot that fails is restarted for the next tick this many times in a game;
+    // after that it forfeits the rest of the game.
+    static constexpr int max_restarts = 3;
+
 private:
+    MoveResult move_once(const std::string& board_json);
+    MoveResult move_persistent(const std::string& board_json);
+    SpawnSpec spawn_spec() const;
+
     PreparedBot bot_;
     MoveLimits limits_;
     ProcessRegistry* registry_;
     TempDir scratch_;
     std::vector<std::string> env_;
+    std::unique_ptr<LineProcess> line_;
+    int restarts_ = -1;  // the first start is not a restart
+    bool gave_up_ = false;
 };
 
 }  // namespace gol::runner

@@ -205,8 +205,6 @@ Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
     std::array<char, 65536> buf;
     for (;;) {
         if (done()) return Pumped::done;
-        auto now = Clock::now();
-        if (now >= deadline) return Pumped::timed_out;
         std::array<pollfd, 4> fds{};
         nfds_t n = 0;
         int out_i = -1, err_i = -1, pid_i = -1, in_i = -1;
@@ -215,12 +213,13 @@ Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
         if (pidfd >= 0) pid_i = static_cast<int>(n), fds[n++] = {pidfd, POLLIN, 0};
         if (s.in && !s.to_write.empty()) in_i = static_cast<int>(n), fds[n++] = {s.in.get(), POLLOUT, 0};
         if (n == 0) return Pumped::done;
-        auto wait_ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+        auto wait_ms = std::max<long>(0, std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count());
         int ready = ::poll(fds.data(), n, static_cast<int>(wait_ms));
         if (ready < 0) {
             if (errno == EINTR) continue;
             throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         }
+        if (ready == 0) return Pumped::timed_out;
         if (out_i >= 0 && fds[out_i].revents) {
             ssize_t got = ::read(s.out.get(), buf.data(), buf.size());
             if (got > 0) {
@@ -252,6 +251,8 @@ Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
             if (s.to_write.empty() && s.close_in_after) s.in.reset();
         }
         if (pid_i >= 0 && fds[pid_i].revents) return Pumped::child_exited;
+        // Checked after the events too: a child that never stops writing must still time out.
+        if (Clock::now() >= deadline) return done() ? Pumped::done : Pumped::timed_out;
     }
 }
 
@@ -333,6 +334,76 @@ RunOutcome run_process(const SpawnSpec& spec) {
     }
     outcome.exit_status = WEXITSTATUS(status);
     return collect(RunOutcome::Kind::exited);
+}
+
+struct LineProcess::State {
+    Started started;
+    Streams streams;
+    std::size_t out_cap;
+    std::size_t err_cap;
+};
+
+LineProcess::LineProcess(const SpawnSpec& spec) {
+    Started started = start_child(spec, true);
+    if (!started.child) {
+        start_error_ = started.error;
+        return;
+    }
+    Streams streams = streams_of(started, spec.stdout_cap, spec.stderr_cap);
+    state_ = std::make_unique<State>(State{std::move(started), std::move(streams), spec.stdout_cap, spec.stderr_cap});
+}
+
+LineProcess::~LineProcess() = default;
+
+bool LineProcess::started() const { return state_ != nullptr; }
+
+LineProcess::Reply LineProcess::exchange(std::string_view line, std::chrono::milliseconds timeout) {
+    Reply reply;
+    Streams& s = state_->streams;
+    ChildGroup& child = *state_->started.child;
+    const auto start = Clock::now();
+    s.err_buf.clear();
+    s.err_truncated = false;
+
+    // Anything already waiting on stdout was written after the last reply's line.
+    pump(s, -1, start, [] { return false; });
+    if (!s.out_buf.empty()) {
+        reply.kind = Reply::Kind::extra_output;
+        reply.line = std::move(s.out_buf);
+        return reply;
+    }
+
+    std::string message(line);
+    message += '\n';
+    s.to_write = message;
+    std::size_t newline = std::string::npos;
+    Pumped r = pump(s, child.pidfd(), start + timeout, [&] {
+        newline = s.out_buf.find('\n');
+        return newline != std::string::npos;
+    });
+    reply.elapsed = since(start);
+    reply.err = s.err_buf;
+    s.to_write = {};
+    switch (r) {
+        case Pumped::done:
+            reply.line = s.out_buf.substr(0, newline);
+            s.out_buf.erase(0, newline + 1);
+            return reply;
+        case Pumped::timed_out: reply.kind = Reply::Kind::timed_out; break;
+        case Pumped::stdout_overflow: reply.kind = Reply::Kind::stdout_overflow; break;
+        case Pumped::child_exited: {
+            reply.kind = Reply::Kind::exited;
+            int status = child.kill_and_reap();
+            RunOutcome o;
+            o.kind = WIFSIGNALED(status) ? RunOutcome::Kind::signaled : RunOutcome::Kind::exited;
+            o.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+            o.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+            reply.signaled = WIFSIGNALED(status);
+            reply.how = describe(o);
+            break;
+        }
+    }
+    return reply;
 }
 
 std::string describe(const RunOutcome& o) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -53,6 +54,39 @@ struct RunOutcome {
 // concurrently. On timeout or stdout overflow the whole group is killed; when the process
 // ends on its own, whatever stayed behind in its group is killed too. Everything is reaped.
 RunOutcome run_process(const SpawnSpec& spec);
+
+// A long-lived child spoken to one line at a time: a line to its stdin, a line back from its
+// stdout. The whole group is killed when this goes.
+class LineProcess {
+public:
+    // Starts spec.argv (spec.timeout and stdin_data are not used). Check started().
+    explicit LineProcess(const SpawnSpec& spec);
+    ~LineProcess();
+    LineProcess(const LineProcess&) = delete;
+    LineProcess& operator=(const LineProcess&) = delete;
+
+    bool started() const;
+    const std::string& start_error() const { return start_error_; }
+
+    struct Reply {
+        enum class Kind { line, timed_out, exited, stdout_overflow, extra_output };
+        Kind kind = Kind::line;
+        std::string line;  // without its newline
+        bool signaled = false;  // for exited: killed by a signal rather than exiting
+        std::string how;        // for exited: "exit status N" or "killed by signal N (...)"
+        std::string err;   // stderr read meanwhile, capped
+        std::chrono::microseconds elapsed{0};
+    };
+    // Sends `line` plus a newline and waits for one line back. extra_output: output the child
+    // wrote beyond its previous reply's line was found before sending, so no reply is read.
+    // After anything but Kind::line the process is not to be used again.
+    Reply exchange(std::string_view line, std::chrono::milliseconds timeout);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+    std::string start_error_;
+};
 
 // Makes orphaned descendants of bots our children so run_process can reap them instead of
 // leaving zombies to an init that may not reap. Call once at program start.

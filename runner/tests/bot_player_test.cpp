@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 using namespace gol;
@@ -62,4 +64,88 @@ TEST_CASE("bot player: bots see only an allow-listed environment with a scratch 
                           Protocol::argv),
                 {});
     CHECK(p.move("{}").ok);
+}
+
+namespace {
+
+PreparedBot persistent_bot(const std::string& script, const std::string& arg) {
+    PreparedBot bot;
+    bot.spec.name = "persistent";
+    bot.spec.dir = TEST_BOTS_DIR;
+    bot.spec.protocol = Protocol::persistent;
+    bot.command = {"/usr/bin/python3", std::string(TEST_BOTS_DIR) + "/" + script, arg};
+    return bot;
+}
+
+bool running(const std::string& marker) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "cmdline");
+        std::string cmd((std::istreambuf_iterator<char>(in)), {});
+        if (cmd.find(marker) != std::string::npos) return true;
+    }
+    return false;
+}
+
+const std::string kBoard = R"({"y_size":3,"x_size":3,"board":{},"bot_id":1,"tick_id":0})";
+
+}  // namespace
+
+TEST_CASE("persistent: one process answers every tick") {
+    PreparedBot bot = persistent_bot("persist_py/main.py", "");
+    BotPlayer p(bot, {});
+    MoveResult first = p.move(kBoard);
+    REQUIRE(first.ok);
+    CHECK(first.cells.size() == 4);
+    for (int i = 0; i < 20; ++i) {
+        MoveResult m = p.move(kBoard);
+        REQUIRE(m.ok);
+        CHECK(m.cells.empty());  // a restarted process would place its block again
+    }
+}
+
+TEST_CASE("persistent: a crash forfeits the turn, restarts, and after three restarts the bot sits out") {
+    {
+        BotPlayer p(persistent_bot("persist_bad/main.py", "crash"), {});
+        std::vector<std::string> outcome;
+        for (int tick = 0; tick < 14; ++tick) {
+            MoveResult m = p.move(kBoard);
+            outcome.push_back(m.ok ? "ok" : std::string(name(m.forfeit.kind)));
+        }
+        // Each process answers twice, then exits 7 on its third line.
+        CHECK(outcome == std::vector<std::string>{"ok", "ok", "exit_status", "ok", "ok", "exit_status", "ok", "ok",
+                                                  "exit_status", "ok", "ok", "exit_status", "gave_up", "gave_up"});
+    }
+    CHECK_FALSE(running("persist_bad/main.py"));
+}
+
+TEST_CASE("persistent: a bot that stops answering times out and is replaced") {
+    {
+        BotPlayer p(persistent_bot("persist_bad/main.py", "hang"), {std::chrono::milliseconds(300)});
+        CHECK(p.move(kBoard).ok);
+        CHECK(p.move(kBoard).ok);
+        MoveResult m = p.move(kBoard);
+        CHECK(m.forfeit.kind == ForfeitKind::timeout);
+        CHECK(m.elapsed < std::chrono::seconds(2));
+        CHECK(p.move(kBoard).ok);  // a fresh process
+    }
+    CHECK_FALSE(running("persist_bad/main.py"));
+}
+
+TEST_CASE("persistent: two lines for one tick break the protocol") {
+    BotPlayer p(persistent_bot("persist_bad/main.py", "two"), {});
+    CHECK(p.move(kBoard).ok);
+    CHECK(p.move(kBoard).ok);
+    CHECK(p.move(kBoard).ok);  // the first of its two lines
+    MoveResult m = p.move(kBoard);
+    CHECK(m.forfeit.kind == ForfeitKind::protocol);
+    CHECK(m.forfeit.detail == "wrote more than one line for the previous tick");
+    CHECK(p.move(kBoard).ok);
+}
+
+TEST_CASE("persistent: a board over 128 KiB of JSON arrives whole") {
+    const std::string json = big_board_json();
+    BotPlayer p(persistent_bot("persist_py/main.py", ""), {});
+    MoveResult m = p.move(json);
+    REQUIRE(m.ok);
+    CHECK(m.cells.size() == 4);
 }

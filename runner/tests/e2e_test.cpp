@@ -71,7 +71,7 @@ TEST_CASE("e2e: duel --json reports the winner, reason, cells, forfeits and seat
     CHECK(j["seats"]["idle"] == 2);
 }
 
-TEST_CASE("e2e: Python, C++ and stdin-protocol bots play a full game to a draw") {
+TEST_CASE("e2e: Python, C++, stdin and persistent bots play full games to a draw") {
     Fixture f;
     json j = f.duel((f.bots / "block.cpp").string(), "block");
     CHECK(j["winner"].is_null());
@@ -82,6 +82,13 @@ TEST_CASE("e2e: Python, C++ and stdin-protocol bots play a full game to a draw")
     CHECK(j["reason"] == "generations");
     CHECK(j["generations"] == 7);
     CHECK(j["cells"]["stdin_block"] == 4);
+    // Persistent bots in C++ (built by its manifest) and Python: one process each per game.
+    j = f.duel("persist_cpp", "persist_py", {"--generations", "50"});
+    CHECK(j["reason"] == "generations");
+    CHECK(j["cells"]["persist_cpp"] == 4);
+    CHECK(j["cells"]["persist_py"] == 4);
+    CHECK(j["forfeits"]["persist_cpp"] == 0);
+    CHECK(j["forfeits"]["persist_py"] == 0);
 }
 
 TEST_CASE("e2e: a bot against itself is NAME and NAME#2") {
