@@ -2,10 +2,48 @@
 
 #include "runner/process.hpp"
 
+#include <signal.h>
+
 #include <cerrno>
+#include <algorithm>
+#include <optional>
 #include <cstring>
 
 namespace gol::runner {
+
+namespace {
+
+std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+// A process that died of one of its limits gets a forfeit that names the limit. Running out of
+// address space has no signal of its own: interpreters and C++ runtimes say so on stderr.
+std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits& limits) {
+    if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXCPU)
+        return Forfeit{ForfeitKind::resource_limit,
+                       "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move (SIGXCPU)"};
+    if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXFSZ)
+        return Forfeit{ForfeitKind::resource_limit, "file size limit of " + mib(limits.file_size) + " (SIGXFSZ)"};
+    const bool failed = run.kind == RunOutcome::Kind::signaled ||
+                        (run.kind == RunOutcome::Kind::exited && run.exit_status != 0);
+    if (failed && limits.address_space != 0)
+        for (const char* sign : {"MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory",
+                                 "failed to allocate", "OutOfMemoryError"})
+            if (run.err.find(sign) != std::string::npos)
+                return Forfeit{ForfeitKind::resource_limit, "memory limit of " + mib(limits.address_space) +
+                                                                " of address space (" + describe(run) + ")"};
+    return std::nullopt;
+}
+
+}  // namespace
+
+MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s) {
+    MoveLimits limits;
+    limits.time_limit = std::chrono::milliseconds(time_limit_ms);
+    limits.resources.address_space = static_cast<std::uint64_t>(memory_limit_mb) << 20;
+    limits.resources.cpu_seconds =
+        static_cast<std::uint64_t>(cpu_limit_s > 0 ? cpu_limit_s : std::max(1, (time_limit_ms + 999) / 1000));
+    return limits;
+}
 
 BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* registry)
     : bot_(std::move(bot)),
@@ -25,6 +63,8 @@ SpawnSpec BotPlayer::spawn_spec() const {
     spec.timeout = limits_.time_limit;
     spec.stdout_cap = limits_.stdout_cap;
     spec.stderr_cap = limits_.stderr_cap;
+    spec.limits = limits_.resources;
+    if (bot_.spec.protocol == Protocol::persistent) spec.limits.cpu_seconds = 0;
     return spec;
 }
 
@@ -97,6 +137,11 @@ MoveResult BotPlayer::move_once(const std::string& board_json) {
 
     RunOutcome run = run_process(spec);
     result.elapsed = run.elapsed;
+    if (auto limit = limit_forfeit(run, spec.limits)) {
+        result.forfeit = std::move(*limit);
+        result.err = std::move(run.err);
+        return result;
+    }
     result.err = std::move(run.err);
     switch (run.kind) {
         case RunOutcome::Kind::timed_out:

@@ -17,7 +17,14 @@ struct MoveLimits {
     std::chrono::milliseconds time_limit{1000};
     std::size_t stdout_cap = std::size_t{1} << 20;
     std::size_t stderr_cap = std::size_t{64} << 10;
+    // CPU seconds apply per move to bots started per move; a persistent bot's CPU time adds
+    // up over the game, so only the wall-clock limit bounds its moves.
+    ResourceLimits resources{std::uint64_t{1} << 30, 1, std::uint64_t{64} << 20, 256};
 };
+
+// The limits for a time limit per move and a memory limit in MiB; CPU seconds per move
+// default to the time limit rounded up.
+MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s = 0);
 
 // Linux refuses a single argument longer than this (MAX_ARG_STRLEN, including the NUL).
 inline constexpr std::size_t max_argument_bytes = 32 * 4096;

@@ -149,7 +149,8 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     std::atomic<std::size_t> next{0};
     const int workers = queue.empty() ? 0 : std::max(1, std::min<int>(o.jobs, static_cast<int>(queue.size())));
     Progress progress(static_cast<int>(queue.size()), workers);
-    const MoveLimits limits{std::chrono::milliseconds(o.settings.time_limit_ms)};
+    const MoveLimits limits =
+        move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s);
 
     auto work = [&] {
         for (std::size_t i; !stop.stop_requested() && progress.error().empty() && (i = next++) < queue.size();) {

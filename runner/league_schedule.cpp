@@ -28,6 +28,8 @@ std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots
                                .add_u64(static_cast<std::uint64_t>(s.config.height))
                                .add_u64(static_cast<std::uint64_t>(s.config.generations))
                                .add_u64(static_cast<std::uint64_t>(s.time_limit_ms))
+                               .add_u64(static_cast<std::uint64_t>(s.memory_limit_mb))
+                               .add_u64(static_cast<std::uint64_t>(s.cpu_limit_s))
                                .hex();
                 games.push_back(std::move(game));
             }

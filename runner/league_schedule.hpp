@@ -12,6 +12,8 @@ namespace gol::runner {
 struct LeagueSettings {
     GameConfig config;
     int time_limit_ms = 1000;
+    int memory_limit_mb = 1024;
+    int cpu_limit_s = 0;  // 0: the time limit, rounded up
     int games_per_pair = 2;
     std::uint64_t seed = 1;
 };

@@ -5,7 +5,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sched.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -13,6 +14,7 @@
 
 #include <array>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -37,22 +39,6 @@ Pipe make_pipe() {
     return {UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
-// posix_spawn's C structures, released on every path.
-struct SpawnAttrs {
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-    SpawnAttrs() {
-        posix_spawn_file_actions_init(&actions);
-        posix_spawnattr_init(&attr);
-    }
-    ~SpawnAttrs() {
-        posix_spawn_file_actions_destroy(&actions);
-        posix_spawnattr_destroy(&attr);
-    }
-    SpawnAttrs(const SpawnAttrs&) = delete;
-    SpawnAttrs& operator=(const SpawnAttrs&) = delete;
-};
-
 // A started child that leads its own process group. Until reaped, the destructor kills the
 // group and reaps it, so no exit path leaks a process.
 class ChildGroup {
@@ -70,6 +56,8 @@ public:
     }
 
     int pidfd() const { return pidfd_.get(); }
+    // The leader's peak resident memory, once reaped.
+    long max_rss_kb() const { return usage_.ru_maxrss; }
 
     // Returns the leader's wait status. Kills the group first: the leader, still unreaped,
     // keeps the group id from being reused while we signal it.
@@ -78,7 +66,7 @@ public:
         // Unregistered before the reap: once reaped, the group id may belong to someone else.
         if (registry_) registry_->remove(pid_);
         int status = 0;
-        while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        while (::wait4(pid_, &status, 0, &usage_) < 0 && errno == EINTR) {
         }
         reaped_ = true;
         reap_stragglers();
@@ -105,6 +93,7 @@ private:
     UniqueFd pidfd_;
     ProcessRegistry* registry_;
     bool reaped_ = false;
+    rusage usage_{};
 };
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
@@ -119,8 +108,77 @@ struct Started {
     std::string error;  // set when the program could not be started
 };
 
-// Starts spec.argv in a process group of its own. stdin is a pipe when `stdin_pipe`, else
-// /dev/null. Our pipe ends are non-blocking.
+// What the child needs between clone() and exec. It shares our memory until it execs (vfork
+// semantics), so it reports a failure by writing `error` here.
+struct ChildSetup {
+    const char* program;
+    char* const* argv;
+    char* const* envp;
+    int stdin_fd;  // -1: /dev/null
+    int stdout_fd;
+    int stderr_fd;
+    const char* cwd;  // nullptr: stay
+    const ResourceLimits* limits;
+    int error = 0;
+    const char* step = "";
+};
+
+// Runs in the child on its own stack: only async-signal-safe calls until execve.
+int child_main(void* arg) {
+    auto* c = static_cast<ChildSetup*>(arg);
+    auto fail = [c](const char* step) {
+        c->error = errno;
+        c->step = step;
+        _exit(127);
+    };
+    if (::setpgid(0, 0) != 0) fail("setpgid");
+    // The runner ignores SIGPIPE and blocks SIGINT/SIGTERM in its threads; ignored and
+    // blocked signals survive exec, so the bot gets the defaults back.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGXCPU, SIGXFSZ}) ::sigaction(sig, &dfl, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    int in = c->stdin_fd;
+    if (in < 0 && (in = ::open("/dev/null", O_RDONLY)) < 0) fail("open /dev/null");
+    if (::dup2(in, 0) < 0 || ::dup2(c->stdout_fd, 1) < 0 || ::dup2(c->stderr_fd, 2) < 0) fail("dup2");
+    if (c->cwd && ::chdir(c->cwd) != 0) fail("chdir");
+    auto limit = [&](int resource, std::uint64_t value, const char* step) {
+        if (value == 0) return;
+        rlimit r{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+        // CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
+        if (resource == RLIMIT_CPU) r.rlim_max = r.rlim_cur + 1;
+        if (::setrlimit(resource, &r) != 0) fail(step);
+    };
+    limit(RLIMIT_AS, c->limits->address_space, "setrlimit RLIMIT_AS");
+    limit(RLIMIT_CPU, c->limits->cpu_seconds, "setrlimit RLIMIT_CPU");
+    limit(RLIMIT_FSIZE, c->limits->file_size, "setrlimit RLIMIT_FSIZE");
+    limit(RLIMIT_NOFILE, c->limits->open_files, "setrlimit RLIMIT_NOFILE");
+    rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    ::execve(c->program, c->argv, c->envp);
+    fail("execve");
+    return 127;
+}
+
+// A program named without a slash, looked up in the runner's PATH before the child starts,
+// so the child itself only needs execve.
+std::string find_program(const std::string& name) {
+    if (name.find('/') != std::string::npos) return name;
+    const char* path = std::getenv("PATH");
+    std::string_view dirs = path && *path ? path : "/usr/bin:/bin";
+    while (!dirs.empty()) {
+        std::size_t colon = dirs.find(':');
+        std::string candidate = std::string(dirs.substr(0, colon)) + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
+    }
+    return name;  // execve fails with ENOENT, reported like any other start failure
+}
+
+// Starts spec.argv in a process group of its own with spec.limits applied. stdin is a pipe
+// when `stdin_pipe`, else /dev/null. Our pipe ends are non-blocking.
 Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
     Started started;
     if (spec.argv.empty()) {
@@ -132,29 +190,7 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
     std::optional<Pipe> in;
     if (stdin_pipe) in = make_pipe();
 
-    SpawnAttrs sa;
-    if (in) {
-        posix_spawn_file_actions_adddup2(&sa.actions, in->read.get(), 0);
-    } else {
-        posix_spawn_file_actions_addopen(&sa.actions, 0, "/dev/null", O_RDONLY, 0);
-    }
-    posix_spawn_file_actions_adddup2(&sa.actions, out.write.get(), 1);
-    posix_spawn_file_actions_adddup2(&sa.actions, err.write.get(), 2);
-    if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(&sa.actions, spec.cwd.c_str());
-
-    // The runner ignores SIGPIPE; ignored dispositions survive exec, so restore the defaults.
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGTERM);
-    sigset_t empty_mask;
-    sigemptyset(&empty_mask);
-    posix_spawnattr_setsigdefault(&sa.attr, &defaults);
-    posix_spawnattr_setsigmask(&sa.attr, &empty_mask);
-    posix_spawnattr_setpgroup(&sa.attr, 0);
-    posix_spawnattr_setflags(&sa.attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-
+    const std::string program = find_program(spec.argv[0]);
     std::vector<char*> argv;
     argv.reserve(spec.argv.size() + 1);
     for (const std::string& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -164,13 +200,36 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
         for (const std::string& e : *spec.env) envp.push_back(const_cast<char*>(e.c_str()));
         envp.push_back(nullptr);
     }
+    ChildSetup setup{program.c_str(),
+                     argv.data(),
+                     spec.env ? envp.data() : environ,
+                     in ? in->read.get() : -1,
+                     out.write.get(),
+                     err.write.get(),
+                     spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
+                     &spec.limits};
 
+    // clone(CLONE_VM | CLONE_VFORK), as posix_spawn does: no copy of our memory, so the cost
+    // does not grow with the runner's size, and rlimits can be set between fork and exec,
+    // which posix_spawn cannot do. Signals stay blocked so nothing runs on the child's stack.
+    std::vector<char> stack(64 * 1024);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     started.start = Clock::now();
-    pid_t pid = -1;
-    // vfork-based in glibc: the cost does not grow with the runner's memory.
-    int rc = ::posix_spawnp(&pid, argv[0], &sa.actions, &sa.attr, argv.data(), spec.env ? envp.data() : environ);
-    if (rc != 0) {
-        started.error = std::string("could not start ") + spec.argv[0] + ": " + std::strerror(rc);
+    pid_t pid = ::clone(child_main, stack.data() + stack.size(), CLONE_VM | CLONE_VFORK | SIGCHLD, &setup);
+    int clone_errno = errno;
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (pid < 0) {
+        started.error = std::string("could not start ") + spec.argv[0] + ": clone: " + std::strerror(clone_errno);
+        return started;
+    }
+    if (setup.error != 0) {
+        int status;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        started.error = std::string("could not start ") + spec.argv[0] + ": " + std::strerror(setup.error);
+        if (std::strcmp(setup.step, "execve") != 0) started.error += std::string(" (") + setup.step + ")";
         return started;
     }
     started.child = std::make_unique<ChildGroup>(pid, spec.registry);
@@ -305,6 +364,7 @@ RunOutcome run_process(const SpawnSpec& spec) {
     const auto deadline = started.start + spec.timeout;
     auto collect = [&](RunOutcome::Kind kind) {
         outcome.kind = kind;
+        outcome.max_rss_kb = child.max_rss_kb();
         outcome.out = std::move(s.out_buf);
         outcome.err = std::move(s.err_buf);
         outcome.err_truncated = s.err_truncated;

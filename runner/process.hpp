@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -27,8 +28,17 @@ private:
     std::set<int> groups_;
 };
 
+// Kernel limits set on a bot before it starts (setrlimit); 0 leaves one unset. Core dumps are
+// always off.
+struct ResourceLimits {
+    std::uint64_t address_space = 0;  // bytes of virtual memory
+    std::uint64_t cpu_seconds = 0;
+    std::uint64_t file_size = 0;  // bytes
+    std::uint64_t open_files = 0;
+};
+
 struct SpawnSpec {
-    std::vector<std::string> argv;  // argv[0] without a slash is looked up in PATH
+    std::vector<std::string> argv;  // argv[0] without a slash is looked up in the runner's PATH
     std::filesystem::path cwd;
     std::optional<std::string> stdin_data;  // nullopt: stdin is /dev/null
     std::optional<std::vector<std::string>> env;  // nullopt: inherit the runner's
@@ -36,6 +46,7 @@ struct SpawnSpec {
     std::size_t stdout_cap = std::size_t{1} << 20;
     std::size_t stderr_cap = std::size_t{64} << 10;
     ProcessRegistry* registry = nullptr;  // optional: where the running group is registered
+    ResourceLimits limits;
 };
 
 struct RunOutcome {
@@ -48,6 +59,7 @@ struct RunOutcome {
     bool err_truncated = false;
     std::string spawn_error;  // Kind::spawn_failed
     std::chrono::microseconds elapsed{0};
+    long max_rss_kb = 0;  // the process's peak resident memory (not its descendants')
 };
 
 // Starts argv without a shell in a process group of its own; stdout and stderr are read

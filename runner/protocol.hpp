@@ -26,6 +26,7 @@ enum class ForfeitKind {
     board_too_large,
     protocol,  // a persistent bot broke its line protocol
     gave_up,   // a persistent bot restarted too often and sits out the rest of the game
+    resource_limit,  // CPU time, memory or file size limit
 };
 
 std::string_view name(ForfeitKind kind);

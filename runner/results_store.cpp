@@ -79,6 +79,8 @@ void ResultsStore::save_index(const LeagueIndex& index) {
                 {"height", s.config.height},
                 {"generations", s.config.generations},
                 {"time_limit_ms", s.time_limit_ms},
+                {"memory_limit_mb", s.memory_limit_mb},
+                {"cpu_limit_s", s.cpu_limit_s},
                 {"games_per_pair", s.games_per_pair},
                 {"seed", s.seed},
                 {"scoring", index.scoring}}},
@@ -100,6 +102,8 @@ LeagueIndex load_index(const fs::path& dir) {
         index.settings.config.height = s.at("height").get<int>();
         index.settings.config.generations = s.at("generations").get<int>();
         index.settings.time_limit_ms = s.at("time_limit_ms").get<int>();
+        index.settings.memory_limit_mb = s.value("memory_limit_mb", 1024);
+        index.settings.cpu_limit_s = s.value("cpu_limit_s", 0);
         index.settings.games_per_pair = s.at("games_per_pair").get<int>();
         index.settings.seed = s.at("seed").get<std::uint64_t>();
         index.scoring = s.at("scoring").get<std::string>();

@@ -13,8 +13,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 8> kKeys = {"bots",           "width",          "height",  "generations",
-                                                   "time_limit_ms", "games_per_pair", "scoring", "seed"};
+constexpr std::array<std::string_view, 10> kKeys = {"bots",          "width",           "height",
+                                                    "generations",   "time_limit_ms",   "memory_limit_mb",
+                                                    "cpu_limit_s",   "games_per_pair",  "scoring",
+                                                    "seed"};
 
 std::optional<int> int_field(const json& j, const char* key, long lo, long hi, const fs::path& file) {
     if (!j.contains(key)) return std::nullopt;
@@ -44,8 +46,8 @@ Tournament read_tournament(const fs::path& file) {
     for (const auto& [key, value] : j.items())
         if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
             throw TournamentError(file.string() + ": unknown key \"" + key +
-                                  "\" (allowed: bots, width, height, generations, time_limit_ms, games_per_pair, "
-                                  "scoring, seed)");
+                                  "\" (allowed: bots, width, height, generations, time_limit_ms, memory_limit_mb, "
+                                  "cpu_limit_s, games_per_pair, scoring, seed)");
     Tournament t;
     t.file = file;
     if (j.contains("bots")) {
@@ -57,6 +59,8 @@ Tournament read_tournament(const fs::path& file) {
     t.height = int_field(j, "height", 1, 4096, file);
     t.generations = int_field(j, "generations", 1, 10'000'000, file);
     t.time_limit_ms = int_field(j, "time_limit_ms", 1, 600'000, file);
+    t.memory_limit_mb = int_field(j, "memory_limit_mb", 16, 1 << 20, file);
+    t.cpu_limit_s = int_field(j, "cpu_limit_s", 1, 3600, file);
     t.games_per_pair = int_field(j, "games_per_pair", 2, 1000, file);
     if (t.games_per_pair && *t.games_per_pair % 2 != 0)
         throw TournamentError(file.string() + ": \"games_per_pair\" must be even, so each bot plays each seat equally often");

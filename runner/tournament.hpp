@@ -17,7 +17,7 @@ struct TournamentError : std::runtime_error {
 struct Tournament {
     std::filesystem::path file;
     std::optional<std::filesystem::path> bots;  // resolved against the file's folder
-    std::optional<int> width, height, generations, time_limit_ms, games_per_pair;
+    std::optional<int> width, height, generations, time_limit_ms, memory_limit_mb, cpu_limit_s, games_per_pair;
     std::optional<std::string> scoring;
     std::optional<std::uint64_t> seed;
 

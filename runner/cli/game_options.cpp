@@ -17,6 +17,11 @@ void add_game_options(CLI::App& cmd, GameOptions& o) {
     cmd.add_option("--time-limit", o.time_limit_ms, "Wall-clock limit per move, in milliseconds")
         ->check(CLI::Range(1, 600'000))
         ->capture_default_str();
+    cmd.add_option("--memory-limit", o.memory_limit_mb, "Address space per bot process, in MiB")
+        ->check(CLI::Range(16, 1 << 20))
+        ->capture_default_str();
+    cmd.add_option("--cpu-limit", o.cpu_limit_s, "CPU seconds per move (default: the time limit, rounded up)")
+        ->check(CLI::Range(1, 3600));
 }
 
 void add_bot_locations(CLI::App& cmd, BotLocations& where) {

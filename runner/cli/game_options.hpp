@@ -13,7 +13,9 @@ namespace gol::runner::cli {
 struct GameOptions {
     GameConfig config;
     int time_limit_ms = 1000;
-    MoveLimits limits() const { return MoveLimits{std::chrono::milliseconds(time_limit_ms)}; }
+    int memory_limit_mb = 1024;
+    int cpu_limit_s = 0;
+    MoveLimits limits() const { return move_limits(time_limit_ms, memory_limit_mb, cpu_limit_s); }
 };
 
 void add_game_options(CLI::App& cmd, GameOptions& options);

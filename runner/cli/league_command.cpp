@@ -49,6 +49,9 @@ LeagueOptions resolve(const LeagueArgs& a) {
     c.height = a.set("--height") || !t.height ? a.game.config.height : *t.height;
     c.generations = a.set("--generations") || !t.generations ? a.game.config.generations : *t.generations;
     o.settings.time_limit_ms = a.set("--time-limit") || !t.time_limit_ms ? a.game.time_limit_ms : *t.time_limit_ms;
+    o.settings.memory_limit_mb =
+        a.set("--memory-limit") || !t.memory_limit_mb ? a.game.memory_limit_mb : *t.memory_limit_mb;
+    o.settings.cpu_limit_s = a.set("--cpu-limit") || !t.cpu_limit_s ? a.game.cpu_limit_s : *t.cpu_limit_s;
     o.settings.games_per_pair = a.set("--games-per-pair") || !t.games_per_pair ? a.games_per_pair : *t.games_per_pair;
     o.settings.seed = a.set("--seed") || !t.seed ? a.seed : *t.seed;
     o.scoring = *scoring_from_name(a.set("--scoring") || !t.scoring ? a.scoring : *t.scoring);
@@ -116,7 +119,8 @@ void add_league(CLI::App& app, Action& run) {
     a->given["DIR"] = cmd->add_option("DIR", a->bots_dir, "Folder of bots (default: bots, or the tournament's)");
     a->given["--tournament"] = cmd->add_option("--tournament", a->tournament, "Tournament file with the settings");
     add_game_options(*cmd, a->game);
-    for (const char* n : {"--width", "--height", "--generations", "--time-limit"}) a->given[n] = cmd->get_option(n);
+    for (const char* n : {"--width", "--height", "--generations", "--time-limit", "--memory-limit", "--cpu-limit"})
+        a->given[n] = cmd->get_option(n);
     a->given["--games-per-pair"] =
         cmd->add_option("--games-per-pair", a->games_per_pair, "Games each pair plays, half in each seat order")
             ->check(CLI::Range(2, 1000))

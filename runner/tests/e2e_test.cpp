@@ -1,6 +1,5 @@
 // End to end: the real runner binary against real bots in Python, shell and C++.
-#include "runner/process.hpp"
-#include "runner/temp_dir.hpp"
+#include "runner_fixture.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -9,52 +8,16 @@
 #include <fstream>
 
 using namespace gol::runner;
+using gol::runner::testing::process_with;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A private copy of the test bots, so builds write nowhere in the source tree, and a private
-// build cache.
-struct Fixture {
-    TempDir root{"runner-e2e"};
-    fs::path bots = root.path() / "bots";
-    fs::path cache = root.path() / "cache";
+// A private copy of the test bots, so builds write nowhere in the source tree.
+struct Fixture : testing::RunnerFixture {
     Fixture() { fs::copy(TEST_BOTS_DIR, bots, fs::copy_options::recursive); }
-
-    RunOutcome runner(std::vector<std::string> args, std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
-        SpawnSpec spec;
-        spec.argv = {RUNNER_BIN};
-        spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-        spec.cwd = root.path();
-        spec.timeout = timeout;
-        // Bots' scratch directories go inside the fixture, even when a test kills the runner.
-        spec.env = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + root.path().string()};
-        spec.stdout_cap = std::size_t{64} << 20;
-        return run_process(spec);
-    }
-
-    json duel(const std::string& a, const std::string& b, std::vector<std::string> extra = {}) {
-        std::vector<std::string> args = {"duel", a, b, "--json", "--bots", bots.string(), "--cache", cache.string(),
-                                         "--width", "20", "--height", "20", "--generations", "5"};
-        args.insert(args.end(), extra.begin(), extra.end());
-        RunOutcome r = runner(args);
-        INFO("stderr: " << r.err);
-        REQUIRE(r.kind == RunOutcome::Kind::exited);
-        REQUIRE(r.exit_status == 0);
-        return json::parse(r.out);
-    }
 };
-
-// Whether any process still runs with `marker` in its command line.
-bool process_with(const std::string& marker) {
-    for (const auto& entry : fs::directory_iterator("/proc")) {
-        std::ifstream in(entry.path() / "cmdline");
-        std::string cmd((std::istreambuf_iterator<char>(in)), {});
-        if (cmd.find(marker) != std::string::npos) return true;
-    }
-    return false;
-}
 
 }  // namespace
 

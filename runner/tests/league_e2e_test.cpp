@@ -1,6 +1,5 @@
 // End to end: `runner league` and `runner table` on real bots, including a kill -9 mid-league.
-#include "runner/process.hpp"
-#include "runner/temp_dir.hpp"
+#include "runner_fixture.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -14,11 +13,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct LeagueFixture {
-    TempDir root{"league-e2e"};
-    fs::path bots = root.path() / "bots";
-    fs::path cache = root.path() / "cache";
-
+struct LeagueFixture : testing::RunnerFixture {
     LeagueFixture() {
         fs::create_directories(bots);
         const fs::path src = TEST_BOTS_DIR;
@@ -26,17 +21,6 @@ struct LeagueFixture {
         fs::copy(src / "block.cpp", bots / "cblock.cpp");
         fs::copy(src / "idle.sh", bots / "idle.sh");
         fs::copy(src / "nap.sh", bots / "nap.sh");
-    }
-
-    RunOutcome runner(std::vector<std::string> args, std::chrono::milliseconds timeout = std::chrono::seconds(120)) {
-        SpawnSpec spec;
-        spec.argv = {RUNNER_BIN};
-        spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-        spec.cwd = root.path();
-        spec.timeout = timeout;
-        // Bots' scratch directories go inside the fixture, even when a test kills the runner.
-        spec.env = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + root.path().string()};
-        return run_process(spec);
     }
 
     std::vector<std::string> league_args(const std::string& results, const std::string& format = "json") {

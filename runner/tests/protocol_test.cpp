@@ -104,7 +104,7 @@ TEST_CASE("reply: non-integer coordinates") {
 }
 
 TEST_CASE("forfeit kinds round-trip through their names") {
-    for (int i = 0; i <= static_cast<int>(ForfeitKind::gave_up); ++i) {
+    for (int i = 0; i <= static_cast<int>(ForfeitKind::resource_limit); ++i) {
         auto kind = static_cast<ForfeitKind>(i);
         ForfeitKind back{};
         REQUIRE(forfeit_kind_from_name(name(kind), back));

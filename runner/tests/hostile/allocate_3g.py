@@ -1,0 +1,2 @@
+block = bytearray(3 << 30)
+print("[]")

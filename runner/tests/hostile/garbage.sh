@@ -1,0 +1,1 @@
+head -c 3000 /dev/urandom

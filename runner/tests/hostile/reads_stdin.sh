@@ -1,0 +1,2 @@
+cat >/dev/null
+echo '[]'

@@ -1,0 +1,1 @@
+print([[i, i] for i in range(31)])

@@ -1,0 +1,61 @@
+// Shared by the end-to-end tests: a private folder for bots, build cache and temporary files,
+// and the real runner binary run in it.
+#pragma once
+
+#include "runner/process.hpp"
+#include "runner/temp_dir.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace gol::runner::testing {
+
+struct RunnerFixture {
+    TempDir root{"runner-e2e"};
+    std::filesystem::path bots = root.path() / "bots";
+    std::filesystem::path cache = root.path() / "cache";
+    std::vector<std::string> extra_env;
+
+    RunOutcome runner(std::vector<std::string> args, std::chrono::milliseconds timeout = std::chrono::seconds(120)) {
+        SpawnSpec spec;
+        spec.argv = {RUNNER_BIN};
+        spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+        spec.cwd = root.path();
+        spec.timeout = timeout;
+        spec.stdout_cap = std::size_t{64} << 20;
+        // Bots' scratch directories go inside the fixture, even when a test kills the runner.
+        std::vector<std::string> env = {"PATH=/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + root.path().string()};
+        env.insert(env.end(), extra_env.begin(), extra_env.end());
+        spec.env = env;
+        return run_process(spec);
+    }
+
+    // `runner duel A B --json` on a small board; the game must complete (exit status 0).
+    nlohmann::json duel(const std::string& a, const std::string& b, std::vector<std::string> extra = {}) {
+        std::vector<std::string> args = {"duel", a, b, "--json", "--bots", bots.string(), "--cache", cache.string(),
+                                         "--width", "20", "--height", "20", "--generations", "5"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        RunOutcome r = runner(args);
+        INFO("stderr: " << r.err);
+        REQUIRE(r.kind == RunOutcome::Kind::exited);
+        REQUIRE(r.exit_status == 0);
+        return nlohmann::json::parse(r.out);
+    }
+};
+
+// Whether any process still runs with `marker` in its command line.
+inline bool process_with(const std::string& marker) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "cmdline");
+        std::string cmd((std::istreambuf_iterator<char>(in)), {});
+        if (cmd.find(marker) != std::string::npos) return true;
+    }
+    return false;
+}
+
+}  // namespace gol::runner::testing
