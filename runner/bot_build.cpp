@@ -1,4 +1,5 @@
 #include "runner/bot_build.hpp"
+#include "runner/json_text.hpp"
 
 #include "runner/atomic_file.hpp"
 #include "runner/content_hash.hpp"
@@ -97,7 +98,7 @@ PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options
     std::erase_if(outputs, [&](const std::string& o) { return !fs::exists(bot.dir / o); });
     prepared.hash = hash_directory(bot.dir, outputs);
     json m = {{"dir", bot.dir.string()}, {"source_hash", prepared.hash}, {"outputs", outputs}};
-    write_file_atomically(marker, m.dump(2) + "\n");
+    write_file_atomically(marker, json_text(m, 2) + "\n");
     return prepared;
 }
 

@@ -15,22 +15,33 @@ namespace {
 
 std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
-// A process that died of one of its limits gets a forfeit that names the limit. Running out of
-// address space has no signal of its own: interpreters and C++ runtimes say so on stderr.
+// A process that died of one of its limits gets a forfeit that names the limit. Some limits
+// have no signal of their own (address space), or runtimes catch the signal (Python ignores
+// SIGXFSZ): then the runtime's own words on stderr tell.
 std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits& limits) {
+    const std::string cpu = "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move";
+    const std::string file = "file size limit of " + mib(limits.file_size);
+    const std::string memory = "memory limit of " + mib(limits.address_space) + " of address space";
     if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXCPU)
-        return Forfeit{ForfeitKind::resource_limit,
-                       "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move (SIGXCPU)"};
+        return Forfeit{ForfeitKind::resource_limit, cpu + " (SIGXCPU)"};
     if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXFSZ)
-        return Forfeit{ForfeitKind::resource_limit, "file size limit of " + mib(limits.file_size) + " (SIGXFSZ)"};
+        return Forfeit{ForfeitKind::resource_limit, file + " (SIGXFSZ)"};
     const bool failed = run.kind == RunOutcome::Kind::signaled ||
                         (run.kind == RunOutcome::Kind::exited && run.exit_status != 0);
-    if (failed && limits.address_space != 0)
-        for (const char* sign : {"MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory",
-                                 "failed to allocate", "OutOfMemoryError"})
-            if (run.err.find(sign) != std::string::npos)
-                return Forfeit{ForfeitKind::resource_limit, "memory limit of " + mib(limits.address_space) +
-                                                                " of address space (" + describe(run) + ")"};
+    if (!failed) return std::nullopt;
+    struct Sign {
+        const char* text;
+        const std::string& limit;
+        std::uint64_t value;
+    };
+    for (const Sign& sign : {Sign{"MemoryError", memory, limits.address_space},
+                             Sign{"bad_alloc", memory, limits.address_space},
+                             Sign{"Cannot allocate memory", memory, limits.address_space},
+                             Sign{"out of memory", memory, limits.address_space},
+                             Sign{"OutOfMemoryError", memory, limits.address_space},
+                             Sign{"File too large", file, limits.file_size}})
+        if (sign.value != 0 && run.err.find(sign.text) != std::string::npos)
+            return Forfeit{ForfeitKind::resource_limit, sign.limit + " (" + describe(run) + ")"};
     return std::nullopt;
 }
 

@@ -1,4 +1,5 @@
 #include "runner/replay.hpp"
+#include "runner/json_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -74,17 +75,17 @@ ReplayRecorder::ReplayRecorder(const ReplayHeader& h) {
                    {"generations", h.config.generations},
                    {"seed", h.seed},
                    {"time_limit_ms", h.time_limit_ms}};
-    text_ = header.dump() + "\n";
+    text_ = json_text(header) + "\n";
 }
 
 void ReplayRecorder::on_move(int tick, int seat, const SeatMove& move) {
     if (seat == 1) {
-        tick_line_ = "{\"t\":" + std::to_string(tick) + ",\"moves\":[" + move_json(move).dump();
+        tick_line_ = "{\"t\":" + std::to_string(tick) + ",\"moves\":[" + json_text(move_json(move));
         return;
     }
     text_ += tick_line_;
     text_ += ',';
-    text_ += move_json(move).dump();
+    text_ += json_text(move_json(move));
     text_ += "]}\n";
 }
 
@@ -95,7 +96,7 @@ void ReplayRecorder::finish(const GameResult& r) {
                      {"generations", r.generations},
                      {"cells", {r.cells[0], r.cells[1]}},
                      {"forfeits", {r.forfeits[0], r.forfeits[1]}}}}};
-    text_ += result.dump() + "\n";
+    text_ += json_text(result) + "\n";
 }
 
 Replay read_replay(std::istream& in) {

@@ -1,4 +1,5 @@
 #include "runner/results_store.hpp"
+#include "runner/json_text.hpp"
 
 #include "runner/atomic_file.hpp"
 
@@ -67,7 +68,7 @@ fs::path ResultsStore::replay_path(const std::string& key) const { return dir_ /
 void ResultsStore::save(const GameRecord& record, const std::string& replay, const std::string& log) {
     write_file_atomically(replay_path(record.key), replay);
     write_file_atomically(dir_ / "logs" / (record.key + ".log"), log);
-    write_file_atomically(dir_ / "games" / (record.key + ".json"), record_json(record).dump(2) + "\n");
+    write_file_atomically(dir_ / "games" / (record.key + ".json"), json_text(record_json(record), 2) + "\n");
 }
 
 void ResultsStore::save_index(const LeagueIndex& index) {
@@ -87,7 +88,7 @@ void ResultsStore::save_index(const LeagueIndex& index) {
               {"bots", index.bots},
               {"games", index.keys},
               {"excluded", excluded}};
-    write_file_atomically(dir_ / "league.json", j.dump(2) + "\n");
+    write_file_atomically(dir_ / "league.json", json_text(j, 2) + "\n");
 }
 
 LeagueIndex load_index(const fs::path& dir) {

@@ -1,4 +1,5 @@
 #include "runner/standings.hpp"
+#include "runner/json_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -148,7 +149,7 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             j["excluded"] = nlohmann::json::array();
             for (const ExcludedBot& e : t.excluded) j["excluded"].push_back({{"bot", e.bot}, {"reason", e.reason}});
             j["scoring"] = name(t.scoring);
-            return j.dump(2) + "\n";
+            return json_text(j, 2) + "\n";
         }
         case TableFormat::csv:
             out = "rank,bot,played,wins,draws,losses,points,forfeits,mean_cells\n";

@@ -1,4 +1,5 @@
 #include "runner/cli/command.hpp"
+#include "runner/json_text.hpp"
 #include "runner/cli/game_options.hpp"
 
 #include "runner/atomic_file.hpp"
@@ -121,7 +122,7 @@ int run_duel(const DuelOptions& o) {
     recorder.finish(result);
     if (!o.replay_file.empty()) write_file_atomically(o.replay_file, recorder.text());
 
-    if (o.json) std::cout << result_json(names, result, stats, o.game.config, seed).dump() << std::endl;
+    if (o.json) std::cout << json_text(result_json(names, result, stats, o.game.config, seed)) << std::endl;
     else print_summary(std::cout, names, result, stats, o.game.config, seed);
     return 0;
 }
