@@ -1,17 +1,22 @@
 #include "runner/bot_player.hpp"
 
 #include "runner/process.hpp"
+#include "runner/sandbox.hpp"
 
 #include <signal.h>
 
-#include <cerrno>
 #include <algorithm>
-#include <optional>
+#include <cerrno>
 #include <cstring>
+#include <optional>
 
 namespace gol::runner {
 
+namespace fs = std::filesystem;
+
 namespace {
+
+constexpr std::size_t kOutputPreview = 200;
 
 std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
@@ -56,10 +61,11 @@ MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s) 
     return limits;
 }
 
-BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* registry)
+BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* registry, std::optional<std::string> sandbox)
     : bot_(std::move(bot)),
       limits_(limits),
       registry_(registry),
+      sandbox_(std::move(sandbox)),
       scratch_("gol-scratch"),
       // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
       env_{std::string("PATH=") + bot_path, "HOME=" + scratch_.path().string(), "LANG=C.UTF-8",
@@ -67,7 +73,12 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* regist
 
 SpawnSpec BotPlayer::spawn_spec() const {
     SpawnSpec spec;
-    spec.argv = bot_.command;
+    if (sandbox_) {
+        const fs::path own = bot_.spec.kind == SourceKind::manifest ? bot_.spec.dir : fs::absolute(bot_.spec.path);
+        spec.argv = sandboxed(*sandbox_, bot_.command, bot_.spec.dir, own, scratch_.path());
+    } else {
+        spec.argv = bot_.command;
+    }
     spec.cwd = bot_.spec.dir;
     spec.env = env_;
     spec.registry = registry_;
@@ -104,6 +115,7 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
     }
     LineProcess::Reply reply = line_->exchange(board_json, limits_.time_limit);
     result.elapsed = reply.elapsed;
+    result.out = reply.line.substr(0, kOutputPreview);
     result.err = std::move(reply.err);
     using Kind = LineProcess::Reply::Kind;
     switch (reply.kind) {
@@ -148,6 +160,7 @@ MoveResult BotPlayer::move_once(const std::string& board_json) {
 
     RunOutcome run = run_process(spec);
     result.elapsed = run.elapsed;
+    result.out = run.out.substr(0, kOutputPreview);
     if (auto limit = limit_forfeit(run, spec.limits)) {
         result.forfeit = std::move(*limit);
         result.err = std::move(run.err);

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,9 @@ inline constexpr std::size_t max_argument_bytes = 32 * 4096;
 // a bot may keep state between its moves, and a persistent bot's process.
 class BotPlayer : public Mover {
 public:
-    BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* registry = nullptr);
+    // `sandbox`: bubblewrap's path, to run the bot inside it (see sandbox.hpp).
+    BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* registry = nullptr,
+              std::optional<std::string> sandbox = std::nullopt);
 
     const PreparedBot& bot() const { return bot_; }
     MoveResult move(const std::string& board_json) override;
@@ -50,6 +53,7 @@ private:
     PreparedBot bot_;
     MoveLimits limits_;
     ProcessRegistry* registry_;
+    std::optional<std::string> sandbox_;
     TempDir scratch_;
     std::vector<std::string> env_;
     std::unique_ptr<LineProcess> line_;

@@ -160,7 +160,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
             progress.started();
             bool played = false;
             try {
-                BotPlayer one(a, limits, &registry), two(b, limits, &registry);
+                BotPlayer one(a, limits, &registry, o.sandbox), two(b, limits, &registry, o.sandbox);
                 ReplayHeader header{{a.spec.name, b.spec.name}, {a.hash, b.hash}, o.settings.config, g.seed,
                                     o.settings.time_limit_ms};
                 ReplayRecorder recorder(header);

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <stop_token>
 
 namespace gol::runner {
@@ -19,6 +20,7 @@ struct LeagueOptions {
     LeagueSettings settings;
     Scoring scoring = Scoring::wins;
     int jobs = 1;
+    std::optional<std::string> sandbox;  // bubblewrap's path, to run every bot inside it
     std::FILE* progress = nullptr;  // a terminal for the live progress line, or none
 };
 

@@ -15,6 +15,7 @@ struct MoveResult {
     Forfeit forfeit{ForfeitKind::not_json, {}};
     std::chrono::microseconds elapsed{0};
     std::string err;  // the bot's stderr, capped
+    std::string out;  // the start of the bot's stdout, for reports on a forfeited turn
 };
 
 // Something that answers a board with a move: a real bot, or a scripted one in tests.

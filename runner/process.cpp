@@ -131,7 +131,9 @@ int child_main(void* arg) {
         c->step = step;
         _exit(127);
     };
-    if (::setpgid(0, 0) != 0) fail("setpgid");
+    // A session of its own, so a process group of its own (pgid = pid) and no controlling
+    // terminal: a bot cannot open /dev/tty to type into the host's shell.
+    if (::setsid() < 0) fail("setsid");
     // The runner ignores SIGPIPE and blocks SIGINT/SIGTERM in its threads; ignored and
     // blocked signals survive exec, so the bot gets the defaults back.
     struct sigaction dfl {};

@@ -62,7 +62,7 @@ struct RunOutcome {
     long max_rss_kb = 0;  // the process's peak resident memory (not its descendants')
 };
 
-// Starts argv without a shell in a process group of its own; stdout and stderr are read
+// Starts argv without a shell in a session and process group of its own; stdout and stderr are read
 // concurrently. On timeout or stdout overflow the whole group is killed; when the process
 // ends on its own, whatever stayed behind in its group is killed too. Everything is reaped.
 RunOutcome run_process(const SpawnSpec& spec);

@@ -63,7 +63,7 @@ int run_check(const CheckOptions& o) {
     std::cout << "  ready in  " << ms(std::chrono::duration_cast<std::chrono::microseconds>(built))
               << " (build included when one ran)\n";
 
-    BotPlayer player(bot, o.game.limits());
+    BotPlayer player(bot, o.game.limits(), nullptr, sandbox_for(o.game));
     const Board empty(o.game.config.height, o.game.config.width);
     const Board busy = busy_board(o.game.config);
     std::vector<std::chrono::microseconds> times;
@@ -98,6 +98,7 @@ int run_check(const CheckOptions& o) {
                     std::cout << "FORFEIT " << name(m.forfeit.kind) << ": " << m.forfeit.detail;
                 }
                 std::cout << "\n";
+                if (!m.ok && !m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
                 if (!m.ok && !m.err.empty()) std::cout << "      stderr: " << shorten(m.err) << "\n";
             }
         }

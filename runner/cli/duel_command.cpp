@@ -4,6 +4,7 @@
 
 #include "runner/atomic_file.hpp"
 #include "runner/game_stats.hpp"
+#include "runner/interrupt.hpp"
 #include "runner/progress.hpp"
 #include "runner/replay.hpp"
 
@@ -105,7 +106,10 @@ int run_duel(const DuelOptions& o) {
         if (!log) throw UsageError("--log " + o.log_file + ": cannot be written");
     }
 
-    BotPlayer one(bots[0], o.game.limits()), two(bots[1], o.game.limits());
+    const auto sandbox = sandbox_for(o.game);
+    ProcessRegistry registry;
+    InterruptWatcher interrupt(registry);
+    BotPlayer one(bots[0], o.game.limits(), &registry, sandbox), two(bots[1], o.game.limits(), &registry, sandbox);
     GameStats stats;
     ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
     ReplayRecorder recorder(header);
@@ -117,7 +121,14 @@ int run_duel(const DuelOptions& o) {
         observers.push_back((progress = std::make_unique<ProgressLine>(stderr, names, o.game.config.generations)).get());
     Observers all(observers);
 
-    GameResult result = play_game(one, two, o.game.config, all);
+    GameResult result;
+    try {
+        result = play_game(one, two, o.game.config, all, interrupt.token());
+    } catch (const GameInterrupted&) {
+        progress.reset();
+        std::cerr << "duel: interrupted\n";
+        return 128 + interrupt.signal();
+    }
     progress.reset();
     recorder.finish(result);
     if (!o.replay_file.empty()) write_file_atomically(o.replay_file, recorder.text());

@@ -1,6 +1,7 @@
 #include "runner/cli/game_options.hpp"
 
 #include "engine/board.hpp"
+#include "runner/sandbox.hpp"
 
 namespace gol::runner::cli {
 
@@ -20,6 +21,7 @@ void add_game_options(CLI::App& cmd, GameOptions& o) {
     cmd.add_option("--memory-limit", o.memory_limit_mb, "Address space per bot process, in MiB")
         ->check(CLI::Range(16, 1 << 20))
         ->capture_default_str();
+    cmd.add_flag("--sandbox", o.sandbox, "Run bots inside bubblewrap (docs/sandbox.md)");
     cmd.add_option("--cpu-limit", o.cpu_limit_s, "CPU seconds per move (default: the time limit, rounded up)")
         ->check(CLI::Range(1, 3600));
 }
@@ -27,6 +29,13 @@ void add_game_options(CLI::App& cmd, GameOptions& o) {
 void add_bot_locations(CLI::App& cmd, BotLocations& where) {
     cmd.add_option("--bots", where.bots_dir, "Where bots named without a path are looked up")->capture_default_str();
     cmd.add_option("--cache", where.cache_dir, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
+}
+
+std::optional<std::string> sandbox_for(const GameOptions& options) {
+    if (!options.sandbox) return std::nullopt;
+    if (auto bwrap = find_bubblewrap()) return bwrap;
+    throw UsageError("--sandbox needs bubblewrap (Debian package bubblewrap), and it is not installed or cannot "
+                     "create namespaces here");
 }
 
 PreparedBot load_bot(const std::string& name_or_path, const BotLocations& where) {

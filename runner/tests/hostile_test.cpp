@@ -5,6 +5,10 @@
 #include "runner_fixture.hpp"
 
 #include <doctest/doctest.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace gol::runner;
 using gol::runner::testing::process_with;
@@ -20,6 +24,8 @@ struct Hostile : testing::RunnerFixture {
     }
 };
 
+bool has_bubblewrap() { return std::filesystem::exists("/usr/bin/bwrap"); }
+
 struct Case {
     const char* bot;
     const char* expect;  // a forfeit reason, or "ok" for a valid (empty) move
@@ -28,6 +34,34 @@ struct Case {
 
 // The runner's peak memory must not grow with what a bot throws at it.
 constexpr long kRunnerMemoryKb = 256 * 1024;
+
+void play(Hostile& f, const Case& c, const std::vector<std::string>& common) {
+    std::string bot = c.bot, expect = c.expect;
+    CAPTURE(bot);
+    CAPTURE(expect);
+    std::vector<std::string> args = {"duel", "block", c.bot, "--json", "--bots", f.bots.string(), "--cache",
+                                     f.cache.string(), "--width", "20", "--height", "20", "--generations", "3"};
+    args.insert(args.end(), common.begin(), common.end());
+    args.insert(args.end(), c.flags.begin(), c.flags.end());
+    RunOutcome r = f.runner(args);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.kind == RunOutcome::Kind::exited);
+    REQUIRE(r.exit_status == 0);
+    CHECK(r.max_rss_kb < kRunnerMemoryKb);
+    json j = json::parse(r.out);
+    // The hostile bot never places a cell: the block wins by extinction after one generation.
+    CHECK(j["winner"] == "block");
+    CHECK(j["reason"] == "extinction");
+    CHECK(j["generations"] == 1);
+    if (expect == "ok") {
+        CHECK(j["forfeits"][c.bot] == 0);
+    } else {
+        CHECK(j["forfeits"][c.bot] == 1);
+        CHECK(j["forfeit_reasons"][c.bot][c.expect] == 1);
+    }
+    CHECK_FALSE(process_with("31.4159"));
+    CHECK_FALSE(process_with(f.bots.string()));
+}
 
 }  // namespace
 
@@ -59,30 +93,46 @@ TEST_CASE("hostile bots: each misbehaviour has its exact outcome and leaves noth
     };
     Hostile f;
     f.extra_env = {"GOL_TEST_SECRET=hunter2"};
-    for (const Case& c : cases) {
-        std::string bot = c.bot, expect = c.expect;
-        CAPTURE(bot);
-        CAPTURE(expect);
-        std::vector<std::string> args = {"duel", "block", c.bot, "--json", "--bots", f.bots.string(), "--cache",
-                                         f.cache.string(), "--width", "20", "--height", "20", "--generations", "3"};
-        args.insert(args.end(), c.flags.begin(), c.flags.end());
-        RunOutcome r = f.runner(args);
-        INFO("stderr: " << r.err);
-        REQUIRE(r.kind == RunOutcome::Kind::exited);
-        REQUIRE(r.exit_status == 0);
-        CHECK(r.max_rss_kb < kRunnerMemoryKb);
-        json j = json::parse(r.out);
-        // The hostile bot never places a cell: the block wins by extinction after one generation.
-        CHECK(j["winner"] == "block");
-        CHECK(j["reason"] == "extinction");
-        CHECK(j["generations"] == 1);
-        if (std::string(c.expect) == "ok") {
-            CHECK(j["forfeits"][c.bot] == 0);
-        } else {
-            CHECK(j["forfeits"][c.bot] == 1);
-            CHECK(j["forfeit_reasons"][c.bot][c.expect] == 1);
-        }
-        CHECK_FALSE(process_with("31.4159"));
-        CHECK_FALSE(process_with(f.bots.string()));
+    for (const Case& c : cases) play(f, c, {});
+}
+
+TEST_CASE("hostile bots in the sandbox: escapes, snooping, network and secrets all fail") {
+    if (!has_bubblewrap()) {
+        MESSAGE("bubblewrap is not installed: scripts/setup installs it");
+        return;
     }
+    Hostile f;
+    f.extra_env = {"GOL_TEST_SECRET=hunter2"};
+    fs::create_directories(f.root.path() / "results");
+    std::ofstream(f.root.path() / "results" / "league.json") << "{}";
+
+    // A loopback listener the network bot must not reach.
+    int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(listener >= 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    REQUIRE(::listen(listener, 4) == 0);
+    socklen_t len = sizeof addr;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
+    std::ofstream(f.bots / "net" / "port") << ntohs(addr.sin_port);
+
+    const std::vector<Case> cases = {
+        {"setsid_grandchild", "ok", {}},
+        {"snoop", "ok", {}},
+        {"net", "ok", {}},
+        {"env_secret", "ok", {}},
+        {"sleeper", "timeout", {"--time-limit", "300"}},
+        {"hundred_children", "ok", {}},
+        {"allocate_3g", "resource_limit", {}},
+    };
+    for (const Case& c : cases) play(f, c, {"--sandbox"});
+    ::close(listener);
+    CHECK_FALSE(fs::exists(f.bots / "planted.txt"));
+
+    // Without the sandbox the same bots do get out: the checks above are not vacuous.
+    RunOutcome open = f.runner({"duel", "block", "snoop", "--json", "--bots", f.bots.string(), "--width", "20",
+                                "--height", "20", "--generations", "1"});
+    CHECK(json::parse(open.out)["forfeits"]["snoop"] == 1);
 }

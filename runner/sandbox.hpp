@@ -1,0 +1,23 @@
+// Bubblewrap around a bot: new namespaces (no network, its own PIDs), a read-only view of the
+// system and of the bot's own files, one writable scratch directory, and nothing else.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gol::runner {
+
+// bwrap's path when it is installed and can create namespaces here.
+std::optional<std::string> find_bubblewrap();
+
+// The command that runs `command` inside the sandbox, in working directory `dir`, seeing of the
+// host only the system, `own` read-only (the bot's directory, or a single-file bot's file: its
+// neighbours are other bots) and `scratch` writable. Absolute paths in `command` outside the
+// system folders (a compiled bot in the build cache) are made visible read-only too.
+std::vector<std::string> sandboxed(const std::string& bwrap, const std::vector<std::string>& command,
+                                   const std::filesystem::path& dir, const std::filesystem::path& own,
+                                   const std::filesystem::path& scratch);
+
+}  // namespace gol::runner
