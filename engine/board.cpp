@@ -1,15 +1,93 @@
 #include "engine/board.hpp"
 
+#include <bit>
 #include <stdexcept>
 #include <string>
 
 namespace gol {
 
+namespace {
+
+// Which tiles a change in a tile reaches: itself, and each neighbour whose cells touch the
+// changed cells.
+enum Reach : unsigned {
+    kSelf = 1u << 0,
+    kN = 1u << 1,
+    kS = 1u << 2,
+    kW = 1u << 3,
+    kE = 1u << 4,
+    kNW = 1u << 5,
+    kNE = 1u << 6,
+    kSW = 1u << 7,
+    kSE = 1u << 8,
+    kAll = (1u << 9) - 1,
+};
+
+// Bit i of a word is the cell at x = 64 * word + i.
+struct Row3 {
+    std::uint64_t w, e;  // the row shifted so each bit holds its west / east neighbour
+};
+
+inline Row3 shifted(const std::uint64_t* row) {
+    return {(row[0] << 1) | (row[-1] >> 63), (row[0] >> 1) | (row[1] << 63)};
+}
+
+// Per bit, the number of live cells among west, self and east, as two bit planes.
+struct Sum2 {
+    std::uint64_t b0, b1;
+};
+
+inline Sum2 horizontal_sum(const std::uint64_t* row) {
+    Row3 r = shifted(row);
+    std::uint64_t c = row[0];
+    std::uint64_t x = r.w ^ c;
+    return {x ^ r.e, (r.w & c) | (x & r.e)};
+}
+
+inline std::uint64_t horizontal_any(const std::uint64_t* row) {
+    Row3 r = shifted(row);
+    return r.w | row[0] | r.e;
+}
+
+// From three rows' horizontal sums (the 3x3 count, self included: 0..9), the bits where the
+// count is 3 and where it is 4. With self included, a live cell survives on 3 or 4 (2 or 3
+// neighbours); an empty cell is born on 3.
+struct Counts {
+    std::uint64_t eq3, eq4;
+};
+
+inline Counts count_3x3(Sum2 a, Sum2 b, Sum2 c) {
+    // a + b: 0..6 in s0, s1, s2.
+    std::uint64_t s0 = a.b0 ^ b.b0, k0 = a.b0 & b.b0;
+    std::uint64_t t1 = a.b1 ^ b.b1;
+    std::uint64_t s1 = t1 ^ k0, s2 = (a.b1 & b.b1) | (t1 & k0);
+    // + c: 0..9 in r0..r3.
+    std::uint64_t r0 = s0 ^ c.b0, q0 = s0 & c.b0;
+    std::uint64_t v1 = s1 ^ c.b1;
+    std::uint64_t r1 = v1 ^ q0, q1 = (s1 & c.b1) | (v1 & q0);
+    std::uint64_t r2 = s2 ^ q1, r3 = s2 & q1;
+    std::uint64_t low_zero = ~(r2 | r3);
+    return {r0 & r1 & low_zero, ~r0 & ~r1 & r2 & ~r3};
+}
+
+}  // namespace
+
 Board::Board(int height, int width) : height_(height), width_(width) {
     if (height < 1 || height > max_side || width < 1 || width > max_side)
         throw std::invalid_argument("board size " + std::to_string(width) + "x" + std::to_string(height) +
                                     " is out of range: width and height must be 1.." + std::to_string(max_side));
-    cells_.assign(static_cast<std::size_t>(height) * width, Player::none);
+    words_ = (width + 63) / 64;
+    stride_ = static_cast<std::size_t>(words_) + 2;
+    tiles_y_ = (height + kTileRows - 1) / kTileRows;
+    last_mask_ = width % 64 == 0 ? ~std::uint64_t{0} : (std::uint64_t{1} << (width % 64)) - 1;
+    const std::size_t size = (static_cast<std::size_t>(height) + 2) * stride_;
+    for (int p = 0; p < 2; ++p) {
+        cur_[p].assign(size, 0);
+        nxt_[p].assign(size, 0);
+    }
+    const std::size_t tiles = static_cast<std::size_t>(tiles_y_) * words_;
+    changed_flags_.assign(tiles, 0);
+    stamp_.assign(tiles, 0);
 }
 
 int Board::height() const { return height_; }
@@ -17,55 +95,164 @@ int Board::width() const { return width_; }
 
 Player Board::at(int y, int x) const {
     if (y < 0 || y >= height_ || x < 0 || x >= width_) return Player::none;
-    return cells_[static_cast<std::size_t>(y) * width_ + x];
+    const std::size_t i = index(y, x / 64);
+    const std::uint64_t bit = std::uint64_t{1} << (x % 64);
+    if (cur_[0][i] & bit) return Player::one;
+    if (cur_[1][i] & bit) return Player::two;
+    return Player::none;
+}
+
+void Board::mark_changed(int tile, unsigned flags) {
+    if (changed_flags_[tile] == 0) changed_.push_back(tile);
+    changed_flags_[tile] |= static_cast<std::uint16_t>(flags);
 }
 
 int Board::place(Player player, std::span<const Cell> cells) {
+    if (player == Player::none) return 0;
+    std::vector<std::uint64_t>& plane = cur_[player == Player::one ? 0 : 1];
     int placed = 0;
     for (const Cell& c : cells) {
         if (c.y < 0 || c.y >= height_ || c.x < 0 || c.x >= width_) continue;
-        Player& slot = cells_[static_cast<std::size_t>(c.y) * width_ + c.x];
-        if (slot != Player::none) continue;
-        slot = player;
+        const std::size_t i = index(c.y, c.x / 64);
+        const std::uint64_t bit = std::uint64_t{1} << (c.x % 64);
+        if ((cur_[0][i] | cur_[1][i]) & bit) continue;
+        plane[i] |= bit;
         ++placed;
+        ++population_[player == Player::one ? 0 : 1];
+        // The next step must recompute this tile and every neighbour: nxt_ no longer
+        // mirrors cur_ here.
+        mark_changed((c.y / kTileRows) * words_ + c.x / 64, kAll);
     }
     return placed;
 }
 
 void Board::step() {
-    std::vector<Player> next(cells_.size(), Player::none);
-    for (int y = 0; y < height_; ++y)
-        for (int x = 0; x < width_; ++x) {
-            int n[3] = {0, 0, 0};
-            for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx)
-                    if (dy || dx) ++n[static_cast<int>(at(y + dy, x + dx))];
-            Player self = at(y, x);
-            Player out = Player::none;
-            if (self != Player::none) {
-                int own = n[static_cast<int>(self)];
-                if (own == 2 || own == 3) out = self;
-            } else if (n[1] == 3 && n[2] == 0) {
-                out = Player::one;
-            } else if (n[2] == 3 && n[1] == 0) {
-                out = Player::two;
-            }
-            next[static_cast<std::size_t>(y) * width_ + x] = out;
+    // Active: every tile a change of the last step (or a placement) can reach.
+    ++step_stamp_;
+    active_.clear();
+    auto activate = [&](int ty, int tx) {
+        if (ty < 0 || ty >= tiles_y_ || tx < 0 || tx >= words_) return;
+        const int t = ty * words_ + tx;
+        if (stamp_[t] == step_stamp_) return;
+        stamp_[t] = step_stamp_;
+        active_.push_back(t);
+    };
+    for (int t : changed_) {
+        const unsigned f = changed_flags_[t];
+        changed_flags_[t] = 0;
+        const int ty = t / words_, tx = t % words_;
+        if (f & kSelf) activate(ty, tx);
+        if (f & kN) activate(ty - 1, tx);
+        if (f & kS) activate(ty + 1, tx);
+        if (f & kW) activate(ty, tx - 1);
+        if (f & kE) activate(ty, tx + 1);
+        if (f & kNW) activate(ty - 1, tx - 1);
+        if (f & kNE) activate(ty - 1, tx + 1);
+        if (f & kSW) activate(ty + 1, tx - 1);
+        if (f & kSE) activate(ty + 1, tx + 1);
+    }
+    changed_.clear();
+    for (int t : active_) step_tile(t);
+    for (int p = 0; p < 2; ++p) cur_[p].swap(nxt_[p]);
+}
+
+void Board::step_tile(int tile) {
+    const int ty = tile / words_, tx = tile % words_;
+    const int y0 = ty * kTileRows;
+    const int y1 = std::min(y0 + kTileRows, height_);
+    const std::uint64_t mask = tx == words_ - 1 ? last_mask_ : ~std::uint64_t{0};
+    const std::size_t first = index(y0, tx);
+
+    // A tile with no cells of player two near it steps as plain Life, at half the cost.
+    bool two_near = false;
+    for (int y = y0 - 1; y <= y1 && !two_near; ++y) {
+        const std::uint64_t* r = &cur_[1][index(y, tx)];
+        two_near = (r[-1] | r[0] | r[1]) != 0;
+    }
+
+    unsigned reach = 0;
+    std::int64_t delta[2] = {0, 0};
+    std::size_t i = first;
+    const std::uint64_t* one = cur_[0].data();
+    const std::uint64_t* two = cur_[1].data();
+    Sum2 above1 = horizontal_sum(one + i - stride_), here1 = horizontal_sum(one + i);
+    Sum2 above2{}, here2{};
+    std::uint64_t any_above1 = 0, any_here1 = 0, any_above2 = 0, any_here2 = 0;
+    if (two_near) {
+        above2 = horizontal_sum(two + i - stride_);
+        here2 = horizontal_sum(two + i);
+        any_above1 = horizontal_any(one + i - stride_);
+        any_here1 = horizontal_any(one + i);
+        any_above2 = horizontal_any(two + i - stride_);
+        any_here2 = horizontal_any(two + i);
+    }
+    for (int y = y0; y < y1; ++y, i += stride_) {
+        const std::uint64_t self1 = one[i], self2 = two[i];
+        const Sum2 below1 = horizontal_sum(one + i + stride_);
+        const Counts c1 = count_3x3(above1, here1, below1);
+        std::uint64_t next1, next2;
+        if (two_near) {
+            const Sum2 below2 = horizontal_sum(two + i + stride_);
+            const Counts c2 = count_3x3(above2, here2, below2);
+            const std::uint64_t any_below1 = horizontal_any(one + i + stride_);
+            const std::uint64_t any_below2 = horizontal_any(two + i + stride_);
+            const std::uint64_t near1 = any_above1 | any_here1 | any_below1;
+            const std::uint64_t near2 = any_above2 | any_here2 | any_below2;
+            const std::uint64_t empty = ~(self1 | self2);
+            // Survival counts only friends; a birth needs three friends and no enemy at all.
+            next1 = ((self1 & (c1.eq3 | c1.eq4)) | (empty & c1.eq3 & ~near2)) & mask;
+            next2 = ((self2 & (c2.eq3 | c2.eq4)) | (empty & c2.eq3 & ~near1)) & mask;
+            above2 = here2;
+            here2 = below2;
+            any_above1 = any_here1;
+            any_here1 = any_below1;
+            any_above2 = any_here2;
+            any_here2 = any_below2;
+        } else {
+            next1 = (c1.eq3 | (self1 & c1.eq4)) & mask;
+            next2 = 0;
         }
-    cells_.swap(next);
+        above1 = here1;
+        here1 = below1;
+
+        nxt_[0][i] = next1;
+        nxt_[1][i] = next2;
+        const std::uint64_t diff = (next1 ^ self1) | (next2 ^ self2);
+        if (diff) {
+            delta[0] += std::popcount(next1) - std::popcount(self1);
+            delta[1] += std::popcount(next2) - std::popcount(self2);
+            const unsigned west = (diff & 1) ? kW : 0u, east = (diff >> 63) ? kE : 0u;
+            reach |= kSelf | west | east;
+            if (y == y0) reach |= kN | (west ? kNW : 0u) | (east ? kNE : 0u);
+            if (y == y1 - 1) reach |= kS | (west ? kSW : 0u) | (east ? kSE : 0u);
+        }
+    }
+    population_[0] += delta[0];
+    population_[1] += delta[1];
+    if (reach) mark_changed(tile, reach);
 }
 
 std::int64_t Board::population(Player player) const {
-    std::int64_t n = 0;
-    for (Player p : cells_) n += (p == player);
-    return n;
+    if (player == Player::none) return static_cast<std::int64_t>(height_) * width_ - population_[0] - population_[1];
+    return population_[player == Player::one ? 0 : 1];
 }
 
 void Board::live_cells(std::vector<LiveCell>& out) const {
     out.clear();
-    for (int y = 0; y < height_; ++y)
-        for (int x = 0; x < width_; ++x)
-            if (Player p = at(y, x); p != Player::none) out.push_back({y, x, p});
+    out.reserve(static_cast<std::size_t>(population_[0] + population_[1]));
+    for (int y = 0; y < height_; ++y) {
+        const std::uint64_t* one = &cur_[0][index(y, 0)];
+        const std::uint64_t* two = &cur_[1][index(y, 0)];
+        for (int w = 0; w < words_; ++w) {
+            std::uint64_t any = one[w] | two[w];
+            while (any) {
+                const int bit = std::countr_zero(any);
+                any &= any - 1;
+                const Player owner = (one[w] >> bit) & 1 ? Player::one : Player::two;
+                out.push_back({y, w * 64 + bit, owner});
+            }
+        }
+    }
 }
 
 }  // namespace gol

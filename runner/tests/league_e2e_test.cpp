@@ -4,8 +4,10 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 using namespace gol::runner;
 using nlohmann::json;
@@ -105,9 +107,17 @@ TEST_CASE("league e2e: the expected table, then an unchanged re-run plays nothin
 
 TEST_CASE("league e2e: killed with SIGKILL mid-run, a re-run completes to the same table with no game redone") {
     LeagueFixture f;
-    // The wall-clock limit kills the runner with SIGKILL, as kill -9 would.
-    RunOutcome killed = f.runner(f.league_args("results"), std::chrono::milliseconds(2500));
-    REQUIRE(killed.kind == RunOutcome::Kind::timed_out);
+    // Once the first game is stored, SIGKILL the runner, as kill -9 would.
+    ProcessRegistry registry;
+    RunOutcome killed;
+    std::thread league([&] { killed = f.runner(f.league_args("results"), std::chrono::seconds(120), &registry); });
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (f.stored("results") == 0 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    registry.kill_all();
+    league.join();
+    REQUIRE(killed.kind == RunOutcome::Kind::signaled);
+    CHECK(killed.signal == SIGKILL);
     const int before = f.stored("results");
     CHECK(before > 0);
     CHECK(before < 12);

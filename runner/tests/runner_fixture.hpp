@@ -21,8 +21,10 @@ struct RunnerFixture {
     std::filesystem::path cache = root.path() / "cache";
     std::vector<std::string> extra_env;
 
-    RunOutcome runner(std::vector<std::string> args, std::chrono::milliseconds timeout = std::chrono::seconds(120)) {
+    RunOutcome runner(std::vector<std::string> args, std::chrono::milliseconds timeout = std::chrono::seconds(120),
+                      ProcessRegistry* registry = nullptr) {
         SpawnSpec spec;
+        spec.registry = registry;
         spec.argv = {RUNNER_BIN};
         spec.argv.insert(spec.argv.end(), args.begin(), args.end());
         spec.cwd = root.path();
