@@ -8,21 +8,6 @@ namespace gol {
 
 namespace {
 
-// Which tiles a change in a tile reaches: itself, and each neighbour whose cells touch the
-// changed cells.
-enum Reach : unsigned {
-    kSelf = 1u << 0,
-    kN = 1u << 1,
-    kS = 1u << 2,
-    kW = 1u << 3,
-    kE = 1u << 4,
-    kNW = 1u << 5,
-    kNE = 1u << 6,
-    kSW = 1u << 7,
-    kSE = 1u << 8,
-    kAll = (1u << 9) - 1,
-};
-
 // Bit i of a word is the cell at x = 64 * word + i.
 struct Row3 {
     std::uint64_t w, e;  // the row shifted so each bit holds its west / east neighbour
@@ -86,7 +71,8 @@ Board::Board(int height, int width) : height_(height), width_(width) {
         nxt_[p].assign(size, 0);
     }
     const std::size_t tiles = static_cast<std::size_t>(tiles_y_) * words_;
-    changed_flags_.assign(tiles, 0);
+    change_.assign(tiles, Change{});
+    active_rows_.assign(tiles, 0);
     stamp_.assign(tiles, 0);
 }
 
@@ -102,13 +88,17 @@ Player Board::at(int y, int x) const {
     return Player::none;
 }
 
-void Board::mark_changed(int tile, unsigned flags) {
-    if (changed_flags_[tile] == 0) changed_.push_back(tile);
-    changed_flags_[tile] |= static_cast<std::uint16_t>(flags);
+void Board::mark_changed(TileAt at, Change change) {
+    Change& c = change_[at.ty * words_ + at.tx];
+    if (c.rows == 0) changed_.push_back(at);
+    c.rows |= change.rows;
+    c.west |= change.west;
+    c.east |= change.east;
 }
 
 int Board::place(Player player, std::span<const Cell> cells) {
     if (player == Player::none) return 0;
+    if (player == Player::two) two_placed_ = true;
     std::vector<std::uint64_t>& plane = cur_[player == Player::one ? 0 : 1];
     int placed = 0;
     for (const Cell& c : cells) {
@@ -119,59 +109,74 @@ int Board::place(Player player, std::span<const Cell> cells) {
         plane[i] |= bit;
         ++placed;
         ++population_[player == Player::one ? 0 : 1];
-        // The next step must recompute this tile and every neighbour: nxt_ no longer
-        // mirrors cur_ here.
-        mark_changed((c.y / kTileRows) * words_ + c.x / 64, kAll);
+        // The next step must recompute this tile and every neighbour: generation t is no
+        // longer what the last step made it.
+        const TileAt tile{c.y / kTileRows, c.x / 64};
+        const std::uint8_t row = static_cast<std::uint8_t>(1u << (c.y % kTileRows));
+        mark_changed(tile, {row, row, row});
+        placed_.push_back(tile);
     }
     return placed;
 }
 
 void Board::step() {
-    // Active: every tile a change of the last step (or a placement) can reach.
+    // Active: every row of every tile that a change of the last step (or a placement) can
+    // reach, which is the changed rows and their neighbours.
+    constexpr unsigned all_rows = (1u << kTileRows) - 1, top = 1u, bottom = 1u << (kTileRows - 1);
+    auto spread = [](unsigned rows) { return (rows | (rows << 1) | (rows >> 1)) & all_rows; };
     ++step_stamp_;
     active_.clear();
-    auto activate = [&](int ty, int tx) {
-        if (ty < 0 || ty >= tiles_y_ || tx < 0 || tx >= words_) return;
+    auto activate = [&](int ty, int tx, unsigned rows) {
+        if (rows == 0 || ty < 0 || ty >= tiles_y_ || tx < 0 || tx >= words_) return;
         const int t = ty * words_ + tx;
-        if (stamp_[t] == step_stamp_) return;
-        stamp_[t] = step_stamp_;
-        active_.push_back(t);
+        if (stamp_[t] != step_stamp_) {
+            stamp_[t] = step_stamp_;
+            active_rows_[t] = 0;
+            active_.push_back({ty, tx});
+        }
+        active_rows_[t] |= static_cast<std::uint8_t>(rows);
     };
-    for (int t : changed_) {
-        const unsigned f = changed_flags_[t];
-        changed_flags_[t] = 0;
-        const int ty = t / words_, tx = t % words_;
-        if (f & kSelf) activate(ty, tx);
-        if (f & kN) activate(ty - 1, tx);
-        if (f & kS) activate(ty + 1, tx);
-        if (f & kW) activate(ty, tx - 1);
-        if (f & kE) activate(ty, tx + 1);
-        if (f & kNW) activate(ty - 1, tx - 1);
-        if (f & kNE) activate(ty - 1, tx + 1);
-        if (f & kSW) activate(ty + 1, tx - 1);
-        if (f & kSE) activate(ty + 1, tx + 1);
+    for (const TileAt at : changed_) {
+        Change& slot = change_[at.ty * words_ + at.tx];
+        const Change c = slot;
+        slot = Change{};
+        const int ty = at.ty, tx = at.tx;
+        activate(ty, tx, spread(c.rows));
+        activate(ty - 1, tx, c.rows & top ? bottom : 0);
+        activate(ty + 1, tx, c.rows & bottom ? top : 0);
+        activate(ty, tx - 1, spread(c.west));
+        activate(ty, tx + 1, spread(c.east));
+        activate(ty - 1, tx - 1, c.west & top ? bottom : 0);
+        activate(ty - 1, tx + 1, c.east & top ? bottom : 0);
+        activate(ty + 1, tx - 1, c.west & bottom ? top : 0);
+        activate(ty + 1, tx + 1, c.east & bottom ? top : 0);
     }
     changed_.clear();
-    for (int t : active_) step_tile(t);
+    for (const TileAt at : active_) step_tile(at.ty, at.tx, active_rows_[at.ty * words_ + at.tx]);
+    for (const TileAt at : placed_) mark_changed(at, {static_cast<std::uint8_t>(all_rows), 0, 0});
+    placed_.clear();
     for (int p = 0; p < 2; ++p) cur_[p].swap(nxt_[p]);
+    population_known_ = false;
 }
 
-void Board::step_tile(int tile) {
-    const int ty = tile / words_, tx = tile % words_;
-    const int y0 = ty * kTileRows;
-    const int y1 = std::min(y0 + kTileRows, height_);
+void Board::step_tile(int ty, int tx, unsigned rows) {
+    const int base = ty * kTileRows;
+    // The rows from the first to the last that need it; a gap between is cheaper to compute
+    // than to skip.
+    const int y0 = base + std::countr_zero(rows);
+    const int y1 = std::min(base + kTileRows - std::countl_zero(rows << (32 - kTileRows)), height_);
+    if (y0 >= y1) return;
     const std::uint64_t mask = tx == words_ - 1 ? last_mask_ : ~std::uint64_t{0};
     const std::size_t first = index(y0, tx);
 
     // A tile with no cells of player two near it steps as plain Life, at half the cost.
     bool two_near = false;
-    for (int y = y0 - 1; y <= y1 && !two_near; ++y) {
+    for (int y = y0 - 1; two_placed_ && y <= y1 && !two_near; ++y) {
         const std::uint64_t* r = &cur_[1][index(y, tx)];
         two_near = (r[-1] | r[0] | r[1]) != 0;
     }
 
-    unsigned reach = 0;
-    std::int64_t delta[2] = {0, 0};
+    Change change;
     std::size_t i = first;
     const std::uint64_t* one = cur_[0].data();
     const std::uint64_t* two = cur_[1].data();
@@ -215,31 +220,36 @@ void Board::step_tile(int tile) {
         above1 = here1;
         here1 = below1;
 
+        // Against generation t-1, which nxt_ still holds: see the class comment.
+        const std::uint64_t diff = (next1 ^ nxt_[0][i]) | (next2 ^ nxt_[1][i]);
         nxt_[0][i] = next1;
         nxt_[1][i] = next2;
-        const std::uint64_t diff = (next1 ^ self1) | (next2 ^ self2);
         if (diff) {
-            delta[0] += std::popcount(next1) - std::popcount(self1);
-            delta[1] += std::popcount(next2) - std::popcount(self2);
-            const unsigned west = (diff & 1) ? kW : 0u, east = (diff >> 63) ? kE : 0u;
-            reach |= kSelf | west | east;
-            if (y == y0) reach |= kN | (west ? kNW : 0u) | (east ? kNE : 0u);
-            if (y == y1 - 1) reach |= kS | (west ? kSW : 0u) | (east ? kSE : 0u);
+            const std::uint8_t row = static_cast<std::uint8_t>(1u << (y - base));
+            change.rows |= row;
+            if (diff & 1) change.west |= row;
+            if (diff >> 63) change.east |= row;
         }
     }
-    population_[0] += delta[0];
-    population_[1] += delta[1];
-    if (reach) mark_changed(tile, reach);
+    if (change.rows) mark_changed({ty, tx}, change);
 }
 
 std::int64_t Board::population(Player player) const {
+    if (!population_known_) {
+        for (int p = 0; p < 2; ++p) {
+            std::int64_t n = 0;
+            for (std::uint64_t w : cur_[p]) n += std::popcount(w);
+            population_[p] = n;
+        }
+        population_known_ = true;
+    }
     if (player == Player::none) return static_cast<std::int64_t>(height_) * width_ - population_[0] - population_[1];
     return population_[player == Player::one ? 0 : 1];
 }
 
 void Board::live_cells(std::vector<LiveCell>& out) const {
     out.clear();
-    out.reserve(static_cast<std::size_t>(population_[0] + population_[1]));
+    out.reserve(static_cast<std::size_t>(population(Player::one) + population(Player::two)));
     for (int y = 0; y < height_; ++y) {
         const std::uint64_t* one = &cur_[0][index(y, 0)];
         const std::uint64_t* two = &cur_[1][index(y, 0)];

@@ -50,15 +50,29 @@ public:
 private:
     // Cells are bits, 64 to a word, one plane per player. Each row has a zero word of padding
     // on both sides and the board a zero row above and below, so neighbours never need a
-    // bounds check. The board is cut into tiles one word wide and kTileRows rows high; a step
-    // recomputes only tiles whose neighbourhood changed in the previous step.
+    // bounds check. The board is cut into tiles one word wide and kTileRows rows high.
+    //
+    // cur_ holds generation t and nxt_ generation t-1. A step writes t+1 into nxt_ and swaps.
+    // A tile whose neighbourhood is the same at t as at t-2 will be at t+1 what it was at t-1,
+    // which nxt_ already holds: such a tile is skipped. That covers still lifes and every
+    // period-2 oscillator (the blinkers that fill a settled soup), so a step costs in
+    // proportion to what really moves.
     static constexpr int kTileRows = 8;
 
     std::size_t index(int y, int word) const {  // y and word in board terms
         return static_cast<std::size_t>(y + 1) * stride_ + static_cast<std::size_t>(word + 1);
     }
-    void step_tile(int tile);
-    void mark_changed(int tile, unsigned flags);
+    // Which rows of a tile changed (t+1 against t-1), and in which of those the change
+    // touches the tile's west or east column: that is all a neighbour needs to know.
+    struct TileAt {
+        int ty, tx;  // kept whole: dividing a tile index back into them costs a division
+    };
+    struct Change {
+        std::uint8_t rows = 0, west = 0, east = 0;
+    };
+    static_assert(kTileRows <= 8, "Change keeps a tile's rows in 8 bits");
+    void step_tile(int ty, int tx, unsigned rows);
+    void mark_changed(TileAt at, Change change);
 
     int height_;
     int width_;
@@ -66,16 +80,25 @@ private:
     std::size_t stride_;  // words per padded row
     int tiles_y_;
     std::uint64_t last_mask_;  // bits of the last word that lie on the board
-    // cur_ holds the board, nxt_ the scratch for the next generation. For every tile that is
-    // not active both hold the same bits, so a step only writes active tiles.
     std::vector<std::uint64_t> cur_[2];
     std::vector<std::uint64_t> nxt_[2];
-    std::int64_t population_[2] = {0, 0};
+    // Skipped tiles change too (oscillators), so populations are counted when asked, once
+    // per generation.
+    mutable std::int64_t population_[2] = {0, 0};
+    mutable bool population_known_ = true;
+    // Player two can only be born next to player two: until its first cell is placed the
+    // board is plain Life, and tiles need not look for it.
+    bool two_placed_ = false;
 
-    std::vector<std::uint16_t> changed_flags_;  // per tile: which neighbours its change reaches
-    std::vector<int> changed_;                  // tiles with flags set
-    std::vector<int> active_;
-    std::vector<std::uint32_t> stamp_;  // dedupes active_; compared with step_stamp_
+    std::vector<Change> change_;  // per tile, from the last step and placements since
+    std::vector<TileAt> changed_;  // tiles with a change recorded
+    // Tiles cells were placed in since the last step. Such a tile must be recomputed in the
+    // next two steps: its generation t is not what its neighbourhood at t-1 made it, so the
+    // comparison with t-2 says nothing about it.
+    std::vector<TileAt> placed_;
+    std::vector<TileAt> active_;
+    std::vector<std::uint8_t> active_rows_;  // per tile: the rows the next step recomputes
+    std::vector<std::uint32_t> stamp_;       // dedupes active_; compared with step_stamp_
     std::uint32_t step_stamp_ = 0;
 };
 

@@ -204,6 +204,15 @@ TEST_CASE("differential: long runs where most of the board has settled") {
         for (int g = 0; g < 300; ++g) {
             fast.step();
             ref.step();
+            if (g % 7 == 3) {
+                // Moves as bots make them: up to 30 cells each, anywhere.
+                for (int p = 1; p <= 2; ++p) {
+                    std::vector<Cell> move;
+                    for (int k = 0; k < 30; ++k)
+                        move.push_back({static_cast<int>(rng() % h), static_cast<int>(rng() % w)});
+                    REQUIRE(fast.place(static_cast<Player>(p), move) == ref.place(p, move));
+                }
+            }
             if (g % 50 == 49) {
                 std::vector<Cell> more = {{static_cast<int>(rng() % h), static_cast<int>(rng() % w)}};
                 more = shifted(kGlider, more[0].y % (h - 3), more[0].x % (w - 3));
