@@ -72,6 +72,8 @@ Board::Board(int height, int width) : height_(height), width_(width) {
     }
     const std::size_t tiles = static_cast<std::size_t>(tiles_y_) * words_;
     change_.assign(tiles, Change{});
+    occupied_[0].assign(tiles, 0);
+    occupied_[1].assign(tiles, 0);
     active_rows_.assign(tiles, 0);
     stamp_.assign(tiles, 0);
 }
@@ -109,6 +111,7 @@ int Board::place(Player player, std::span<const Cell> cells) {
         plane[i] |= bit;
         ++placed;
         ++population_[player == Player::one ? 0 : 1];
+        occupied_[0][(c.y / kTileRows) * words_ + c.x / 64] = 1;
         // The next step must recompute this tile and every neighbour: generation t is no
         // longer what the last step made it.
         const TileAt tile{c.y / kTileRows, c.x / 64};
@@ -152,14 +155,20 @@ void Board::step() {
         activate(ty + 1, tx + 1, c.east & bottom ? top : 0);
     }
     changed_.clear();
-    for (const TileAt at : active_) step_tile(at.ty, at.tx, active_rows_[at.ty * words_ + at.tx]);
+    std::int64_t written_delta[2] = {0, 0};
+    for (const TileAt at : active_) step_tile(at.ty, at.tx, active_rows_[at.ty * words_ + at.tx], written_delta);
     for (const TileAt at : placed_) mark_changed(at, {static_cast<std::uint8_t>(all_rows), 0, 0});
     placed_.clear();
-    for (int p = 0; p < 2; ++p) cur_[p].swap(nxt_[p]);
-    population_known_ = false;
+    for (int p = 0; p < 2; ++p) {
+        cur_[p].swap(nxt_[p]);
+        const std::int64_t next = previous_population_[p] + written_delta[p];
+        previous_population_[p] = population_[p];
+        population_[p] = next;
+    }
+    occupied_[0].swap(occupied_[1]);
 }
 
-void Board::step_tile(int ty, int tx, unsigned rows) {
+void Board::step_tile(int ty, int tx, unsigned rows, std::int64_t (&written_delta)[2]) {
     const int base = ty * kTileRows;
     // The rows from the first to the last that need it; a gap between is cheaper to compute
     // than to skip.
@@ -221,45 +230,57 @@ void Board::step_tile(int ty, int tx, unsigned rows) {
         here1 = below1;
 
         // Against generation t-1, which nxt_ still holds: see the class comment.
-        const std::uint64_t diff = (next1 ^ nxt_[0][i]) | (next2 ^ nxt_[1][i]);
+        const std::uint64_t old1 = nxt_[0][i], old2 = nxt_[1][i];
+        const std::uint64_t diff = (next1 ^ old1) | (next2 ^ old2);
         nxt_[0][i] = next1;
         nxt_[1][i] = next2;
         if (diff) {
+            written_delta[0] += std::popcount(next1) - std::popcount(old1);
+            written_delta[1] += std::popcount(next2) - std::popcount(old2);
             const std::uint8_t row = static_cast<std::uint8_t>(1u << (y - base));
             change.rows |= row;
             if (diff & 1) change.west |= row;
             if (diff >> 63) change.east |= row;
         }
     }
-    if (change.rows) mark_changed({ty, tx}, change);
+    if (change.rows) {
+        mark_changed({ty, tx}, change);
+        // Whether the tile holds anything at t+1, for live_cells().
+        std::uint64_t any = 0;
+        for (int y = base, end = std::min(base + kTileRows, height_); y < end; ++y) {
+            const std::size_t k = index(y, tx);
+            any |= nxt_[0][k] | nxt_[1][k];
+        }
+        occupied_[1][ty * words_ + tx] = any != 0;
+    }
 }
 
 std::int64_t Board::population(Player player) const {
-    if (!population_known_) {
-        for (int p = 0; p < 2; ++p) {
-            std::int64_t n = 0;
-            for (std::uint64_t w : cur_[p]) n += std::popcount(w);
-            population_[p] = n;
-        }
-        population_known_ = true;
-    }
     if (player == Player::none) return static_cast<std::int64_t>(height_) * width_ - population_[0] - population_[1];
     return population_[player == Player::one ? 0 : 1];
 }
 
 void Board::live_cells(std::vector<LiveCell>& out) const {
     out.clear();
-    out.reserve(static_cast<std::size_t>(population(Player::one) + population(Player::two)));
-    for (int y = 0; y < height_; ++y) {
-        const std::uint64_t* one = &cur_[0][index(y, 0)];
-        const std::uint64_t* two = &cur_[1][index(y, 0)];
-        for (int w = 0; w < words_; ++w) {
-            std::uint64_t any = one[w] | two[w];
-            while (any) {
-                const int bit = std::countr_zero(any);
-                any &= any - 1;
-                const Player owner = (one[w] >> bit) & 1 ? Player::one : Player::two;
-                out.push_back({y, w * 64 + bit, owner});
+    out.reserve(static_cast<std::size_t>(population_[0] + population_[1]));
+    // Row by row for (y, x) order, but only through tiles that hold something.
+    for (int ty = 0; ty < tiles_y_; ++ty) {
+        const std::uint8_t* occupied = &occupied_[0][static_cast<std::size_t>(ty) * words_];
+        bool band = false;
+        for (int tx = 0; tx < words_ && !band; ++tx) band = occupied[tx];
+        if (!band) continue;
+        for (int y = ty * kTileRows, end = std::min(y + kTileRows, height_); y < end; ++y) {
+            const std::uint64_t* one = &cur_[0][index(y, 0)];
+            const std::uint64_t* two = &cur_[1][index(y, 0)];
+            for (int w = 0; w < words_; ++w) {
+                if (!occupied[w]) continue;
+                std::uint64_t any = one[w] | two[w];
+                while (any) {
+                    const int bit = std::countr_zero(any);
+                    any &= any - 1;
+                    const Player owner = (one[w] >> bit) & 1 ? Player::one : Player::two;
+                    out.push_back({y, w * 64 + bit, owner});
+                }
             }
         }
     }

@@ -71,7 +71,7 @@ private:
         std::uint8_t rows = 0, west = 0, east = 0;
     };
     static_assert(kTileRows <= 8, "Change keeps a tile's rows in 8 bits");
-    void step_tile(int ty, int tx, unsigned rows);
+    void step_tile(int ty, int tx, unsigned rows, std::int64_t (&written_delta)[2]);
     void mark_changed(TileAt at, Change change);
 
     int height_;
@@ -82,10 +82,13 @@ private:
     std::uint64_t last_mask_;  // bits of the last word that lie on the board
     std::vector<std::uint64_t> cur_[2];
     std::vector<std::uint64_t> nxt_[2];
-    // Skipped tiles change too (oscillators), so populations are counted when asked, once
-    // per generation.
-    mutable std::int64_t population_[2] = {0, 0};
-    mutable bool population_known_ = true;
+    // Populations of generations t and t-1. Every word of the t+1 board is either written by
+    // this step or still holds its t-1 value, so population(t+1) is population(t-1) plus the
+    // difference over the words written: exact, and free for skipped oscillators.
+    std::int64_t population_[2] = {0, 0};
+    std::int64_t previous_population_[2] = {0, 0};
+    // Per buffer and tile: whether it holds any live cell, so live_cells() visits only those.
+    std::vector<std::uint8_t> occupied_[2];  // indexed like cur_/nxt_: [0] goes with cur_
     // Player two can only be born next to player two: until its first cell is placed the
     // board is plain Life, and tiles need not look for it.
     bool two_placed_ = false;

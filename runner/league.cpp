@@ -1,6 +1,7 @@
 #include "runner/league.hpp"
 
 #include "runner/bot_player.hpp"
+#include "runner/cpu_pin.hpp"
 #include "runner/game_stats.hpp"
 #include "runner/progress.hpp"
 #include "runner/replay.hpp"
@@ -152,7 +153,8 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     const MoveLimits limits =
         move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s);
 
-    auto work = [&] {
+    auto work = [&](int worker) {
+        pin_to_nth_cpu(worker);
         for (std::size_t i; !stop.stop_requested() && progress.error().empty() && (i = next++) < queue.size();) {
             const ScheduledGame& g = *queue[i];
             const PreparedBot& a = roster.bots[g.seats[0]];
@@ -181,7 +183,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
         progress.worker_done();
     };
     std::vector<std::jthread> threads;
-    for (int i = 0; i < workers; ++i) threads.emplace_back(work);
+    for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
     progress.display(o.progress, reused);
     threads.clear();
 

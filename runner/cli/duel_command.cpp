@@ -3,6 +3,7 @@
 #include "runner/cli/game_options.hpp"
 
 #include "runner/atomic_file.hpp"
+#include "runner/cpu_pin.hpp"
 #include "runner/game_stats.hpp"
 #include "runner/interrupt.hpp"
 #include "runner/progress.hpp"
@@ -109,6 +110,7 @@ int run_duel(const DuelOptions& o) {
     const auto sandbox = sandbox_for(o.game);
     ProcessRegistry registry;
     InterruptWatcher interrupt(registry);
+    pin_to_current_cpu();
     BotPlayer one(bots[0], o.game.limits(), &registry, sandbox), two(bots[1], o.game.limits(), &registry, sandbox);
     GameStats stats;
     ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
