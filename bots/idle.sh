@@ -1,0 +1,3 @@
+#!/bin/sh
+# idle: never places anything. The baseline every real bot must beat.
+echo '[]'
