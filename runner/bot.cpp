@@ -157,7 +157,9 @@ std::vector<Discovered> discover_bots(const fs::path& dir) {
     for (const auto& entry : fs::directory_iterator(dir)) {
         const std::string fname = entry.path().filename().string();
         const std::string ext = entry.path().extension().string();
-        if (fname.starts_with(".") || fname.starts_with("README") || ext == ".md" || ext == ".txt") continue;
+        if (fname.starts_with(".") || fname.starts_with("README") || fname == "__pycache__" || ext == ".md" ||
+            ext == ".txt")
+            continue;
         entries.push_back(entry.path());
     }
     std::sort(entries.begin(), entries.end());

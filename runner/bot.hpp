@@ -46,7 +46,7 @@ struct Discovered {
 };
 
 // Every bot in `dir`: subdirectories (which need a bot.json) and single files. Documentation
-// (README*, *.md, *.txt) and hidden entries are not bots and are passed over.
+// (README*, *.md, *.txt), Python's __pycache__ and hidden entries are passed over.
 std::vector<Discovered> discover_bots(const std::filesystem::path& dir);
 
 }  // namespace gol::runner
