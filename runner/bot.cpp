@@ -67,10 +67,15 @@ BotSpec read_manifest(const fs::path& dir) {
     if (!in) throw BotError(quoted(file) + ": cannot be read");
     std::stringstream text;
     text << in.rdbuf();
+    return parse_manifest(text.str(), dir);
+}
+
+BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
+    const fs::path file = dir / "bot.json";
     json j;
     try {
-        j = json::parse(text.str());
-    } catch (const json::parse_error& e) {
+        j = json::parse(text);
+    } catch (const json::exception& e) {  // parse errors, and numbers too large to hold
         throw BotError(quoted(file) + ": invalid JSON: " + e.what());
     }
     if (!j.is_object()) throw BotError(quoted(file) + ": must be a JSON object with a \"run\" field");

@@ -33,6 +33,9 @@ struct BotSpec {
 // Reads `dir`/bot.json. Throws BotError naming the file and the field.
 BotSpec read_manifest(const std::filesystem::path& dir);
 
+// The manifest's text, as read_manifest() checks it (messages name `dir`/bot.json).
+BotSpec parse_manifest(std::string_view text, const std::filesystem::path& dir);
+
 // A single file, classified by extension. Throws BotError listing the extensions that work.
 BotSpec single_file_bot(const std::filesystem::path& file);
 

@@ -36,10 +36,14 @@ Tournament read_tournament(const fs::path& file) {
     if (!in) throw TournamentError(file.string() + ": cannot be read");
     std::stringstream text;
     text << in.rdbuf();
+    return parse_tournament(text.str(), file);
+}
+
+Tournament parse_tournament(std::string_view text, const fs::path& file) {
     json j;
     try {
-        j = json::parse(text.str());
-    } catch (const json::parse_error& e) {
+        j = json::parse(text);
+    } catch (const json::exception& e) {  // parse errors, and numbers too large to hold
         throw TournamentError(file.string() + ": invalid JSON: " + e.what());
     }
     if (!j.is_object()) throw TournamentError(file.string() + ": must be a JSON object");

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace gol::runner {
 
@@ -27,5 +28,8 @@ struct Tournament {
 
 // Throws TournamentError naming the file, the field and what is allowed.
 Tournament read_tournament(const std::filesystem::path& file);
+
+// The file's text, as read_tournament() checks it.
+Tournament parse_tournament(std::string_view text, const std::filesystem::path& file);
 
 }  // namespace gol::runner

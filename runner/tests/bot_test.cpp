@@ -55,6 +55,7 @@ TEST_CASE("manifest: run, build, name and protocol are read; relative programs r
 
 TEST_CASE("manifest: every mistake names the field") {
     CHECK(contains(manifest_error("{"), "invalid JSON"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "name": -368934809474e51615})"), "invalid JSON"));  // found by fuzz-config
     CHECK(contains(manifest_error("[]"), "must be a JSON object"));
     CHECK(contains(manifest_error("{}"), "missing \"run\""));
     CHECK(contains(manifest_error(R"({"run": "python3 bot.py"})"), "\"run\" must be a non-empty array"));

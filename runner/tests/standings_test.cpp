@@ -173,6 +173,7 @@ TEST_CASE("tournament files: fields, relative bots folder, and errors naming the
         return std::string();
     };
     CHECK(error("{").find("invalid JSON") != std::string::npos);
+    CHECK(error(R"({"seed": 1e99999})").find("invalid JSON") != std::string::npos);
     CHECK(error(R"({"widht": 5})").find("unknown key \"widht\"") != std::string::npos);
     CHECK(error(R"({"width": 0})").find("\"width\" must be an integer from 1 to 4096") != std::string::npos);
     CHECK(error(R"({"games_per_pair": 3})").find("must be even") != std::string::npos);
