@@ -1,7 +1,7 @@
 #include "rle.hpp"
 
 #include <cctype>
-#include <regex>
+#include <cstdio>
 #include <sstream>
 
 namespace gol::bench {
@@ -16,12 +16,14 @@ RlePattern parse_rle(const std::string& text) {
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#') continue;
         if (!header) {
-            static const std::regex kHeader(R"(\s*x\s*=\s*(\d+)\s*,\s*y\s*=\s*(\d+)\s*(?:,\s*rule\s*=\s*(\S+))?.*)");
-            std::smatch m;
-            if (!std::regex_match(line, m, kHeader)) throw std::runtime_error("RLE: bad header line: " + line);
-            p.width = std::stoi(m[1]);
-            p.height = std::stoi(m[2]);
-            p.rule = m[3];
+            // "x = 1000, y = 1000, rule = B3/S23:P1000,1000": comma-separated key = value.
+            std::string compact;
+            for (char c : line)
+                if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
+            std::size_t rule_at = compact.find(",rule=");
+            if (rule_at != std::string::npos) p.rule = compact.substr(rule_at + 6);
+            if (std::sscanf(compact.c_str(), "x=%d,y=%d", &p.width, &p.height) != 2)
+                throw std::runtime_error("RLE: bad header line: " + line);
             header = true;
             continue;
         }
