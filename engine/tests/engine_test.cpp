@@ -120,6 +120,28 @@ TEST_CASE("patterns: a glider meeting the edge ends as on Golly's bounded plane"
     CHECK(live_of(b, Player::one) == cells_of({{8, 8}, {8, 9}, {9, 8}, {9, 9}}));
 }
 
+// Expected cells from Golly: the same board as a bounded plane, `bgolly -a QuickLife -m 40 -o
+// out.rle`, with a block in the top-right corner as a fixed point (bgolly writes only the
+// result's bounding box). For 16 x 8 its output is `x = 10, y = 8 ... 8b2o$8b2o5$2o$2o!`.
+TEST_CASE("patterns: a glider meeting an edge or a corner ends where Golly puts it") {
+    const auto marker = cells_of({{0, 14}, {0, 15}, {1, 14}, {1, 15}});
+    SUBCASE("the bottom edge: 16 x 8, rule B3/S23:P16,8") {
+        Board b(8, 16);
+        b.place(Player::one, kGlider);
+        b.place(Player::one, marker);
+        for (int g = 0; g < 40; ++g) b.step();
+        CHECK(live_of(b, Player::one) == cells_of({{0, 14}, {0, 15}, {1, 14}, {1, 15}, {6, 6}, {6, 7}, {7, 6}, {7, 7}}));
+    }
+    SUBCASE("a corner: 12 x 12, rule B3/S23:P12,12") {
+        Board b(12, 12);
+        b.place(Player::one, kGlider);
+        b.place(Player::one, shifted(marker, 0, -4));
+        for (int g = 0; g < 40; ++g) b.step();
+        CHECK(live_of(b, Player::one) ==
+              cells_of({{0, 10}, {0, 11}, {1, 10}, {1, 11}, {10, 10}, {10, 11}, {11, 10}, {11, 11}}));
+    }
+}
+
 TEST_CASE("two players: a birth is blocked by a single enemy neighbour") {
     Board b(5, 5);
     // Three of player one around (2, 2) would give it birth...
