@@ -1,11 +1,12 @@
 // greedy: simulates ahead and picks the placements that best raise (own - enemy).
 //
 // Candidates are L-trominoes and blocks on a block lattice (rows every 3, columns every 4, a
-// spacing at which any set of blocks is a still life), plus single cells next to the enemy's
-// pending births. Each candidate is scored by simulating its neighbourhood with and without it:
+// spacing at which any set of blocks is a still life), single cells and blocks next to the
+// enemy's pending births, and, once the lattice runs short, blocks in the 2x2 holes of the
+// enemy's still lifes. Each candidate is scored by simulating its neighbourhood with and without it:
 // the score is the gain in (own cells - enemy cells) after the next generation, taken as the
-// smallest gain over the next three generations so that short-lived gains (blinkers, shapes that
-// would break our own still lifes) are not chosen. Candidates are taken greedily by score per
+// smallest gain over the next three generations, and a candidate whose cells have not settled by
+// then (blinkers, growth that would break our own still lifes) scores nothing. Candidates are taken greedily by score per
 // placed cell (an L-tromino becomes a 4-cell block: 4/3 per cell), re-scored when an earlier
 // choice of the same tick changes their neighbourhood, until the 30 cells are spent. Ties go to
 // the lattice slots nearest the enemy (contested ground first), else nearest our own cells.
@@ -18,9 +19,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
-#include <iostream>
-#include <iterator>
 #include <queue>
 #include <string>
 #include <vector>
@@ -32,7 +30,9 @@ constexpr int kGens = 3;      // generations simulated per candidate
 constexpr int kPad = 2 * kGens + 4;
 constexpr int kMaxSide = 4096;
 constexpr int kWantSlots = 48;  // lattice slots to score per move
-constexpr int kMaxBlockers = 300;
+constexpr int kMaxBlockers = 200;
+constexpr int kMaxWallBirths = 30;
+constexpr int kMaxHoles = 300;
 
 struct Cell {
     int y, x;
@@ -116,7 +116,9 @@ public:
 
     // Simulates the box [y0,y1]x[x0,x1] grown by 2*kGens with `extra` placed as own cells, and
     // returns (own - enemy) within the box grown by kGens after each generation.
-    void simulate(int y0, int x0, int y1, int x1, const Cell* extra, int n_extra, int out[kGens]) const {
+    // The last two generations' own cells in that box go to last[0] and last[1] (flattened).
+    void simulate(int y0, int x0, int y1, int x1, const Cell* extra, int n_extra, int out[kGens],
+                  std::vector<std::uint8_t> last[2]) const {
         const int m = 2 * kGens;
         const int ry0 = y0 - m - 1, rx0 = x0 - m - 1;
         const int rh = (y1 - y0 + 1) + 2 * m + 2, rw = (x1 - x0 + 1) + 2 * m + 2;
@@ -150,17 +152,21 @@ public:
             }
             std::memcpy(a, b, static_cast<std::size_t>(rh * rw));
             int score = 0;
+            const bool keep = g >= kGens - 2;
+            std::vector<std::uint8_t>& mine = last[g - (kGens - 2) < 0 ? 0 : g - (kGens - 2)];
+            if (keep) mine.clear();
             for (int i = m + 1 - kGens; i < rh - (m + 1 - kGens); ++i)
                 for (int j = m + 1 - kGens; j < rw - (m + 1 - kGens); ++j) {
                     const std::uint8_t v = a[i * rw + j];
                     score += (v == 1) - (v == 2);
+                    if (keep) mine.push_back(v == 1);
                 }
             out[g] = score;
         }
     }
 
     // Gain of placing `cells` (all empty, on board): the smallest gain over kGens generations.
-    int gain(const Cell* cells, int n) const {
+    int gain(const Cell* cells, int n) {
         int y0 = cells[0].y, y1 = y0, x0 = cells[0].x, x1 = x0;
         for (int k = 1; k < n; ++k) {
             y0 = std::min(y0, cells[k].y);
@@ -168,9 +174,42 @@ public:
             x0 = std::min(x0, cells[k].x);
             x1 = std::max(x1, cells[k].x);
         }
+        // Fast path: with nothing else alive within reach and the board's edge out of reach,
+        // the gain depends only on the shape, which is then simulated once and remembered.
+        const int m = 2 * kGens + 1;
+        bool alone = y0 - m >= 0 && x0 - m >= 0 && y1 + m < H && x1 + m < W;
+        for (int y = y0 - m; alone && y <= y1 + m; ++y)
+            for (int x = x0 - m; x <= x1 + m; ++x)
+                if (at(y, x) != 0) {
+                    alone = false;
+                    break;
+                }
+        std::uint32_t key = 0;
+        if (alone) {
+            key = static_cast<std::uint32_t>(n);
+            for (int k = 0; k < n; ++k)
+                key |= 1u << (4 + (cells[k].y - y0) * 4 + (cells[k].x - x0));  // shapes fit in 4x4
+            for (const auto& e : isolated_)
+                if (e.first == key) return e.second;
+        }
+        const int g = gain_simulated(cells, n, y0, x0, y1, x1);
+        if (alone && y1 - y0 < 4 && x1 - x0 < 4) isolated_.push_back({key, g});
+        return g;
+    }
+
+private:
+    std::vector<std::pair<std::uint32_t, int>> isolated_;
+
+    int gain_simulated(const Cell* cells, int n, int y0, int x0, int y1, int x1) const {
         int with[kGens], without[kGens];
-        simulate(y0, x0, y1, x1, cells, n, with);
-        simulate(y0, x0, y1, x1, cells, 0, without);
+        std::vector<std::uint8_t> with_last[2], without_last[2];
+        simulate(y0, x0, y1, x1, cells, n, with, with_last);
+        simulate(y0, x0, y1, x1, cells, 0, without, without_last);
+        // Our cells must have settled: nothing of ours may still change between the last two
+        // generations where it would not have changed anyway. Growing or churning shapes look
+        // good for a few generations and then eat our own still lifes.
+        for (std::size_t k = 0; k < with_last[0].size(); ++k)
+            if (with_last[0][k] != with_last[1][k] && without_last[0][k] == without_last[1][k]) return 0;
         int best = 1 << 30;
         for (int g = 0; g < kGens; ++g) best = std::min(best, with[g] - without[g]);
         return best;
@@ -216,7 +255,9 @@ int main(int argc, char** argv) {
     if (argc > 1) {
         text = argv[argc - 1];
     } else {
-        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        char buf[1 << 16];
+        std::size_t got;
+        while ((got = std::fread(buf, 1, sizeof buf, stdin)) > 0) text.append(buf, got);
     }
     Input in;
     find_int(text, "y_size", in.height);
@@ -246,13 +287,16 @@ int main(int argc, char** argv) {
         }
     }
 
-    // Distance map: BFS from the enemy's cells (contested ground first); with no enemy, from our
-    // own cells; on an empty board, from the centre.
+    // Distance map over lattice cells (3 rows by 4 columns, one per slot): BFS from the enemy's
+    // cells (contested ground first); with no enemy, from our own centre of mass; on an empty
+    // board, from the centre.
     const std::size_t area = static_cast<std::size_t>(H) * W;
-    std::vector<int> dist(area, -1);
-    std::deque<int> queue;
+    const int SH = (H + 2) / 3, SW = (W + 3) / 4;
+    std::vector<int> dist(static_cast<std::size_t>(SH) * SW, -1);
+    std::vector<int> queue;
+    queue.reserve(dist.size());
     auto seed = [&](int y, int x) {
-        const std::size_t i = static_cast<std::size_t>(y) * W + x;
+        const std::size_t i = static_cast<std::size_t>(y / 3) * SW + x / 4;
         if (dist[i] < 0) {
             dist[i] = 0;
             queue.push_back(static_cast<int>(i));
@@ -265,21 +309,21 @@ int main(int argc, char** argv) {
     } else {
         seed(H / 2, W / 2);
     }
-    while (!queue.empty()) {
-        const int i = queue.front();
-        queue.pop_front();
-        const int y = i / W, x = i % W;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+        const int i = queue[head];
+        const int sy = i / SW, sx = i % SW;
         for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
-                const int ny = y + dy, nx = x + dx;
-                if (!game.on_board(ny, nx)) continue;
-                const std::size_t j = static_cast<std::size_t>(ny) * W + nx;
+                const int ny = sy + dy, nx = sx + dx;
+                if (ny < 0 || ny >= SH || nx < 0 || nx >= SW) continue;
+                const std::size_t j = static_cast<std::size_t>(ny) * SW + nx;
                 if (dist[j] < 0) {
-                    dist[j] = dist[i] + 1;
+                    dist[j] = dist[static_cast<std::size_t>(i)] + 1;
                     queue.push_back(static_cast<int>(j));
                 }
             }
     }
+    auto dist_at = [&](int y, int x) { return dist[static_cast<std::size_t>(y / 3) * SW + x / 4]; };
 
     std::priority_queue<Candidate, std::vector<Candidate>, Worse> heap;
     auto score = [&](Candidate& c) {
@@ -287,18 +331,36 @@ int main(int argc, char** argv) {
         return c.score;
     };
 
+    // A whole block with its top-left corner at (y, x), if its cells are free.
+    auto push_block = [&](int y, int x, int pref) {
+        if (!game.on_board(y, x) || !game.on_board(y + 1, x + 1)) return false;
+        Candidate c;
+        c.cells[0] = {y, x};
+        c.cells[1] = {y, x + 1};
+        c.cells[2] = {y + 1, x};
+        c.cells[3] = {y + 1, x + 1};
+        c.n = 4;
+        for (int k = 0; k < 4; ++k)
+            if (game.at(c.cells[k].y, c.cells[k].x) != 0) return false;
+        c.pref = pref;
+        c.bound();
+        if (score(c) <= 0) return false;
+        heap.push(c);
+        return true;
+    };
+
     // Lattice slots, nearest first (bucketed by distance).
+    int found = 0;
     {
         std::vector<std::vector<std::pair<int, int>>> buckets;
         for (int y = 0; y + 1 < H; y += 3)
             for (int x = 0; x + 1 < W; x += 4) {
                 if (game.at(y, x) || game.at(y, x + 1) || game.at(y + 1, x) || game.at(y + 1, x + 1)) continue;
-                int d = dist[static_cast<std::size_t>(y) * W + x];
+                int d = dist_at(y, x);
                 if (d < 0) d = H + W;
                 if (static_cast<std::size_t>(d) >= buckets.size()) buckets.resize(static_cast<std::size_t>(d) + 1);
                 buckets[static_cast<std::size_t>(d)].push_back({y, x});
             }
-        int found = 0;
         for (std::size_t d = 0; d < buckets.size() && found < kWantSlots; ++d) {
             for (const auto& s : buckets[d]) {
                 const int y = s.first, x = s.second;
@@ -323,9 +385,10 @@ int main(int argc, char** argv) {
     }
 
     // Single cells that stop the enemy's pending births.
-    {
+    if (!enemy_cells.empty()) {
         std::vector<int> near_birth(area, 0);
         std::vector<std::uint8_t> seen(area, 0);
+        std::vector<Cell> births;
         for (const Cell& e : enemy_cells) {
             for (int dy = -1; dy <= 1; ++dy)
                 for (int dx = -1; dx <= 1; ++dx) {
@@ -343,6 +406,7 @@ int main(int argc, char** argv) {
                             c2 += (v == 2);
                         }
                     if (c2 != 3 || c1 != 0) continue;
+                    births.push_back({y, x});
                     // A pending enemy birth at (y, x): any own cell at or next to it stops it.
                     for (int ay = -1; ay <= 1; ++ay)
                         for (int ax = -1; ax <= 1; ++ax) {
@@ -361,9 +425,41 @@ int main(int argc, char** argv) {
             Candidate c;
             c.cells[0] = {b.second / W, b.second % W};
             c.n = 1;
-            c.pref = dist[static_cast<std::size_t>(b.second)];
+            c.pref = dist_at(c.cells[0].y, c.cells[0].x);
             c.bound();
             if (score(c) > 0) heap.push(c);
+        }
+        // Blocks touching a pending birth: a still life of ours that stops it for good.
+        std::vector<std::uint8_t> tried(area, 0);
+        std::sort(births.begin(), births.end(), [](const Cell& a, const Cell& b) {
+            return a.y != b.y ? a.y < b.y : a.x < b.x;
+        });
+        for (std::size_t k = 0; k < births.size() && k < static_cast<std::size_t>(kMaxWallBirths); ++k)
+            for (int y = births[k].y - 2; y <= births[k].y + 1; ++y)
+                for (int x = births[k].x - 2; x <= births[k].x + 1; ++x) {
+                    if (!game.on_board(y, x)) continue;
+                    std::uint8_t& t = tried[static_cast<std::size_t>(y) * W + x];
+                    if (t) continue;
+                    t = 1;
+                    push_block(y, x, dist_at(y, x));
+                }
+        // When the lattice is running out: blocks in the holes of the enemy's still lifes (a
+        // free 2x2 just under an enemy cell), ground the enemy can never use itself.
+        if (found < kWantSlots) {
+            int evaluated = 0;
+            for (const Cell& e : enemy_cells) {
+                if (evaluated >= kMaxHoles) break;
+                for (int x = e.x - 1; x <= e.x; ++x) {
+                    const int y = e.y + 1;
+                    if (!game.on_board(y, x) || !game.on_board(y + 1, x + 1)) continue;
+                    std::uint8_t& t = tried[static_cast<std::size_t>(y) * W + x];
+                    if (t) continue;
+                    t = 1;
+                    if (game.at(y, x) || game.at(y, x + 1) || game.at(y + 1, x) || game.at(y + 1, x + 1)) continue;
+                    ++evaluated;
+                    push_block(y, x, dist_at(y, x));
+                }
+            }
         }
     }
 

@@ -1,3 +1,3 @@
 #!/bin/sh
-# idle: never places anything. The baseline every real bot must beat.
+# Passes every turn: the baseline every other bot should beat.
 echo '[]'
