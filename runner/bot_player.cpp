@@ -50,6 +50,14 @@ std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits
     return std::nullopt;
 }
 
+// A reply that arrived in time: the move it holds, or the forfeit it earns.
+void take_reply(MoveResult& result, std::string_view text) {
+    ParsedReply parsed = parse_reply(text);
+    result.ok = parsed.ok;
+    if (parsed.ok) result.cells = std::move(parsed.cells);
+    else result.forfeit = std::move(parsed.forfeit);
+}
+
 }  // namespace
 
 MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s) {
@@ -132,13 +140,7 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
             return failed(ForfeitKind::protocol, "wrote more than one line for the previous tick");
         case Kind::line: break;
     }
-    ParsedReply parsed = parse_reply(reply.line);
-    if (!parsed.ok) {
-        result.forfeit = std::move(parsed.forfeit);
-        return result;
-    }
-    result.ok = true;
-    result.cells = std::move(parsed.cells);
+    take_reply(result, reply.line);
     return result;
 }
 
@@ -190,13 +192,7 @@ MoveResult BotPlayer::move_once(const std::string& board_json) {
             }
             break;
     }
-    ParsedReply reply = parse_reply(run.out);
-    if (!reply.ok) {
-        result.forfeit = std::move(reply.forfeit);
-        return result;
-    }
-    result.ok = true;
-    result.cells = std::move(reply.cells);
+    take_reply(result, run.out);
     return result;
 }
 

@@ -11,6 +11,12 @@ std::string format_duration(std::chrono::seconds s) {
     return buf;
 }
 
+std::string format_ms(std::chrono::microseconds t) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f ms", t.count() / 1000.0);
+    return buf;
+}
+
 ProgressLine::ProgressLine(std::FILE* out, std::array<std::string, 2> names, int generations)
     : out_(out), names_(std::move(names)), generations_(generations) {}
 

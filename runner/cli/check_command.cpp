@@ -46,12 +46,6 @@ std::string shorten(std::string s, std::size_t n = 160) {
     return s;
 }
 
-std::string ms(std::chrono::microseconds t) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f ms", t.count() / 1000.0);
-    return buf;
-}
-
 int run_check(const CheckOptions& o) {
     auto t0 = std::chrono::steady_clock::now();
     PreparedBot bot = load_bot(o.bot, o.where);
@@ -60,7 +54,7 @@ int run_check(const CheckOptions& o) {
     std::cout << "  command:  ";
     for (const std::string& a : bot.command) std::cout << a << ' ';
     std::cout << "\n  protocol: " << name(bot.spec.protocol) << "\n";
-    std::cout << "  ready in  " << ms(std::chrono::duration_cast<std::chrono::microseconds>(built))
+    std::cout << "  ready in  " << format_ms(std::chrono::duration_cast<std::chrono::microseconds>(built))
               << " (build included when one ran)\n";
 
     BotPlayer player(bot, o.game.limits(), nullptr, sandbox_for(o.game));
@@ -82,7 +76,7 @@ int run_check(const CheckOptions& o) {
                 encode_board(c.board, seat, run, scratch, json);
                 MoveResult m = player.move(json);
                 times.push_back(m.elapsed);
-                std::cout << "    " << ms(m.elapsed) << "  ";
+                std::cout << "    " << format_ms(m.elapsed) << "  ";
                 if (m.ok) {
                     std::vector<Cell> applied = placeable_cells(c.board, m.cells);
                     std::cout << "valid, " << m.cells.size() << " cells (" << applied.size() << " would be placed)";
@@ -103,7 +97,7 @@ int run_check(const CheckOptions& o) {
             }
         }
     auto med = median(times);
-    std::cout << "  move time: median " << ms(med) << ", max " << ms(maximum(times)) << "\n";
+    std::cout << "  move time: median " << format_ms(med) << ", max " << format_ms(maximum(times)) << "\n";
     auto per_game = std::chrono::duration_cast<std::chrono::seconds>(med * o.game.config.generations);
     std::cout << "  a " << o.game.config.generations << "-generation game takes about " << format_duration(per_game)
               << " of this bot's time\n";

@@ -34,12 +34,6 @@ struct DuelOptions {
     std::string log_file;
 };
 
-std::string ms(std::chrono::microseconds t) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f ms", t.count() / 1000.0);
-    return buf;
-}
-
 std::string forfeit_breakdown(const SeatStats& s) {
     std::string out;
     for (const auto& [reason, n] : s.forfeits_by_reason) out += (out.empty() ? "" : ", ") + reason + " " + std::to_string(n);
@@ -60,7 +54,7 @@ void print_summary(std::ostream& out, const std::array<std::string, 2>& names, c
         out << "  " << names[seat - 1] << ": " << r.cells[seat - 1] << " cells, " << r.forfeits[seat - 1]
             << " forfeits";
         if (!s.forfeits_by_reason.empty()) out << " (" << forfeit_breakdown(s) << ")";
-        out << ", move time median " << ms(median(s.move_times)) << ", max " << ms(maximum(s.move_times)) << "\n";
+        out << ", move time median " << format_ms(median(s.move_times)) << ", max " << format_ms(maximum(s.move_times)) << "\n";
         if (!s.last_forfeit.empty()) out << "    last forfeit: " << s.last_forfeit << "\n";
     }
 }
