@@ -222,6 +222,8 @@ struct Candidate {
     int score = 0;
     int pref = 0;      // smaller is better: distance to contested ground
     int version = 0;   // number of accepted placements when scored
+    int open = 0;      // an L-tromino on a lattice slot: -1 its missing corner is on top, +1 below
+    int sy = 0, sx = 0;  // that slot's top-left cell
     int y0 = 0, x0 = 0, y1 = 0, x1 = 0;
 
     void bound() {
@@ -326,8 +328,46 @@ int main(int argc, char** argv) {
     auto dist_at = [&](int y, int x) { return dist[static_cast<std::size_t>(y / 3) * SW + x / 4]; };
 
     std::priority_queue<Candidate, std::vector<Candidate>, Worse> heap;
+
+    // An L-tromino grows its fourth cell only if no enemy cell touches that cell, and the enemy
+    // moves after us half the time: its birth may come late or never. Until it comes, the gap
+    // row on its open side sees one cell of the L where a block would give two, so an own block
+    // just across that gap would make a gap cell with three neighbours: a stray birth that
+    // wrecks both. So an L goes only where the slot across its open side is empty of ours, and
+    // nothing of ours goes into the "shadow" (gap row and next row) of a pending L.
+    struct Shadow {
+        int y0, y1, x0, x1;
+    };
+    std::vector<Shadow> shadows;
+    auto add_shadow = [&](int sy, int sx, int open) {
+        const int y0 = open < 0 ? sy - 2 : sy + 2;
+        shadows.push_back({y0, y0 + 1, sx - 1, sx + 2});
+    };
+    auto own_in = [&](int y, int x) {  // own cells in the 2x2 at (y, x)
+        int n = 0;
+        for (int dy = 0; dy < 2; ++dy)
+            for (int dx = 0; dx < 2; ++dx) n += game.on_board(y + dy, x + dx) && game.at(y + dy, x + dx) == 1;
+        return n;
+    };
+    // Pending L-trominoes of ours already on the board: three own cells of a slot, the fourth empty.
+    for (int y = 0; y + 1 < H; y += 3)
+        for (int x = 0; x + 1 < W; x += 4) {
+            if (own_in(y, x) != 3) continue;
+            for (int k = 0; k < 4; ++k) {
+                const int cy = y + k / 2, cx = x + k % 2;
+                if (game.at(cy, cx) == 0) add_shadow(y, x, k < 2 ? -1 : 1);
+            }
+        }
+    auto safe = [&](const Candidate& c) {
+        if (c.open != 0 && own_in(c.sy + 3 * c.open, c.sx) != 0) return false;
+        for (const Shadow& sh : shadows)
+            for (int k = 0; k < c.n; ++k)
+                if (c.cells[k].y >= sh.y0 && c.cells[k].y <= sh.y1 && c.cells[k].x >= sh.x0 && c.cells[k].x <= sh.x1)
+                    return false;
+        return true;
+    };
     auto score = [&](Candidate& c) {
-        c.score = game.gain(c.cells, c.n);
+        c.score = safe(c) ? game.gain(c.cells, c.n) : 0;
         return c.score;
     };
 
@@ -371,6 +411,11 @@ int main(int argc, char** argv) {
                     Candidate c;
                     for (int k = 0; k < 4; ++k)
                         if (k != skip) c.cells[c.n++] = block[k];
+                    if (skip >= 0) {
+                        c.open = skip < 2 ? -1 : 1;
+                        c.sy = y;
+                        c.sx = x;
+                    }
                     c.pref = static_cast<int>(d);
                     c.bound();
                     if (score(c) <= 0) continue;
@@ -383,6 +428,21 @@ int main(int argc, char** argv) {
             }
         }
     }
+
+    // The missing cell of an L of ours whose birth is held up (an enemy cell touches it).
+    for (int y = 0; y + 1 < H; y += 3)
+        for (int x = 0; x + 1 < W; x += 4) {
+            if (own_in(y, x) != 3) continue;
+            for (int k = 0; k < 4; ++k) {
+                Candidate c;
+                c.cells[0] = {y + k / 2, x + k % 2};
+                if (game.at(c.cells[0].y, c.cells[0].x) != 0) continue;
+                c.n = 1;
+                c.pref = dist_at(y, x);
+                c.bound();
+                if (score(c) > 0) heap.push(c);
+            }
+        }
 
     // Single cells that stop the enemy's pending births.
     if (!enemy_cells.empty()) {
@@ -482,6 +542,7 @@ int main(int argc, char** argv) {
             const Candidate& p = accepted[a];
             if (p.y1 >= c.y0 - reach && p.y0 <= c.y1 + reach && p.x1 >= c.x0 - reach && p.x0 <= c.x1 + reach) stale = true;
         }
+        if (!stale && !safe(c)) continue;
         if (stale) {
             c.version = static_cast<int>(accepted.size());
             if (score(c) > 0) heap.push(c);
@@ -493,6 +554,7 @@ int main(int argc, char** argv) {
         }
         budget -= c.n;
         accepted.push_back(c);
+        if (c.open != 0) add_shadow(c.sy, c.sx, c.open);
     }
 
     std::string out = "[";
