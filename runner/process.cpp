@@ -333,7 +333,6 @@ std::chrono::microseconds since(Clock::time_point t) {
 
 }  // namespace
 
-
 void ProcessRegistry::add(int pgid) {
     std::lock_guard lock(mutex_);
     groups_.insert(pgid);
