@@ -140,15 +140,9 @@ void resolve_program(PreparedBot& bot) {
             throw BotError(bot.spec.name + ": " + program + " is not an executable file");
         return;
     }
-    std::string_view dirs = bot_path;
-    while (!dirs.empty()) {
-        std::size_t colon = dirs.find(':');
-        fs::path candidate = fs::path(dirs.substr(0, colon)) / program;
-        if (::access(candidate.c_str(), X_OK) == 0) {
-            program = candidate.string();
-            return;
-        }
-        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
+    if (auto found = find_in_path(program, bot_path)) {
+        program = *found;
+        return;
     }
     throw BotError(bot.spec.name + ": " + program + " is not installed (looked in " + bot_path + ")");
 }

@@ -77,9 +77,10 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* regist
       scratch_("gol-scratch"),
       // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
       env_{std::string("PATH=") + bot_path, "HOME=" + scratch_.path().string(), "LANG=C.UTF-8",
-           "GOL_SCRATCH=" + scratch_.path().string()} {}
+           "GOL_SCRATCH=" + scratch_.path().string()},
+      spawn_spec_(make_spawn_spec()) {}
 
-SpawnSpec BotPlayer::spawn_spec() const {
+SpawnSpec BotPlayer::make_spawn_spec() const {
     SpawnSpec spec;
     if (sandbox_) {
         const fs::path own = bot_.spec.kind == SourceKind::manifest ? bot_.spec.dir : fs::absolute(bot_.spec.path);
@@ -118,7 +119,7 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
     };
     if (!line_) {
         ++restarts_;
-        line_ = std::make_unique<LineProcess>(spawn_spec());
+        line_ = std::make_unique<LineProcess>(spawn_spec_);
         if (!line_->started()) return failed(ForfeitKind::could_not_start, line_->start_error());
     }
     LineProcess::Reply reply = line_->exchange(board_json, limits_.time_limit);
@@ -146,7 +147,7 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
 
 MoveResult BotPlayer::move_once(const std::string& board_json) {
     MoveResult result;
-    SpawnSpec spec = spawn_spec();
+    SpawnSpec spec = spawn_spec_;
     if (bot_.spec.protocol == Protocol::stdin) {
         spec.stdin_data = board_json + "\n";
     } else {

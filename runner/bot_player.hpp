@@ -48,7 +48,8 @@ public:
 private:
     MoveResult move_once(const std::string& board_json);
     MoveResult move_persistent(const std::string& board_json);
-    SpawnSpec spawn_spec() const;
+    // Built once per game: the sandbox's command line checks the file system.
+    SpawnSpec make_spawn_spec() const;
 
     PreparedBot bot_;
     MoveLimits limits_;
@@ -56,6 +57,7 @@ private:
     std::optional<std::string> sandbox_;
     TempDir scratch_;
     std::vector<std::string> env_;
+    SpawnSpec spawn_spec_;
     std::unique_ptr<LineProcess> line_;
     int restarts_ = -1;  // the first start is not a restart
     bool gave_up_ = false;

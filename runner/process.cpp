@@ -169,14 +169,8 @@ int child_main(void* arg) {
 std::string find_program(const std::string& name) {
     if (name.find('/') != std::string::npos) return name;
     const char* path = std::getenv("PATH");
-    std::string_view dirs = path && *path ? path : "/usr/bin:/bin";
-    while (!dirs.empty()) {
-        std::size_t colon = dirs.find(':');
-        std::string candidate = std::string(dirs.substr(0, colon)) + "/" + name;
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
-    }
-    return name;  // execve fails with ENOENT, reported like any other start failure
+    // Not found: execve fails with ENOENT, reported like any other start failure.
+    return find_in_path(name, path && *path ? path : "/usr/bin:/bin").value_or(name);
 }
 
 // Starts spec.argv in a process group of its own with spec.limits applied. stdin is a pipe
@@ -332,6 +326,16 @@ std::chrono::microseconds since(Clock::time_point t) {
 }
 
 }  // namespace
+
+std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs) {
+    while (!dirs.empty()) {
+        const std::size_t colon = dirs.find(':');
+        std::string candidate = std::string(dirs.substr(0, colon)) + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
+    }
+    return std::nullopt;
+}
 
 void ProcessRegistry::add(int pgid) {
     std::lock_guard lock(mutex_);

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gol::runner {
@@ -99,6 +100,9 @@ private:
     std::unique_ptr<State> state_;
     std::string start_error_;
 };
+
+// The first executable `dirs`/`name` ("/usr/bin:/bin" style list), or nullopt.
+std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs);
 
 // Makes orphaned descendants of bots our children so run_process can reap them instead of
 // leaving zombies to an init that may not reap. Call once at program start.

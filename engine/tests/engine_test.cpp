@@ -173,7 +173,6 @@ TEST_CASE("two players: an empty cell with three of each stays empty") {
 TEST_CASE("differential: the fast engine matches the reference on thousands of random boards") {
     std::mt19937 rng(2016);
     const int sizes[] = {1, 2, 3, 7, 8, 9, 17, 63, 64, 65, 127, 128, 129, 130};
-    int boards = 0;
     for (int round = 0; round < 2500; ++round) {
         const int h = sizes[rng() % std::size(sizes)], w = sizes[rng() % std::size(sizes)];
         Board fast(h, w);
@@ -203,9 +202,7 @@ TEST_CASE("differential: the fast engine matches the reference on thousands of r
             if (rng() % 3 == 0) sprinkle(0.02);
         }
         require_same(fast, ref, std::to_string(h) + "x" + std::to_string(w) + " round " + std::to_string(round));
-        ++boards;
     }
-    CHECK(boards == 2500);
 }
 
 TEST_CASE("differential: long runs where most of the board has settled") {

@@ -50,16 +50,12 @@ void play(Hostile& f, const Case& c, const std::vector<std::string>& common) {
     std::string bot = c.bot, expect = c.expect;
     CAPTURE(bot);
     CAPTURE(expect);
-    std::vector<std::string> args = {"duel", "block", c.bot, "--json", "--bots", f.bots.string(), "--cache",
-                                     f.cache.string(), "--width", "20", "--height", "20", "--generations", "3"};
-    args.insert(args.end(), common.begin(), common.end());
-    args.insert(args.end(), c.flags.begin(), c.flags.end());
-    RunOutcome r = f.runner(args);
-    INFO("stderr: " << r.err);
-    REQUIRE(r.kind == RunOutcome::Kind::exited);
-    REQUIRE(r.exit_status == 0);
+    std::vector<std::string> flags = {"--generations", "3"};
+    flags.insert(flags.end(), common.begin(), common.end());
+    flags.insert(flags.end(), c.flags.begin(), c.flags.end());
+    RunOutcome r;
+    json j = f.duel("block", c.bot, flags, &r);
     CHECK(r.max_rss_kb < kRunnerMemoryKb);
-    json j = json::parse(r.out);
     // The hostile bot never places a cell: the block wins by extinction after one generation.
     CHECK(j["winner"] == "block");
     CHECK(j["reason"] == "extinction");

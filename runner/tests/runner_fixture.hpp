@@ -37,8 +37,10 @@ struct RunnerFixture {
         return run_process(spec);
     }
 
-    // `runner duel A B --json` on a small board; the game must complete (exit status 0).
-    nlohmann::json duel(const std::string& a, const std::string& b, std::vector<std::string> extra = {}) {
+    // `runner duel A B --json` on a small board (later flags in `extra` override); the game
+    // must complete (exit status 0). `outcome`, when given, receives the runner's run.
+    nlohmann::json duel(const std::string& a, const std::string& b, std::vector<std::string> extra = {},
+                        RunOutcome* outcome = nullptr) {
         std::vector<std::string> args = {"duel", a, b, "--json", "--bots", bots.string(), "--cache", cache.string(),
                                          "--width", "20", "--height", "20", "--generations", "5"};
         args.insert(args.end(), extra.begin(), extra.end());
@@ -46,6 +48,7 @@ struct RunnerFixture {
         INFO("stderr: " << r.err);
         REQUIRE(r.kind == RunOutcome::Kind::exited);
         REQUIRE(r.exit_status == 0);
+        if (outcome) *outcome = r;
         return nlohmann::json::parse(r.out);
     }
 };
