@@ -100,7 +100,6 @@ void Board::mark_changed(TileAt at, Change change) {
 
 int Board::place(Player player, std::span<const Cell> cells) {
     if (player == Player::none) return 0;
-    if (player == Player::two) two_placed_ = true;
     std::vector<std::uint64_t>& plane = cur_[player == Player::one ? 0 : 1];
     int placed = 0;
     for (const Cell& c : cells) {
@@ -109,6 +108,7 @@ int Board::place(Player player, std::span<const Cell> cells) {
         const std::uint64_t bit = std::uint64_t{1} << (c.x % 64);
         if ((cur_[0][i] | cur_[1][i]) & bit) continue;
         plane[i] |= bit;
+        if (player == Player::two) two_placed_ = true;
         ++placed;
         ++population_[player == Player::one ? 0 : 1];
         occupied_[0][(c.y / kTileRows) * words_ + c.x / 64] = 1;
@@ -186,9 +186,12 @@ void Board::step_tile(int ty, int tx, unsigned rows, std::int64_t (&written_delt
     }
 
     Change change;
+    std::uint64_t written_any = 0;
     std::size_t i = first;
     const std::uint64_t* one = cur_[0].data();
     const std::uint64_t* two = cur_[1].data();
+    std::uint64_t* out1 = nxt_[0].data();
+    std::uint64_t* out2 = nxt_[1].data();
     Sum2 above1 = horizontal_sum(one + i - stride_), here1 = horizontal_sum(one + i);
     Sum2 above2{}, here2{};
     std::uint64_t any_above1 = 0, any_here1 = 0, any_above2 = 0, any_here2 = 0;
@@ -230,10 +233,11 @@ void Board::step_tile(int ty, int tx, unsigned rows, std::int64_t (&written_delt
         here1 = below1;
 
         // Against generation t-1, which nxt_ still holds: see the class comment.
-        const std::uint64_t old1 = nxt_[0][i], old2 = nxt_[1][i];
+        const std::uint64_t old1 = out1[i], old2 = out2[i];
         const std::uint64_t diff = (next1 ^ old1) | (next2 ^ old2);
-        nxt_[0][i] = next1;
-        nxt_[1][i] = next2;
+        out1[i] = next1;
+        out2[i] = next2;
+        written_any |= next1 | next2;
         if (diff) {
             written_delta[0] += std::popcount(next1) - std::popcount(old1);
             written_delta[1] += std::popcount(next2) - std::popcount(old2);
@@ -245,11 +249,12 @@ void Board::step_tile(int ty, int tx, unsigned rows, std::int64_t (&written_delt
     }
     if (change.rows) {
         mark_changed({ty, tx}, change);
-        // Whether the tile holds anything at t+1, for live_cells().
-        std::uint64_t any = 0;
-        for (int y = base, end = std::min(base + kTileRows, height_); y < end; ++y) {
+        // Whether the tile holds anything at t+1, for live_cells(). A row written live
+        // settles it; otherwise the rows not recomputed must be looked at too.
+        std::uint64_t any = written_any;
+        for (int y = base, end = std::min(base + kTileRows, height_); y < end && !any; ++y) {
             const std::size_t k = index(y, tx);
-            any |= nxt_[0][k] | nxt_[1][k];
+            any |= out1[k] | out2[k];
         }
         occupied_[1][ty * words_ + tx] = any != 0;
     }
