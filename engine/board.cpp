@@ -55,6 +55,82 @@ inline Counts count_3x3(Sum2 a, Sum2 b, Sum2 c) {
     return {r0 & r1 & low_zero, ~r0 & ~r1 & r2 & ~r3};
 }
 
+// What stepping some rows of a tile wrote: which rows changed (bit k for row k of the tile),
+// which of those at the tile's west and east column, whether any cell was written live, and
+// the population change per player.
+struct Written {
+    unsigned rows = 0, west = 0, east = 0;
+    std::uint64_t any = 0;
+    std::int64_t delta[2] = {0, 0};
+};
+
+// Steps rows [first_row, end_row) of one tile: `one` and `two` point at the first row's word
+// of generation t, `out1` and `out2` at t-1, which is overwritten with t+1; rows are `stride`
+// words apart. Without `kTwo`, plane two is all zero at t near these rows and at t-1 in them,
+// so it is neither read nor written.
+template <bool kTwo>
+Written step_rows(const std::uint64_t* one, const std::uint64_t* two, std::uint64_t* out1, std::uint64_t* out2,
+                  std::size_t stride, int first_row, int end_row, std::uint64_t mask) {
+    Written w;
+    Sum2 above1 = horizontal_sum(one - stride), here1 = horizontal_sum(one);
+    Sum2 above2{}, here2{};
+    std::uint64_t any_above1 = 0, any_here1 = 0, any_above2 = 0, any_here2 = 0;
+    if constexpr (kTwo) {
+        above2 = horizontal_sum(two - stride);
+        here2 = horizontal_sum(two);
+        any_above1 = horizontal_any(one - stride);
+        any_here1 = horizontal_any(one);
+        any_above2 = horizontal_any(two - stride);
+        any_here2 = horizontal_any(two);
+    }
+    for (int k = first_row; k < end_row; ++k, one += stride, two += stride, out1 += stride, out2 += stride) {
+        const Sum2 below1 = horizontal_sum(one + stride);
+        const Counts c1 = count_3x3(above1, here1, below1);
+        std::uint64_t diff;
+        if constexpr (kTwo) {
+            const std::uint64_t self1 = one[0], self2 = two[0];
+            const Sum2 below2 = horizontal_sum(two + stride);
+            const Counts c2 = count_3x3(above2, here2, below2);
+            const std::uint64_t any_below1 = horizontal_any(one + stride);
+            const std::uint64_t any_below2 = horizontal_any(two + stride);
+            const std::uint64_t near1 = any_above1 | any_here1 | any_below1;
+            const std::uint64_t near2 = any_above2 | any_here2 | any_below2;
+            const std::uint64_t empty = ~(self1 | self2);
+            // Survival counts only friends; a birth needs three friends and no enemy at all.
+            const std::uint64_t next1 = ((self1 & (c1.eq3 | c1.eq4)) | (empty & c1.eq3 & ~near2)) & mask;
+            const std::uint64_t next2 = ((self2 & (c2.eq3 | c2.eq4)) | (empty & c2.eq3 & ~near1)) & mask;
+            above2 = here2;
+            here2 = below2;
+            any_above1 = any_here1;
+            any_here1 = any_below1;
+            any_above2 = any_here2;
+            any_here2 = any_below2;
+            // Against generation t-1, which the output still holds: see the class comment.
+            const std::uint64_t old1 = *out1, old2 = *out2;
+            diff = (next1 ^ old1) | (next2 ^ old2);
+            *out1 = next1;
+            *out2 = next2;
+            w.any |= next1 | next2;
+            w.delta[0] += std::popcount(next1) - std::popcount(old1);
+            w.delta[1] += std::popcount(next2) - std::popcount(old2);
+        } else {
+            const std::uint64_t next1 = (c1.eq3 | (one[0] & c1.eq4)) & mask;
+            const std::uint64_t old1 = *out1;
+            diff = next1 ^ old1;
+            *out1 = next1;
+            w.any |= next1;
+            w.delta[0] += std::popcount(next1) - std::popcount(old1);
+        }
+        above1 = here1;
+        here1 = below1;
+        // Without branches: whether a row changed is as good as random.
+        w.rows |= static_cast<unsigned>(diff != 0) << k;
+        w.west |= static_cast<unsigned>(diff & 1) << k;
+        w.east |= static_cast<unsigned>(diff >> 63) << k;
+    }
+    return w;
+}
+
 }  // namespace
 
 Board::Board(int height, int width) : height_(height), width_(width) {
@@ -71,11 +147,15 @@ Board::Board(int height, int width) : height_(height), width_(width) {
         nxt_[p].assign(size, 0);
     }
     const std::size_t tiles = static_cast<std::size_t>(tiles_y_) * words_;
-    change_.assign(tiles, Change{});
     occupied_[0].assign(tiles, 0);
     occupied_[1].assign(tiles, 0);
-    active_rows_.assign(tiles, 0);
-    stamp_.assign(tiles, 0);
+    // One slot more than there are tiles: a list's next slot is written before it is counted.
+    pending_.resize(tiles + 1);
+    active_.resize(tiles + 1);
+    pending_rows_.assign((static_cast<std::size_t>(tiles_y_) + 2) * stride_, RowMask(~0u));
+    for (int ty = 0; ty < tiles_y_; ++ty)
+        for (int tx = 0; tx < words_; ++tx) pending_rows_[tile_index({ty, tx})] = 0;
+    active_rows_ = pending_rows_;
 }
 
 int Board::height() const { return height_; }
@@ -90,12 +170,34 @@ Player Board::at(int y, int x) const {
     return Player::none;
 }
 
-void Board::mark_changed(TileAt at, Change change) {
-    Change& c = change_[at.ty * words_ + at.tx];
-    if (c.rows == 0) changed_.push_back(at);
-    c.rows |= change.rows;
-    c.west |= change.west;
-    c.east |= change.east;
+void Board::activate(TileAt at, Change change) {
+    constexpr unsigned all_rows = (1u << kTileRows) - 1, bottom_shift = kTileRows - 1;
+    auto spread = [](unsigned rows) { return (rows | (rows << 1) | (rows >> 1)) & all_rows; };
+    // A change in a tile's top row reaches the bottom row of the tile above, and so on.
+    auto up = [](unsigned rows) { return (rows & 1u) << bottom_shift; };
+    auto down = [](unsigned rows) { return rows >> bottom_shift; };
+    const std::size_t t = tile_index(at), s = stride_;
+    RowMask* rows = pending_rows_.data();
+    TileAt* list = pending_.data();
+    auto add = [&](std::size_t i, int dy, int dx, unsigned more) {
+        const RowMask before = rows[i];
+        rows[i] = static_cast<RowMask>(before | more);
+        list[pending_count_] = {at.ty + dy, at.tx + dx};
+        pending_count_ += before == 0 && more != 0;
+    };
+    add(t, 0, 0, spread(change.rows));
+    // Most changes stay clear of the tile's edges.
+    if ((change.rows & (1u | 1u << bottom_shift)) != 0) {
+        add(t - s, -1, 0, up(change.rows));
+        add(t + s, 1, 0, down(change.rows));
+    }
+    if ((change.west | change.east) == 0) return;
+    add(t - 1, 0, -1, spread(change.west));
+    add(t + 1, 0, 1, spread(change.east));
+    add(t - s - 1, -1, -1, up(change.west));
+    add(t - s + 1, -1, 1, up(change.east));
+    add(t + s - 1, 1, -1, down(change.west));
+    add(t + s + 1, 1, 1, down(change.east));
 }
 
 int Board::place(Player player, std::span<const Cell> cells) {
@@ -112,52 +214,30 @@ int Board::place(Player player, std::span<const Cell> cells) {
         ++placed;
         ++population_[player == Player::one ? 0 : 1];
         occupied_[0][(c.y / kTileRows) * words_ + c.x / 64] = 1;
-        // The next step must recompute this tile and every neighbour: generation t is no
-        // longer what the last step made it.
+        // The next step must recompute this row's neighbourhood: generation t is no longer
+        // what the last step made it.
         const TileAt tile{c.y / kTileRows, c.x / 64};
-        const std::uint8_t row = static_cast<std::uint8_t>(1u << (c.y % kTileRows));
-        mark_changed(tile, {row, row, row});
+        const unsigned row = 1u << (c.y % kTileRows);
+        activate(tile, {row, row, row});
         placed_.push_back(tile);
     }
     return placed;
 }
 
 void Board::step() {
-    // Active: every row of every tile that a change of the last step (or a placement) can
-    // reach, which is the changed rows and their neighbours.
-    constexpr unsigned all_rows = (1u << kTileRows) - 1, top = 1u, bottom = 1u << (kTileRows - 1);
-    auto spread = [](unsigned rows) { return (rows | (rows << 1) | (rows >> 1)) & all_rows; };
-    ++step_stamp_;
-    active_.clear();
-    auto activate = [&](int ty, int tx, unsigned rows) {
-        if (rows == 0 || ty < 0 || ty >= tiles_y_ || tx < 0 || tx >= words_) return;
-        const int t = ty * words_ + tx;
-        if (stamp_[t] != step_stamp_) {
-            stamp_[t] = step_stamp_;
-            active_rows_[t] = 0;
-            active_.push_back({ty, tx});
-        }
-        active_rows_[t] |= static_cast<std::uint8_t>(rows);
-    };
-    for (const TileAt at : changed_) {
-        Change& slot = change_[at.ty * words_ + at.tx];
-        const Change c = slot;
-        slot = Change{};
-        const int ty = at.ty, tx = at.tx;
-        activate(ty, tx, spread(c.rows));
-        activate(ty - 1, tx, c.rows & top ? bottom : 0);
-        activate(ty + 1, tx, c.rows & bottom ? top : 0);
-        activate(ty, tx - 1, spread(c.west));
-        activate(ty, tx + 1, spread(c.east));
-        activate(ty - 1, tx - 1, c.west & top ? bottom : 0);
-        activate(ty - 1, tx + 1, c.east & top ? bottom : 0);
-        activate(ty + 1, tx - 1, c.west & bottom ? top : 0);
-        activate(ty + 1, tx + 1, c.east & bottom ? top : 0);
-    }
-    changed_.clear();
+    active_.swap(pending_);
+    active_rows_.swap(pending_rows_);
+    const std::size_t count = pending_count_;
+    pending_count_ = 0;
     std::int64_t written_delta[2] = {0, 0};
-    for (const TileAt at : active_) step_tile(at.ty, at.tx, active_rows_[at.ty * words_ + at.tx], written_delta);
-    for (const TileAt at : placed_) mark_changed(at, {static_cast<std::uint8_t>(all_rows), 0, 0});
+    for (std::size_t k = 0; k < count; ++k) {
+        const TileAt at = active_[k];
+        RowMask& rows = active_rows_[tile_index(at)];
+        step_tile(at, rows, written_delta);
+        rows = 0;
+    }
+    constexpr unsigned all_rows = (1u << kTileRows) - 1;
+    for (const TileAt at : placed_) activate(at, {all_rows, 0, 0});
     placed_.clear();
     for (int p = 0; p < 2; ++p) {
         cur_[p].swap(nxt_[p]);
@@ -168,96 +248,40 @@ void Board::step() {
     occupied_[0].swap(occupied_[1]);
 }
 
-void Board::step_tile(int ty, int tx, unsigned rows, std::int64_t (&written_delta)[2]) {
-    const int base = ty * kTileRows;
+void Board::step_tile(TileAt at, unsigned rows, std::int64_t (&written_delta)[2]) {
+    const int base = at.ty * kTileRows;
     // The rows from the first to the last that need it; a gap between is cheaper to compute
     // than to skip.
-    const int y0 = base + std::countr_zero(rows);
-    const int y1 = std::min(base + kTileRows - std::countl_zero(rows << (32 - kTileRows)), height_);
-    if (y0 >= y1) return;
-    const std::uint64_t mask = tx == words_ - 1 ? last_mask_ : ~std::uint64_t{0};
-    const std::size_t first = index(y0, tx);
+    const int first_row = std::countr_zero(rows);
+    const int end_row = std::min(kTileRows - std::countl_zero(rows << (32 - kTileRows)), height_ - base);
+    const std::uint64_t mask = at.tx == words_ - 1 ? last_mask_ : ~std::uint64_t{0};
+    const std::size_t first = index(base + first_row, at.tx);
 
-    // A tile with no cells of player two near it steps as plain Life, at half the cost.
-    bool two_near = false;
-    for (int y = y0 - 1; two_placed_ && y <= y1 && !two_near; ++y) {
-        const std::uint64_t* r = &cur_[1][index(y, tx)];
-        two_near = (r[-1] | r[0] | r[1]) != 0;
+    // A tile with no cells of player two near it, nor in the rows it overwrites, steps as
+    // plain Life, at half the cost.
+    bool two = false;
+    if (two_placed_) {
+        const std::uint64_t* r = &cur_[1][first - stride_];
+        const std::uint64_t* old = &nxt_[1][first];
+        for (int k = first_row - 1; k <= end_row && !two; ++k, r += stride_) two = (r[-1] | r[0] | r[1]) != 0;
+        for (int k = first_row; k < end_row && !two; ++k, old += stride_) two = *old != 0;
     }
-
-    Change change;
-    std::uint64_t written_any = 0;
-    std::size_t i = first;
-    const std::uint64_t* one = cur_[0].data();
-    const std::uint64_t* two = cur_[1].data();
-    std::uint64_t* out1 = nxt_[0].data();
-    std::uint64_t* out2 = nxt_[1].data();
-    Sum2 above1 = horizontal_sum(one + i - stride_), here1 = horizontal_sum(one + i);
-    Sum2 above2{}, here2{};
-    std::uint64_t any_above1 = 0, any_here1 = 0, any_above2 = 0, any_here2 = 0;
-    if (two_near) {
-        above2 = horizontal_sum(two + i - stride_);
-        here2 = horizontal_sum(two + i);
-        any_above1 = horizontal_any(one + i - stride_);
-        any_here1 = horizontal_any(one + i);
-        any_above2 = horizontal_any(two + i - stride_);
-        any_here2 = horizontal_any(two + i);
-    }
-    for (int y = y0; y < y1; ++y, i += stride_) {
-        const std::uint64_t self1 = one[i], self2 = two[i];
-        const Sum2 below1 = horizontal_sum(one + i + stride_);
-        const Counts c1 = count_3x3(above1, here1, below1);
-        std::uint64_t next1, next2;
-        if (two_near) {
-            const Sum2 below2 = horizontal_sum(two + i + stride_);
-            const Counts c2 = count_3x3(above2, here2, below2);
-            const std::uint64_t any_below1 = horizontal_any(one + i + stride_);
-            const std::uint64_t any_below2 = horizontal_any(two + i + stride_);
-            const std::uint64_t near1 = any_above1 | any_here1 | any_below1;
-            const std::uint64_t near2 = any_above2 | any_here2 | any_below2;
-            const std::uint64_t empty = ~(self1 | self2);
-            // Survival counts only friends; a birth needs three friends and no enemy at all.
-            next1 = ((self1 & (c1.eq3 | c1.eq4)) | (empty & c1.eq3 & ~near2)) & mask;
-            next2 = ((self2 & (c2.eq3 | c2.eq4)) | (empty & c2.eq3 & ~near1)) & mask;
-            above2 = here2;
-            here2 = below2;
-            any_above1 = any_here1;
-            any_here1 = any_below1;
-            any_above2 = any_here2;
-            any_here2 = any_below2;
-        } else {
-            next1 = (c1.eq3 | (self1 & c1.eq4)) & mask;
-            next2 = 0;
-        }
-        above1 = here1;
-        here1 = below1;
-
-        // Against generation t-1, which nxt_ still holds: see the class comment.
-        const std::uint64_t old1 = out1[i], old2 = out2[i];
-        const std::uint64_t diff = (next1 ^ old1) | (next2 ^ old2);
-        out1[i] = next1;
-        out2[i] = next2;
-        written_any |= next1 | next2;
-        if (diff) {
-            written_delta[0] += std::popcount(next1) - std::popcount(old1);
-            written_delta[1] += std::popcount(next2) - std::popcount(old2);
-            const std::uint8_t row = static_cast<std::uint8_t>(1u << (y - base));
-            change.rows |= row;
-            if (diff & 1) change.west |= row;
-            if (diff >> 63) change.east |= row;
-        }
-    }
-    if (change.rows) {
-        mark_changed({ty, tx}, change);
-        // Whether the tile holds anything at t+1, for live_cells(). A row written live
-        // settles it; otherwise the rows not recomputed must be looked at too.
-        std::uint64_t any = written_any;
-        for (int y = base, end = std::min(base + kTileRows, height_); y < end && !any; ++y) {
-            const std::size_t k = index(y, tx);
-            any |= out1[k] | out2[k];
-        }
-        occupied_[1][ty * words_ + tx] = any != 0;
-    }
+    const std::size_t rel = first - static_cast<std::size_t>(first_row) * stride_;  // row 0 of the tile
+    const Written w =
+        two ? step_rows<true>(&cur_[0][first], &cur_[1][first], &nxt_[0][first], &nxt_[1][first], stride_, first_row,
+                              end_row, mask)
+            : step_rows<false>(&cur_[0][first], &cur_[1][first], &nxt_[0][first], &nxt_[1][first], stride_, first_row,
+                               end_row, mask);
+    written_delta[0] += w.delta[0];
+    written_delta[1] += w.delta[1];
+    if (w.rows == 0) return;
+    activate(at, {w.rows, w.west, w.east});
+    // Whether the tile holds anything at t+1, for live_cells(). A row written live settles
+    // it; otherwise the rows not recomputed must be looked at too.
+    std::uint64_t any = w.any;
+    for (int k = 0, end = std::min(kTileRows, height_ - base); k < end && !any; ++k)
+        any |= nxt_[0][rel + k * stride_] | nxt_[1][rel + k * stride_];
+    occupied_[1][at.ty * words_ + at.tx] = any != 0;
 }
 
 std::int64_t Board::population(Player player) const {

@@ -58,26 +58,33 @@ private:
     // period-2 oscillator (the blinkers that fill a settled soup), so a step costs in
     // proportion to what really moves.
     static constexpr int kTileRows = 8;
+    using RowMask = std::uint8_t;  // one bit per row of a tile
+    static_assert(kTileRows <= 8, "RowMask keeps a tile's rows in 8 bits");
 
     std::size_t index(int y, int word) const {  // y and word in board terms
         return static_cast<std::size_t>(y + 1) * stride_ + static_cast<std::size_t>(word + 1);
     }
-    // Which rows of a tile changed (t+1 against t-1), and in which of those the change
-    // touches the tile's west or east column: that is all a neighbour needs to know.
     struct TileAt {
         int ty, tx;  // kept whole: dividing a tile index back into them costs a division
     };
+    // Per-tile arrays have a ring of border tiles, so a tile's neighbours never need a bounds
+    // check; a border tile's rows read as all active, so it is never listed.
+    std::size_t tile_index(TileAt at) const {
+        return static_cast<std::size_t>(at.ty + 1) * stride_ + static_cast<std::size_t>(at.tx + 1);
+    }
+    // Which rows of a tile changed (t+1 against t-1), and in which of those the change
+    // touches the tile's west or east column: that is all a neighbour needs to know.
     struct Change {
-        std::uint8_t rows = 0, west = 0, east = 0;
+        unsigned rows, west, east;
     };
-    static_assert(kTileRows <= 8, "Change keeps a tile's rows in 8 bits");
-    void step_tile(int ty, int tx, unsigned rows, std::int64_t (&written_delta)[2]);
-    void mark_changed(TileAt at, Change change);
+    // Lists, for the next step, every row of the tile and its neighbours that the change can reach.
+    void activate(TileAt at, Change change);
+    void step_tile(TileAt at, unsigned rows, std::int64_t (&written_delta)[2]);
 
     int height_;
     int width_;
-    int words_;        // words per row
-    std::size_t stride_;  // words per padded row
+    int words_;           // words per row
+    std::size_t stride_;  // words per padded row, and tiles per padded row of tiles
     int tiles_y_;
     std::uint64_t last_mask_;  // bits of the last word that lie on the board
     std::vector<std::uint64_t> cur_[2];
@@ -93,16 +100,19 @@ private:
     // board is plain Life, and tiles need not look for it.
     bool two_placed_ = false;
 
-    std::vector<Change> change_;  // per tile, from the last step and placements since
-    std::vector<TileAt> changed_;  // tiles with a change recorded
+    // The tiles the next step recomputes and, per (bordered) tile, which of its rows. A tile is
+    // listed when its mask first turns non-zero; the lists have room for every tile at once,
+    // so adding one needs no branch.
+    std::vector<TileAt> pending_;
+    std::size_t pending_count_ = 0;
+    std::vector<RowMask> pending_rows_;
+    // The step under way works from these while it fills the pending ones.
+    std::vector<TileAt> active_;
+    std::vector<RowMask> active_rows_;
     // Tiles cells were placed in since the last step. Such a tile must be recomputed in the
     // next two steps: its generation t is not what its neighbourhood at t-1 made it, so the
     // comparison with t-2 says nothing about it.
     std::vector<TileAt> placed_;
-    std::vector<TileAt> active_;
-    std::vector<std::uint8_t> active_rows_;  // per tile: the rows the next step recomputes
-    std::vector<std::uint32_t> stamp_;       // dedupes active_; compared with step_stamp_
-    std::uint32_t step_stamp_ = 0;
 };
 
 }  // namespace gol
