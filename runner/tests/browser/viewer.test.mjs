@@ -152,27 +152,42 @@ describe('a duel between two sample bots', () => {
     await page.click('#to-end');
     await waitForGeneration(page, game.result.generations);
     const board = page.locator('#board');
-    // The canvas's own pixels (the zoom buttons lie over it in a screenshot), once the frame
-    // that draws the last change has run.
+    // The canvas's own pixels (the zoom buttons lie over it in a screenshot) once the frame that
+    // draws the last change has run: the picture, and how many pixels lie off the board (the
+    // corner pixel is off the board when the whole board is in sight).
     const shot = () => board.evaluate((canvas) => new Promise((resolve) => {
-      requestAnimationFrame(() => requestAnimationFrame(() => resolve(canvas.toDataURL())));
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let outside = 0;
+        for (let i = 0; i < data.length; i += 4)
+          if (data[i] === data[0] && data[i + 1] === data[1] && data[i + 2] === data[2]) outside++;
+        resolve({ picture: canvas.toDataURL(), outside });
+      }));
     }));
     const fitted = await shot();
+    assert.ok(fitted.outside > 0, 'the fitted board leaves a margin');
     assert.equal(await page.evaluate(() => document.getElementById('board').getContext('2d').imageSmoothingEnabled), false);
     await page.click('#zoom-in');
     const zoomed = await shot();
-    assert.notEqual(zoomed, fitted, 'zoom-in changes the view');
+    assert.ok(zoomed.outside < fitted.outside, `zoom-in shows less off the board (${zoomed.outside} < ${fitted.outside})`);
     const box = await board.boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 25, { steps: 4 });
     await page.mouse.up();
-    assert.notEqual(await shot(), zoomed, 'dragging pans');
-    await page.mouse.wheel(0, -300);
-    const wheeled = await shot();
+    assert.notEqual((await shot()).picture, zoomed.picture, 'dragging pans');
     await page.click('#zoom-fit');
-    assert.equal(await shot(), fitted, 'Fit shows the board as at first');
-    assert.notEqual(wheeled, fitted, 'the wheel zooms');
+    assert.equal((await shot()).picture, fitted.picture, 'Fit shows the board as at first');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, 300);
+    const wheeledOut = await shot();
+    assert.ok(wheeledOut.outside > fitted.outside, 'the wheel zooms out');
+    await page.mouse.wheel(0, -600);
+    assert.ok((await shot()).outside < wheeledOut.outside, 'and in');
+    await page.click('#zoom-fit');
+    await page.click('#zoom-out');
+    assert.ok((await shot()).outside > fitted.outside, 'zoom-out from the fitted board shows more off it');
+    await page.click('#zoom-fit');
     assertClean(problems);
   });
 
