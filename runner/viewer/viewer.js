@@ -432,6 +432,8 @@
 
     function setPlaying(on) {
       if (on && replay.generation >= last && target >= last) target = 0;
+      // Play goes on from a jump still under way, not from the board it left.
+      if (on && !playing) replay.rewindFor(target);
       if (!on && playing) target = replay.generation;
       playing = on;
       carry = 0;
@@ -465,7 +467,8 @@
 
     function catchUp(deadline) {
       if (replay.generation === target) return;
-      replay.rewindFor(target);
+      // Playing shows the generations in turn; only a jump may start from a keyframe.
+      if (!playing || target < replay.generation) replay.rewindFor(target);
       while (replay.generation < target) {
         replay.advance();
         agreement.check(replay.generation, replay.board.population);
