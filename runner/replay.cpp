@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace gol::runner {
 
 using nlohmann::json;
@@ -11,17 +13,6 @@ namespace {
 
 constexpr std::string_view kFormat = "gol-replay";
 constexpr int kVersion = 1;
-
-json cells_json(const std::vector<Cell>& cells) {
-    json a = json::array();
-    for (const Cell& c : cells) a.push_back({c.y, c.x});
-    return a;
-}
-
-json move_json(const SeatMove& move) {
-    if (move.forfeit) return {{"forfeit", name(move.forfeit->kind)}, {"detail", move.forfeit->detail}};
-    return cells_json(move.applied);
-}
 
 RecordedMove read_move(const json& j) {
     RecordedMove m;
@@ -64,8 +55,15 @@ private:
 
 }  // namespace
 
-ReplayRecorder::ReplayRecorder(const ReplayHeader& h) {
-    json header = {{"format", kFormat},
+json move_json(const std::vector<Cell>& applied, const std::optional<Forfeit>& forfeit) {
+    if (forfeit) return {{"forfeit", name(forfeit->kind)}, {"detail", forfeit->detail}};
+    json a = json::array();
+    for (const Cell& c : applied) a.push_back({c.y, c.x});
+    return a;
+}
+
+json header_json(const ReplayHeader& h) {
+    return {{"format", kFormat},
                    {"version", kVersion},
                    {"rules", h.rules},
                    {"bots", {{{"name", h.bots[0]}, {"seat", 1}, {"hash", h.hashes[0]}},
@@ -75,29 +73,30 @@ ReplayRecorder::ReplayRecorder(const ReplayHeader& h) {
                    {"generations", h.config.generations},
                    {"seed", h.seed},
                    {"time_limit_ms", h.time_limit_ms}};
-    text_ = json_text(header) + "\n";
 }
+
+json result_json(const GameResult& r) {
+    return {{"winner", r.verdict.winner_seat == 0 ? json(nullptr) : json(r.verdict.winner_seat)},
+            {"reason", name(r.verdict.reason)},
+            {"generations", r.generations},
+            {"cells", {r.cells[0], r.cells[1]}},
+            {"forfeits", {r.forfeits[0], r.forfeits[1]}}};
+}
+
+ReplayRecorder::ReplayRecorder(const ReplayHeader& header) : text_(json_text(header_json(header)) + "\n") {}
 
 void ReplayRecorder::on_move(int tick, int seat, const SeatMove& move) {
     if (seat == 1) {
-        tick_line_ = "{\"t\":" + std::to_string(tick) + ",\"moves\":[" + json_text(move_json(move));
+        tick_line_ = "{\"t\":" + std::to_string(tick) + ",\"moves\":[" + json_text(move_json(move.applied, move.forfeit));
         return;
     }
     text_ += tick_line_;
     text_ += ',';
-    text_ += json_text(move_json(move));
+    text_ += json_text(move_json(move.applied, move.forfeit));
     text_ += "]}\n";
 }
 
-void ReplayRecorder::finish(const GameResult& r) {
-    json result = {{"result",
-                    {{"winner", r.verdict.winner_seat == 0 ? json(nullptr) : json(r.verdict.winner_seat)},
-                     {"reason", name(r.verdict.reason)},
-                     {"generations", r.generations},
-                     {"cells", {r.cells[0], r.cells[1]}},
-                     {"forfeits", {r.forfeits[0], r.forfeits[1]}}}}};
-    text_ += json_text(result) + "\n";
-}
+void ReplayRecorder::finish(const GameResult& r) { text_ += json_text({{"result", result_json(r)}}) + "\n"; }
 
 Replay read_replay(std::istream& in) {
     Replay replay;
@@ -151,10 +150,31 @@ Replay read_replay(std::istream& in) {
     return replay;
 }
 
-GameResult resimulate(const Replay& replay) {
+GameResult resimulate(const Replay& replay, GameObserver& observer) {
     RecordedMover one(replay, 1), two(replay, 2);
+    return play_game(one, two, replay.header.config, observer);
+}
+
+GameResult resimulate(const Replay& replay) {
     GameObserver none;
-    return play_game(one, two, replay.header.config, none);
+    return resimulate(replay, none);
+}
+
+Board board_at(const Replay& replay, int generation) {
+    const int last = std::min<int>(replay.result.generations, static_cast<int>(replay.ticks.size()));
+    if (generation < 0 || generation > last)
+        throw ReplayError("generation " + std::to_string(generation) + " is not in the game: it has generations 0.." +
+                          std::to_string(last));
+    // The same order as play_game: seat 1 places, seat 2 places, then one generation.
+    Board board(replay.header.config.height, replay.header.config.width);
+    for (int t = 0; t < generation; ++t) {
+        for (int seat = 1; seat <= 2; ++seat) {
+            const RecordedMove& m = replay.ticks[t][seat - 1];
+            if (!m.forfeit) board.place(seat == 1 ? Player::one : Player::two, m.applied);
+        }
+        board.step();
+    }
+    return board;
 }
 
 bool same_result(const GameResult& a, const GameResult& b) {

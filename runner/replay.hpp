@@ -3,6 +3,8 @@
 
 #include "runner/match.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstdint>
 #include <istream>
@@ -50,11 +52,28 @@ private:
     std::string tick_line_;  // seat 1's half of the tick being played
 };
 
+// The records of a replay as JSON, as the file holds them (docs/replay.md).
+nlohmann::json header_json(const ReplayHeader& header);
+nlohmann::json move_json(const std::vector<Cell>& applied, const std::optional<Forfeit>& forfeit);
+nlohmann::json result_json(const GameResult& result);
+
 // Throws ReplayError naming the line that is wrong.
 Replay read_replay(std::istream& in);
 
 // Plays the recorded moves again through the same game loop and rules.
+GameResult resimulate(const Replay& replay, GameObserver& observer);
 GameResult resimulate(const Replay& replay);
+
+// Live cells by seat after each generation: counts[g - 1] is generation g.
+class GenerationCounts : public GameObserver {
+public:
+    void on_generation(int, std::int64_t cells1, std::int64_t cells2) override { counts.push_back({cells1, cells2}); }
+    std::vector<std::array<std::int64_t, 2>> counts;
+};
+
+// The board after `generation` generations (0: the empty board before the first move).
+// Throws ReplayError unless 0 <= generation <= the generations the game lasted.
+Board board_at(const Replay& replay, int generation);
 
 bool same_result(const GameResult& a, const GameResult& b);
 
