@@ -1,15 +1,19 @@
 #include "runner/league.hpp"
 
+#include "runner/atomic_file.hpp"
 #include "runner/bot_player.hpp"
 #include "runner/cpu_pin.hpp"
 #include "runner/game_stats.hpp"
+#include "runner/leaderboard_page.hpp"
 #include "runner/progress.hpp"
 #include "runner/replay.hpp"
 #include "runner/results_store.hpp"
+#include "runner/viewer_page.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -119,6 +123,36 @@ private:
     std::string error_;
 };
 
+// A viewer page is made from the stored replay and can be made again, so failing to write one
+// is reported and costs nothing else.
+void write_viewer(const ResultsStore& store, const std::string& key, const std::string& replay_text, std::FILE* log) {
+    try {
+        std::istringstream text(replay_text);
+        write_file_atomically(store.viewer_path(key), viewer_page(read_replay(text)));
+    } catch (const std::exception& e) {
+        std::fprintf(log, "league: no viewer page for game %s: %s\n", key.c_str(), e.what());
+    }
+}
+
+// The leaderboard page, and a viewer page for every counted game that has none yet (games
+// stored by a runner that did not make them).
+void write_pages(const ResultsStore& store, const LeagueTable& table, std::FILE* log) {
+    for (const GameRecord& g : table.games) {
+        if (fs::exists(store.viewer_path(g.key))) continue;
+        std::ifstream in(store.replay_path(g.key));
+        std::stringstream text;
+        text << in.rdbuf();
+        write_viewer(store, g.key, text.str(), log);
+    }
+    const fs::path page = store.dir() / "leaderboard.html";
+    try {
+        write_file_atomically(page, leaderboard_page(table));
+        std::fprintf(log, "league: leaderboard page %s\n", page.c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(log, "league: %s: %s\n", page.c_str(), e.what());
+    }
+}
+
 }  // namespace
 
 LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std::stop_token stop, std::FILE* log) {
@@ -168,12 +202,18 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
                 ReplayRecorder recorder(header);
                 std::ostringstream log_text;
                 GameLog game_log(log_text, header.bots);
-                Observers all({&recorder, &game_log});
+                GameStats stats;
+                Observers all({&recorder, &game_log, &stats});
                 GameResult result = play_game(one, two, o.settings.config, all, stop);
                 recorder.finish(result);
-                store.save({g.key, header.bots, header.hashes, g.game_index, g.seed, result}, recorder.text(),
-                           log_text.str());
+                GameRecord record{g.key, header.bots, header.hashes, g.game_index, g.seed, result, {}, {}};
+                for (int seat = 1; seat <= 2; ++seat) {
+                    record.forfeit_reasons[seat - 1] = stats.seat(seat).forfeits_by_reason;
+                    record.last_forfeit[seat - 1] = stats.seat(seat).last_forfeit;
+                }
+                store.save(record, recorder.text(), log_text.str());
                 played = true;
+                write_viewer(store, g.key, recorder.text(), log);
             } catch (const GameInterrupted&) {
             } catch (const std::exception& e) {
                 progress.fail(std::string("game ") + a.spec.name + " vs " + b.spec.name + ": " + e.what());
@@ -195,6 +235,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     outcome.table.played = progress.done();
     outcome.table.reused = reused;
     outcome.stored = reused + progress.done();
+    write_pages(store, outcome.table, log);
     return outcome;
 }
 
@@ -206,8 +247,10 @@ LeagueTable table_from_store(const fs::path& dir, std::optional<Scoring> scoring
     LeagueTable table;
     table.scoring = scoring ? *scoring : scoring_from_name(index.scoring).value_or(Scoring::wins);
     table.standings = compute_standings(index.bots, records, table.scoring);
+    table.settings = index.settings;
+    table.games = std::move(records);
     table.total = static_cast<int>(index.keys.size());
-    table.reused = static_cast<int>(records.size());
+    table.reused = static_cast<int>(table.games.size());
     table.excluded = index.excluded;
     return table;
 }

@@ -30,7 +30,9 @@ json record_json(const GameRecord& r) {
             {"reason", name(g.verdict.reason)},
             {"generations", g.generations},
             {"cells", g.cells},
-            {"forfeits", g.forfeits}};
+            {"forfeits", g.forfeits},
+            {"forfeit_reasons", r.forfeit_reasons},
+            {"last_forfeit", r.last_forfeit}};
 }
 
 GameRecord record_from(const json& j) {
@@ -46,6 +48,10 @@ GameRecord record_from(const json& j) {
     r.result.generations = j.at("generations").get<int>();
     r.result.cells = j.at("cells").get<std::array<std::int64_t, 2>>();
     r.result.forfeits = j.at("forfeits").get<std::array<int, 2>>();
+    // Records written before these fields existed have none.
+    if (j.contains("forfeit_reasons"))
+        r.forfeit_reasons = j.at("forfeit_reasons").get<std::array<std::map<std::string, int>, 2>>();
+    if (j.contains("last_forfeit")) r.last_forfeit = j.at("last_forfeit").get<std::array<std::string, 2>>();
     return r;
 }
 
@@ -64,6 +70,7 @@ ResultsStore::ResultsStore(fs::path dir) : dir_(std::move(dir)) {
 std::optional<GameRecord> ResultsStore::load(const std::string& key) const { return load_record(dir_, key); }
 
 fs::path ResultsStore::replay_path(const std::string& key) const { return dir_ / "replays" / (key + ".jsonl"); }
+fs::path ResultsStore::viewer_path(const std::string& key) const { return dir_ / "viewers" / (key + ".html"); }
 
 void ResultsStore::save(const GameRecord& record, const std::string& replay, const std::string& log) {
     write_file_atomically(replay_path(record.key), replay);

@@ -7,6 +7,7 @@
 #include "runner/unique_fd.hpp"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -25,6 +26,9 @@ struct GameRecord {
     int game_index = 0;
     std::uint64_t seed = 0;
     GameResult result;
+    // By seat: forfeited turns per reason, and "reason: detail" of the last one.
+    std::array<std::map<std::string, int>, 2> forfeit_reasons;
+    std::array<std::string, 2> last_forfeit;
 };
 
 struct ExcludedBot {
@@ -55,6 +59,9 @@ public:
     void save_index(const LeagueIndex& index);
 
     std::filesystem::path replay_path(const std::string& key) const;
+    // Where the game's viewer page goes (docs/viewer.md): made from its replay, so it can be
+    // made again.
+    std::filesystem::path viewer_path(const std::string& key) const;
 
 private:
     std::filesystem::path dir_;

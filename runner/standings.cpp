@@ -28,18 +28,6 @@ Points points_for(Scoring s) {
     return {1, 1, 0};
 }
 
-std::string number(double v) {
-    char buf[32];
-    if (v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
-    else std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
-}
-
-std::string cells(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
-}
 
 // The order of the table; the bot's name only breaks ties for display, not for rank.
 auto merit(const Standing& s) { return std::make_tuple(-s.points, -s.wins, s.losses, s.forfeits, -s.mean_cells); }
@@ -66,6 +54,19 @@ std::string games_line(const LeagueTable& t) {
 }
 
 }  // namespace
+
+std::string format_points(double v) {
+    char buf[32];
+    if (v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
+
+std::string format_mean_cells(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
 
 std::optional<Scoring> scoring_from_name(std::string_view n) {
     for (Scoring s : {Scoring::wins, Scoring::points, Scoring::half, Scoring::kd})
@@ -156,7 +157,7 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             for (const Standing& s : t.standings)
                 out += std::to_string(s.rank) + "," + csv_field(s.bot) + "," + std::to_string(s.played) + "," +
                        std::to_string(s.wins) + "," + std::to_string(s.draws) + "," + std::to_string(s.losses) + "," +
-                       number(s.points) + "," + std::to_string(s.forfeits) + "," + cells(s.mean_cells) + "\n";
+                       format_points(s.points) + "," + std::to_string(s.forfeits) + "," + format_mean_cells(s.mean_cells) + "\n";
             return out;
         case TableFormat::markdown:
             out = "| Rank | Bot | Played | Wins | Draws | Losses | Points | Forfeits | Mean cells |\n"
@@ -164,8 +165,8 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             for (const Standing& s : t.standings)
                 out += "| " + std::to_string(s.rank) + " | " + markdown_cell(s.bot) + " | " +
                        std::to_string(s.played) + " | " + std::to_string(s.wins) + " | " + std::to_string(s.draws) +
-                       " | " + std::to_string(s.losses) + " | " + number(s.points) + " | " +
-                       std::to_string(s.forfeits) + " | " + cells(s.mean_cells) + " |\n";
+                       " | " + std::to_string(s.losses) + " | " + format_points(s.points) + " | " +
+                       std::to_string(s.forfeits) + " | " + format_mean_cells(s.mean_cells) + " |\n";
             out += "\nScoring: " + std::string(name(t.scoring)) + ". " + games_line(t) + ".\n";
             if (!t.excluded.empty()) {
                 out += "\nExcluded:\n\n";
@@ -182,8 +183,8 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             out += line;
             for (const Standing& s : t.standings) {
                 std::snprintf(line, sizeof line, "%4d  %-*s %6d %5d %5d %6d %7s %8d %10s\n", s.rank, int(w),
-                              s.bot.c_str(), s.played, s.wins, s.draws, s.losses, number(s.points).c_str(),
-                              s.forfeits, cells(s.mean_cells).c_str());
+                              s.bot.c_str(), s.played, s.wins, s.draws, s.losses, format_points(s.points).c_str(),
+                              s.forfeits, format_mean_cells(s.mean_cells).c_str());
                 out += line;
             }
             out += "scoring: " + std::string(name(t.scoring)) + "; " + games_line(t) + "\n";

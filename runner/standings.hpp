@@ -29,6 +29,8 @@ std::vector<Standing> compute_standings(const std::vector<std::string>& bots, co
 
 struct LeagueTable {
     Scoring scoring = Scoring::wins;
+    LeagueSettings settings;
+    std::vector<GameRecord> games;  // the stored games the standings count, in schedule order
     std::vector<Standing> standings;
     int total = 0, played = 0, reused = 0;  // games scheduled, played by this run, taken from the store
     std::vector<ExcludedBot> excluded;
@@ -38,5 +40,10 @@ enum class TableFormat { text, markdown, json, csv };
 std::optional<TableFormat> table_format_from_name(std::string_view name);
 
 std::string format_table(const LeagueTable& table, TableFormat format);
+
+// As every table format writes them: points with a decimal only when they have one
+// (half-point scoring), mean cells with one decimal.
+std::string format_points(double points);
+std::string format_mean_cells(double cells);
 
 }  // namespace gol::runner

@@ -8,6 +8,7 @@
 #include "runner/interrupt.hpp"
 #include "runner/progress.hpp"
 #include "runner/replay.hpp"
+#include "runner/viewer_page.hpp"
 
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include <iostream>
 #include <memory>
 #include <random>
+#include <sstream>
 
 namespace gol::runner::cli {
 
@@ -31,8 +33,18 @@ struct DuelOptions {
     bool json = false;
     bool quiet = false;
     std::string replay_file;
+    std::string html_file;
     std::string log_file;
 };
+
+void check_writable(const char* flag, const std::string& path) {
+    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    const std::filesystem::path where = dir.empty() ? "." : dir;
+    if (!std::filesystem::is_directory(where))
+        throw UsageError(std::string(flag) + " " + path + ": the folder " + where.string() + " does not exist");
+    if (::access(where.c_str(), W_OK) != 0)
+        throw UsageError(std::string(flag) + " " + path + ": the folder " + where.string() + " is not writable");
+}
 
 std::string forfeit_breakdown(const SeatStats& s) {
     std::string out;
@@ -59,7 +71,7 @@ void print_summary(std::ostream& out, const std::array<std::string, 2>& names, c
     }
 }
 
-nlohmann::json result_json(const std::array<std::string, 2>& names, const GameResult& r, const GameStats& stats,
+nlohmann::json duel_json(const std::array<std::string, 2>& names, const GameResult& r, const GameStats& stats,
                            const GameConfig& config, std::uint64_t seed) {
     using nlohmann::json;
     json j;
@@ -95,6 +107,9 @@ int run_duel(const DuelOptions& o) {
     if (o.seats == "random" && (std::mt19937_64(seed)() & 1)) std::swap(bots[0], bots[1]);
     const std::array<std::string, 2> names = {bots[0].spec.name, bots[1].spec.name};
 
+    // Checked before the game rather than found out after it.
+    for (const auto& [flag, path] : {std::pair{"--replay", &o.replay_file}, std::pair{"--html", &o.html_file}})
+        if (!path->empty()) check_writable(flag, *path);
     std::ofstream log;
     if (!o.log_file.empty()) {
         log.open(o.log_file);
@@ -127,11 +142,26 @@ int run_duel(const DuelOptions& o) {
     }
     progress.reset();
     recorder.finish(result);
-    if (!o.replay_file.empty()) write_file_atomically(o.replay_file, recorder.text());
-
-    if (o.json) std::cout << json_text(result_json(names, result, stats, o.game.config, seed)) << std::endl;
+    if (o.json) std::cout << json_text(duel_json(names, result, stats, o.game.config, seed)) << std::endl;
     else print_summary(std::cout, names, result, stats, o.game.config, seed);
-    return 0;
+
+    // The result is printed first: a file that cannot be written loses nothing else.
+    int status = 0;
+    auto write = [&](const char* flag, const std::string& path, auto contents) {
+        if (path.empty()) return;
+        try {
+            write_file_atomically(path, contents());
+        } catch (const std::exception& e) {
+            std::cerr << "duel: " << flag << " " << path << ": " << e.what() << "\n";
+            status = 1;
+        }
+    };
+    write("--replay", o.replay_file, [&] { return recorder.text(); });
+    write("--html", o.html_file, [&] {
+        std::istringstream text(recorder.text());
+        return viewer_page(read_replay(text));
+    });
+    return status;
 }
 
 }  // namespace
@@ -150,6 +180,7 @@ void add_duel(CLI::App& app, Action& run) {
     cmd->add_flag("--json", o->json, "Print one JSON object with the result instead of a summary");
     cmd->add_flag("--quiet", o->quiet, "No progress line");
     cmd->add_option("--replay", o->replay_file, "Write the game's replay to this file");
+    cmd->add_option("--html", o->html_file, "Write a viewer page that plays the game (one self-contained HTML file)");
     cmd->add_option("--log", o->log_file, "Write forfeits and the bots' stderr to this file");
     cmd->callback([o, &run] { run = [o] { return run_duel(*o); }; });
 }

@@ -2,6 +2,7 @@
 #include "runner/cli/game_options.hpp"
 
 #include "runner/interrupt.hpp"
+#include "runner/leaderboard_page.hpp"
 #include "runner/league.hpp"
 #include "runner/sandbox.hpp"
 #include "runner/tournament.hpp"
@@ -40,6 +41,11 @@ Tournament tournament_of(const std::string& file) {
     } catch (const TournamentError& e) {
         throw UsageError(e.what());
     }
+}
+
+// html is the leaderboard page, whose links expect the results folder around it.
+std::string render(const LeagueTable& table, const std::string& format) {
+    return format == "html" ? leaderboard_page(table) : format_table(table, *table_format_from_name(format));
 }
 
 LeagueOptions resolve(const LeagueArgs& a) {
@@ -94,7 +100,7 @@ int run_league_command(const LeagueArgs& a) {
                   << " games are stored, run the same command again to play the rest\n";
         return 128 + interrupt.signal();
     }
-    std::cout << format_table(outcome.table, *table_format_from_name(a.format));
+    std::cout << render(outcome.table, a.format);
     return 0;
 }
 
@@ -115,11 +121,11 @@ int run_table_command(const TableArgs& a) {
     } catch (const StoreError& e) {
         throw UsageError(e.what());
     }
-    std::cout << format_table(table, *table_format_from_name(a.format));
+    std::cout << render(table, a.format);
     return 0;
 }
 
-const auto kFormats = CLI::IsMember({"text", "markdown", "json", "csv"});
+const auto kFormats = CLI::IsMember({"text", "markdown", "json", "csv", "html"});
 const auto kScorings = CLI::IsMember({"wins", "points", "half", "kd"});
 
 }  // namespace

@@ -1,10 +1,14 @@
 #include "runner/cli/command.hpp"
 
+#include "runner/atomic_file.hpp"
+#include "runner/board_png.hpp"
 #include "runner/replay.hpp"
+#include "runner/viewer_page.hpp"
 
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace gol::runner::cli {
 
@@ -18,7 +22,24 @@ std::string describe_result(const Replay& replay, const GameResult& r) {
            std::to_string(r.forfeits[0]) + "-" + std::to_string(r.forfeits[1]);
 }
 
-int run_replay(const std::string& file) {
+struct ReplayOptions {
+    std::string file;
+    std::string html;
+    std::string png;
+    std::optional<int> generation;
+};
+
+void write_output(const std::string& path, std::string_view contents, const char* what) {
+    try {
+        write_file_atomically(path, contents);
+    } catch (const std::exception& e) {
+        throw UsageError(std::string(what) + " " + path + ": " + e.what());
+    }
+    std::cout << "wrote " << path << "\n";
+}
+
+int run_replay(const ReplayOptions& o) {
+    const std::string& file = o.file;
     std::ifstream in(file);
     if (!in) throw UsageError(file + ": cannot be read");
     Replay replay;
@@ -27,10 +48,16 @@ int run_replay(const std::string& file) {
     } catch (const ReplayError& e) {
         throw ReplayError(file + ": " + e.what());
     }
+    if (o.generation && (*o.generation < 0 || *o.generation > replay.result.generations))
+        throw UsageError("--generation " + std::to_string(*o.generation) + ": the game has generations 0.." +
+                         std::to_string(replay.result.generations));
     GameResult again = resimulate(replay);
     std::cout << file << ": " << replay.header.bots[0] << " vs " << replay.header.bots[1] << "\n";
     std::cout << "  recorded:    " << describe_result(replay, replay.result) << "\n";
     std::cout << "  resimulated: " << describe_result(replay, again) << "\n";
+    if (!o.html.empty()) write_output(o.html, viewer_page(replay), "--html");
+    if (!o.png.empty())
+        write_output(o.png, board_png(board_at(replay, o.generation.value_or(replay.result.generations))), "--png");
     if (!same_result(replay.result, again)) {
         std::cout << "MISMATCH: the replay does not reproduce its recorded result\n";
         return 1;
@@ -42,10 +69,13 @@ int run_replay(const std::string& file) {
 }  // namespace
 
 void add_replay(CLI::App& app, Action& run) {
-    auto file = std::make_shared<std::string>();
-    CLI::App* cmd = app.add_subcommand("replay", "Re-simulate a replay; exit 1 if its result differs");
-    cmd->add_option("FILE", *file, "A replay written by duel --replay or a league")->required();
-    cmd->callback([file, &run] { run = [file] { return run_replay(*file); }; });
+    auto o = std::make_shared<ReplayOptions>();
+    CLI::App* cmd = app.add_subcommand("replay", "Re-simulate a replay (exit 1 if its result differs); draw it as a page or a picture");
+    cmd->add_option("FILE", o->file, "A replay written by duel --replay or a league")->required();
+    cmd->add_option("--html", o->html, "Write a viewer page that plays the game (one self-contained HTML file)");
+    CLI::Option* png = cmd->add_option("--png", o->png, "Write a PNG picture of the board");
+    cmd->add_option("--generation", o->generation, "The generation --png draws (default: the last)")->needs(png);
+    cmd->callback([o, &run] { run = [o] { return run_replay(*o); }; });
 }
 
 }  // namespace gol::runner::cli

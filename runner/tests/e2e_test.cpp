@@ -155,3 +155,43 @@ TEST_CASE("e2e: check reports valid replies and timings, and fails a broken bot"
     CHECK(bad.exit_status == 1);
     CHECK(bad.out.find("FORFEIT not_json") != std::string::npos);
 }
+
+TEST_CASE("e2e: duel --html and replay --html write the same viewer page; replay --png draws a generation") {
+    Fixture f;
+    const fs::path replay = f.root.path() / "game.jsonl", page = f.root.path() / "duel.html";
+    f.duel("block", (f.bots / "block.cpp").string(), {"--replay", replay.string(), "--html", page.string(), "--generations", "20"});
+    REQUIRE(fs::exists(page));
+    std::ifstream in(page);
+    const std::string html((std::istreambuf_iterator<char>(in)), {});
+    CHECK(html.find("id=\"game-data\"") != std::string::npos);
+    CHECK(html.find("\"counts\":[[4,4],") != std::string::npos);
+
+    const fs::path again = f.root.path() / "again.html", png = f.root.path() / "board.png";
+    RunOutcome r = f.runner({"replay", replay.string(), "--html", again.string(), "--png", png.string(),
+                             "--generation", "10"});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    CHECK(r.out.find("wrote " + png.string()) != std::string::npos);
+    std::ifstream in2(again);
+    CHECK(std::string((std::istreambuf_iterator<char>(in2)), {}) == html);
+    std::ifstream in3(png, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in3)), {});
+    CHECK(bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+
+    r = f.runner({"replay", replay.string(), "--png", png.string(), "--generation", "21"});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("--generation 21: the game has generations 0..20") != std::string::npos);
+    r = f.runner({"replay", replay.string(), "--generation", "3"});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("--png") != std::string::npos);
+}
+
+TEST_CASE("e2e: an --html or --replay path that cannot be written is refused before the game") {
+    Fixture f;
+    RunOutcome r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(), "--html",
+                             (f.root.path() / "no-such-folder" / "game.html").string()});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("no-such-folder") != std::string::npos);
+    CHECK(r.err.find("does not exist") != std::string::npos);
+    CHECK(r.out.empty());
+}

@@ -178,3 +178,34 @@ TEST_CASE("league e2e: a tournament file supplies settings, flags override, resu
     CHECK(row(t, "block")["points"] == 3 * 2 + 1 * 2);
     CHECK(fs::exists(f.root.path() / "cup" / "league.json"));
 }
+
+TEST_CASE("league e2e: leaderboard.html and a viewer page for every game; table --format html; names escaped") {
+    LeagueFixture f;
+    fs::remove(f.bots / "nap.sh");
+    fs::create_directories(f.bots / "evil");
+    fs::copy(fs::path(TEST_BOTS_DIR) / "block.py", f.bots / "evil" / "bot.py");
+    std::ofstream(f.bots / "evil" / "bot.json") << R"({"name": "<script>alert(1)</script>", "run": ["python3", "bot.py"]})";
+    json t = f.league("results");
+    REQUIRE(t["standings"].size() == 4);
+    const fs::path dir = f.root.path() / "results";
+    std::ifstream in(dir / "leaderboard.html");
+    const std::string page((std::istreambuf_iterator<char>(in)), {});
+    CHECK(page.find("<script>alert(1)</script>") == std::string::npos);
+    CHECK(page.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+    int links = 0;
+    for (const auto& entry : fs::directory_iterator(dir / "games")) {
+        const std::string key = entry.path().stem().string();
+        CHECK(fs::exists(dir / "viewers" / (key + ".html")));
+        links += page.find("href=\"viewers/" + key + ".html\"") != std::string::npos;
+    }
+    CHECK(links == 12);
+
+    // A store from before viewer pages: the next run makes the missing ones.
+    fs::remove_all(dir / "viewers");
+    f.league("results");
+    CHECK(std::distance(fs::directory_iterator(dir / "viewers"), fs::directory_iterator()) == 12);
+
+    RunOutcome r = f.runner({"table", "--results", dir.string(), "--format", "html"});
+    CHECK(r.exit_status == 0);
+    CHECK(r.out == page);
+}
