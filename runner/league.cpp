@@ -140,6 +140,11 @@ void write_pages(const ResultsStore& store, const LeagueTable& table, std::FILE*
     for (const GameRecord& g : table.games) {
         if (fs::exists(store.viewer_path(g.key))) continue;
         std::ifstream in(store.replay_path(g.key));
+        if (!in) {
+            std::fprintf(log, "league: no viewer page for game %s: %s cannot be read\n", g.key.c_str(),
+                         store.replay_path(g.key).c_str());
+            continue;
+        }
         std::stringstream text;
         text << in.rdbuf();
         write_viewer(store, g.key, text.str(), log);

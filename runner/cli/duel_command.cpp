@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -37,11 +38,15 @@ struct DuelOptions {
     std::string log_file;
 };
 
+// Missing folders on the way are made when the file is written; what cannot work is a path
+// through a file, or a folder that is not writable.
 void check_writable(const char* flag, const std::string& path) {
-    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
-    const std::filesystem::path where = dir.empty() ? "." : dir;
-    if (!std::filesystem::is_directory(where))
-        throw UsageError(std::string(flag) + " " + path + ": the folder " + where.string() + " does not exist");
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path where = fs::absolute(fs::path(path), ec).parent_path();
+    while (!fs::exists(where, ec) && where.has_relative_path()) where = where.parent_path();
+    if (!fs::is_directory(where, ec))
+        throw UsageError(std::string(flag) + " " + path + ": " + where.string() + " is not a folder");
     if (::access(where.c_str(), W_OK) != 0)
         throw UsageError(std::string(flag) + " " + path + ": the folder " + where.string() + " is not writable");
 }

@@ -188,10 +188,17 @@ TEST_CASE("e2e: duel --html and replay --html write the same viewer page; replay
 
 TEST_CASE("e2e: an --html or --replay path that cannot be written is refused before the game") {
     Fixture f;
+    std::ofstream(f.root.path() / "a-file") << "not a folder";
     RunOutcome r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(), "--html",
-                             (f.root.path() / "no-such-folder" / "game.html").string()});
+                             (f.root.path() / "a-file" / "game.html").string()});
     CHECK(r.exit_status == 2);
-    CHECK(r.err.find("no-such-folder") != std::string::npos);
-    CHECK(r.err.find("does not exist") != std::string::npos);
+    CHECK(r.err.find("a-file is not a folder") != std::string::npos);
     CHECK(r.out.empty());
+
+    // Folders that do not exist yet are made.
+    const fs::path nested = f.root.path() / "new" / "folder" / "game.html";
+    r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(), "--generations", "5",
+                  "--html", nested.string()});
+    CHECK(r.exit_status == 0);
+    CHECK(fs::exists(nested));
 }
