@@ -43,6 +43,11 @@ std::string board_png(const Board& board) {
               c.owner == Player::one ? kSeat1 : kSeat2);
 
     png_image image{};
+    // libpng's own state for the image, released however we leave.
+    struct Release {
+        png_image& image;
+        ~Release() { png_image_free(&image); }
+    } release{image};
     image.version = PNG_IMAGE_VERSION;
     image.width = static_cast<png_uint_32>(width);
     image.height = static_cast<png_uint_32>(height);
@@ -55,7 +60,6 @@ std::string board_png(const Board& board) {
     if (!png_image_write_to_memory(&image, out.data(), &size, 0, pixels.data(), 0, nullptr))
         throw std::runtime_error(std::string("libpng: ") + image.message);
     out.resize(size);
-    png_image_free(&image);
     return out;
 }
 
