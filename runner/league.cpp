@@ -124,11 +124,14 @@ private:
 };
 
 // A viewer page is made from the stored replay and can be made again, so failing to write one
-// is reported and costs nothing else.
-void write_viewer(const ResultsStore& store, const std::string& key, const std::string& replay_text, std::FILE* log) {
+// is reported and costs nothing else. `counts` are the game's own per-generation counts; without
+// them the replay is played again to count.
+void write_viewer(const ResultsStore& store, const std::string& key, const std::string& replay_text,
+                  const GenerationCounts* counts, std::FILE* log) {
     try {
         std::istringstream text(replay_text);
-        write_file_atomically(store.viewer_path(key), viewer_page(read_replay(text)));
+        const Replay replay = read_replay(text);
+        write_file_atomically(store.viewer_path(key), counts ? viewer_page(replay, counts->counts) : viewer_page(replay));
     } catch (const std::exception& e) {
         std::fprintf(log, "league: no viewer page for game %s: %s\n", key.c_str(), e.what());
     }
@@ -147,7 +150,7 @@ void write_pages(const ResultsStore& store, const LeagueTable& table, std::FILE*
         }
         std::stringstream text;
         text << in.rdbuf();
-        write_viewer(store, g.key, text.str(), log);
+        write_viewer(store, g.key, text.str(), nullptr, log);
     }
     const fs::path page = store.dir() / "leaderboard.html";
     try {
@@ -208,7 +211,8 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
                 std::ostringstream log_text;
                 GameLog game_log(log_text, header.bots);
                 GameStats stats;
-                Observers all({&recorder, &game_log, &stats});
+                GenerationCounts counts;
+                Observers all({&recorder, &game_log, &stats, &counts});
                 GameResult result = play_game(one, two, o.settings.config, all, stop);
                 recorder.finish(result);
                 GameRecord record{g.key, header.bots, header.hashes, g.game_index, g.seed, result, {}, {}};
@@ -218,7 +222,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
                 }
                 store.save(record, recorder.text(), log_text.str());
                 played = true;
-                write_viewer(store, g.key, recorder.text(), log);
+                write_viewer(store, g.key, recorder.text(), &counts, log);
             } catch (const GameInterrupted&) {
             } catch (const std::exception& e) {
                 progress.fail(std::string("game ") + a.spec.name + " vs " + b.spec.name + ": " + e.what());

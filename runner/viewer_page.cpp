@@ -14,16 +14,14 @@ namespace {
 
 using nlohmann::json;
 
-json game_data(const Replay& replay) {
-    GenerationCounts counts;
-    resimulate(replay, counts);
+json game_data(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts) {
     json moves = json::array();
     for (const auto& tick : replay.ticks)
         moves.push_back({move_json(tick[0].applied, tick[0].forfeit), move_json(tick[1].applied, tick[1].forfeit)});
     return {{"header", header_json(replay.header)},
             {"moves", std::move(moves)},
             {"result", result_json(replay.result)},
-            {"counts", counts.counts}};
+            {"counts", counts}};
 }
 
 struct Slot {
@@ -53,11 +51,17 @@ std::string fill(std::string_view page, const std::vector<Slot>& slots) {
 
 }  // namespace
 
-std::string viewer_page(const Replay& replay) {
+std::string viewer_page(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts) {
     return fill(assets::viewer_html,
                 {{"/*@STYLE@*/", std::string(assets::viewer_css)},
                  {"/*@SCRIPT@*/", std::string(assets::life_js) + "\n" + std::string(assets::viewer_js)},
-                 {"@GAME_DATA@", script_safe_json(json_text(game_data(replay)))}});
+                 {"@GAME_DATA@", script_safe_json(json_text(game_data(replay, counts)))}});
+}
+
+std::string viewer_page(const Replay& replay) {
+    GenerationCounts counts;
+    resimulate(replay, counts);
+    return viewer_page(replay, counts.counts);
 }
 
 }  // namespace gol::runner

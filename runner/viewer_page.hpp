@@ -4,12 +4,18 @@
 
 #include "runner/replay.hpp"
 
+#include <array>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gol::runner {
 
-// The page for `replay`. It also carries the live cells of each generation as this runner's
-// engine computes them (by playing the replay again), which the page checks its own against.
+// The page for `replay`. It also carries `counts`, each generation's live cells by seat as this
+// runner's engine counted them (GenerationCounts), which the page checks its own against.
+std::string viewer_page(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts);
+
+// The same, counting by playing the replay again.
 std::string viewer_page(const Replay& replay);
 
 }  // namespace gol::runner

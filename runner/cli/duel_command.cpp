@@ -130,6 +130,8 @@ int run_duel(const DuelOptions& o) {
     ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
     ReplayRecorder recorder(header);
     std::vector<GameObserver*> observers = {&stats, &recorder};
+    GenerationCounts counts;  // for the viewer page, which checks its own counts against these
+    if (!o.html_file.empty()) observers.push_back(&counts);
     std::unique_ptr<GameLog> game_log;
     if (log.is_open()) observers.push_back((game_log = std::make_unique<GameLog>(log, names)).get());
     std::unique_ptr<ProgressLine> progress;
@@ -164,7 +166,7 @@ int run_duel(const DuelOptions& o) {
     write("--replay", o.replay_file, [&] { return recorder.text(); });
     write("--html", o.html_file, [&] {
         std::istringstream text(recorder.text());
-        return viewer_page(read_replay(text));
+        return viewer_page(read_replay(text), counts.counts);
     });
     return status;
 }

@@ -51,11 +51,12 @@ int run_replay(const ReplayOptions& o) {
     if (o.generation && (*o.generation < 0 || *o.generation > replay.result.generations))
         throw UsageError("--generation " + std::to_string(*o.generation) + ": the game has generations 0.." +
                          std::to_string(replay.result.generations));
-    GameResult again = resimulate(replay);
+    GenerationCounts counts;  // the same re-simulation serves the check and the page
+    GameResult again = resimulate(replay, counts);
     std::cout << file << ": " << replay.header.bots[0] << " vs " << replay.header.bots[1] << "\n";
     std::cout << "  recorded:    " << describe_result(replay, replay.result) << "\n";
     std::cout << "  resimulated: " << describe_result(replay, again) << "\n";
-    if (!o.html.empty()) write_output(o.html, viewer_page(replay), "--html");
+    if (!o.html.empty()) write_output(o.html, viewer_page(replay, counts.counts), "--html");
     if (!o.png.empty())
         write_output(o.png, board_png(board_at(replay, o.generation.value_or(replay.result.generations))), "--png");
     if (!same_result(replay.result, again)) {

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
 
 using namespace gol::runner;
@@ -200,10 +201,18 @@ TEST_CASE("league e2e: leaderboard.html and a viewer page for every game; table 
     }
     CHECK(links == 12);
 
-    // A store from before viewer pages: the next run makes the missing ones.
+    // A store from before viewer pages: the next run makes the missing ones, counting by playing
+    // the replays again, to the same pages as the games' own counts made.
+    auto read = [](const fs::path& p) {
+        std::ifstream in(p);
+        return std::string((std::istreambuf_iterator<char>(in)), {});
+    };
+    std::map<fs::path, std::string> pages;
+    for (const auto& entry : fs::directory_iterator(dir / "viewers")) pages[entry.path()] = read(entry.path());
     fs::remove_all(dir / "viewers");
     f.league("results");
     CHECK(std::distance(fs::directory_iterator(dir / "viewers"), fs::directory_iterator()) == 12);
+    for (const auto& [path, text] : pages) CHECK(read(path) == text);
 
     RunOutcome r = f.runner({"table", "--results", dir.string(), "--format", "html"});
     CHECK(r.exit_status == 0);
