@@ -39,10 +39,14 @@ struct LeagueFixture : testing::RunnerFixture {
         return json::parse(r.out);
     }
 
+    // Finished games only: a runner killed mid-write leaves a hidden temporary file beside them.
     int stored(const std::string& results) {
         fs::path games = root.path() / results / "games";
         if (!fs::exists(games)) return 0;
-        return static_cast<int>(std::distance(fs::directory_iterator(games), fs::directory_iterator()));
+        int n = 0;
+        for (const auto& entry : fs::directory_iterator(games))
+            n += entry.path().extension() == ".json" && !entry.path().filename().string().starts_with(".");
+        return n;
     }
 };
 
