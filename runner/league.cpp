@@ -126,11 +126,10 @@ private:
 // A viewer page is made from the stored replay and can be made again, so failing to write one
 // is reported and costs nothing else. `counts` are the game's own per-generation counts; without
 // them the replay is played again to count.
-void write_viewer(const ResultsStore& store, const std::string& key, const std::string& replay_text,
+void write_viewer(const ResultsStore& store, const std::string& key, std::istream& replay_text,
                   const GenerationCounts* counts, std::FILE* log) {
     try {
-        std::istringstream text(replay_text);
-        const Replay replay = read_replay(text);
+        const Replay replay = read_replay(replay_text);
         write_file_atomically(store.viewer_path(key), counts ? viewer_page(replay, counts->counts) : viewer_page(replay));
     } catch (const std::exception& e) {
         std::fprintf(log, "league: no viewer page for game %s: %s\n", key.c_str(), e.what());
@@ -148,9 +147,7 @@ void write_pages(const ResultsStore& store, const LeagueTable& table, std::FILE*
                          store.replay_path(g.key).c_str());
             continue;
         }
-        std::stringstream text;
-        text << in.rdbuf();
-        write_viewer(store, g.key, text.str(), nullptr, log);
+        write_viewer(store, g.key, in, nullptr, log);
     }
     const fs::path page = store.dir() / "leaderboard.html";
     try {
@@ -222,7 +219,8 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
                 }
                 store.save(record, recorder.text(), log_text.str());
                 played = true;
-                write_viewer(store, g.key, recorder.text(), &counts, log);
+                std::istringstream replay_text(recorder.text());
+                write_viewer(store, g.key, replay_text, &counts, log);
             } catch (const GameInterrupted&) {
             } catch (const std::exception& e) {
                 progress.fail(std::string("game ") + a.spec.name + " vs " + b.spec.name + ": " + e.what());

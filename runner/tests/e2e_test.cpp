@@ -9,6 +9,7 @@
 
 using namespace gol::runner;
 using gol::runner::testing::process_with;
+using gol::runner::testing::read_text;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -104,8 +105,7 @@ TEST_CASE("e2e: a replay re-simulates to its result, and a doctored one does not
     CHECK(ok.exit_status == 0);
     CHECK(ok.out.find("OK") != std::string::npos);
 
-    std::ifstream in(replay);
-    std::string text((std::istreambuf_iterator<char>(in)), {});
+    std::string text = read_text(replay);
     auto at = text.find("\"cells\":[4,4]");
     REQUIRE(at != std::string::npos);
     text.replace(at, 13, "\"cells\":[4,5]");
@@ -161,8 +161,7 @@ TEST_CASE("e2e: duel --html and replay --html write the same viewer page; replay
     const fs::path replay = f.root.path() / "game.jsonl", page = f.root.path() / "duel.html";
     f.duel("block", (f.bots / "block.cpp").string(), {"--replay", replay.string(), "--html", page.string(), "--generations", "20"});
     REQUIRE(fs::exists(page));
-    std::ifstream in(page);
-    const std::string html((std::istreambuf_iterator<char>(in)), {});
+    const std::string html = read_text(page);
     CHECK(html.find("id=\"game-data\"") != std::string::npos);
     CHECK(html.find("\"counts\":[[4,4],") != std::string::npos);
 
@@ -172,11 +171,8 @@ TEST_CASE("e2e: duel --html and replay --html write the same viewer page; replay
     INFO("stderr: " << r.err);
     CHECK(r.exit_status == 0);
     CHECK(r.out.find("wrote " + png.string()) != std::string::npos);
-    std::ifstream in2(again);
-    CHECK(std::string((std::istreambuf_iterator<char>(in2)), {}) == html);
-    std::ifstream in3(png, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in3)), {});
-    CHECK(bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+    CHECK(read_text(again) == html);
+    CHECK(read_text(png).compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
 
     r = f.runner({"replay", replay.string(), "--png", png.string(), "--generation", "21"});
     CHECK(r.exit_status == 2);

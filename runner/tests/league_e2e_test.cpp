@@ -11,6 +11,7 @@
 #include <thread>
 
 using namespace gol::runner;
+using gol::runner::testing::read_text;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -193,8 +194,7 @@ TEST_CASE("league e2e: leaderboard.html and a viewer page for every game; table 
     json t = f.league("results");
     REQUIRE(t["standings"].size() == 4);
     const fs::path dir = f.root.path() / "results";
-    std::ifstream in(dir / "leaderboard.html");
-    const std::string page((std::istreambuf_iterator<char>(in)), {});
+    const std::string page = read_text(dir / "leaderboard.html");
     CHECK(page.find("<script>alert(1)</script>") == std::string::npos);
     CHECK(page.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
     int links = 0;
@@ -207,16 +207,12 @@ TEST_CASE("league e2e: leaderboard.html and a viewer page for every game; table 
 
     // A store from before viewer pages: the next run makes the missing ones, counting by playing
     // the replays again, to the same pages as the games' own counts made.
-    auto read = [](const fs::path& p) {
-        std::ifstream in(p);
-        return std::string((std::istreambuf_iterator<char>(in)), {});
-    };
     std::map<fs::path, std::string> pages;
-    for (const auto& entry : fs::directory_iterator(dir / "viewers")) pages[entry.path()] = read(entry.path());
+    for (const auto& entry : fs::directory_iterator(dir / "viewers")) pages[entry.path()] = read_text(entry.path());
     fs::remove_all(dir / "viewers");
     f.league("results");
     CHECK(std::distance(fs::directory_iterator(dir / "viewers"), fs::directory_iterator()) == 12);
-    for (const auto& [path, text] : pages) CHECK(read(path) == text);
+    for (const auto& [path, text] : pages) CHECK(read_text(path) == text);
 
     RunOutcome r = f.runner({"table", "--results", dir.string(), "--format", "html"});
     CHECK(r.exit_status == 0);

@@ -15,6 +15,12 @@
 
 namespace gol::runner::testing {
 
+// A whole file's bytes; empty when it cannot be read.
+inline std::string read_text(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
 struct RunnerFixture {
     TempDir root{"runner-e2e"};
     std::filesystem::path bots = root.path() / "bots";
