@@ -1,7 +1,10 @@
 // Times the engine: a random soup, scattered gliders, or an RLE pattern, stepped for a number
-// of generations. The last line is one JSON object: seconds, generations, cells_final.
+// of generations. The last line is one JSON object: seconds, generations, cells_final. With
+// --work it counts instead of timing (see work_count.hpp): changed_cells and units replace
+// seconds.
 #include "engine/board.hpp"
 #include "rle.hpp"
+#include "work_count.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -45,8 +48,8 @@ int main(int argc, char** argv) {
     int width = 1000, height = 1000, generations = 10000, gliders = 0;
     double soup = 0;
     std::uint64_t seed = 1;
-    bool two_player = false;
-    std::string rle_file;
+    bool two_player = false, work = false;
+    std::string rle_file, work_unit = "64x1";
     app.add_option("--width", width, "Board width")->check(CLI::Range(1, Board::max_side))->capture_default_str();
     app.add_option("--height", height, "Board height")->check(CLI::Range(1, Board::max_side))->capture_default_str();
     app.add_option("--generations", generations, "Generations to step")->check(CLI::NonNegativeNumber)->capture_default_str();
@@ -55,10 +58,21 @@ int main(int argc, char** argv) {
     app.add_option("--seed", seed, "Random seed")->capture_default_str();
     app.add_flag("--two-player", two_player, "Each soup cell belongs to a random player");
     app.add_option("--rle", rle_file, "Load a one-player RLE pattern, top-left at (0, 0)")->check(CLI::ExistingFile);
+    app.add_flag("--work", work, "Count the cells that change and the units each step must recompute, instead of timing");
+    app.add_option("--work-unit", work_unit, "The unit --work counts, as WIDTHxHEIGHT in cells")->capture_default_str();
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : 2;
+    }
+
+    int unit_width = 0, unit_height = 0;
+    char rest = 0;
+    if (std::sscanf(work_unit.c_str(), "%dx%d%c", &unit_width, &unit_height, &rest) != 2 || unit_width < 1 ||
+        unit_height < 1) {
+        std::fprintf(stderr, "engine-bench: --work-unit %s: expected WIDTHxHEIGHT in cells, such as 64x1\n",
+                     work_unit.c_str());
+        return 2;
     }
 
     std::mt19937_64 rng(seed);
@@ -85,6 +99,21 @@ int main(int argc, char** argv) {
     board.place(Player::two, two);
     if (gliders > 0) scatter_gliders(board, gliders, rng);
 
+    if (work) {
+        bench::WorkCount count(height, width, unit_height, unit_width);
+        for (int g = 0; g < generations; ++g) {
+            count.before_step(board);
+            board.step();
+        }
+        const long long cells = board.population(Player::one) + board.population(Player::two);
+        std::printf("%d generations of a %dx%d board: %lld cells changed, %lld units of %dx%d to recompute\n",
+                    generations, width, height, static_cast<long long>(count.changed_cells()),
+                    static_cast<long long>(count.units()), unit_width, unit_height);
+        std::printf("{\"generations\":%d,\"cells_final\":%lld,\"changed_cells\":%lld,\"units\":%lld}\n",
+                    generations, cells, static_cast<long long>(count.changed_cells()),
+                    static_cast<long long>(count.units()));
+        return 0;
+    }
     const auto start = std::chrono::steady_clock::now();
     for (int g = 0; g < generations; ++g) board.step();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
