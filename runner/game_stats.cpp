@@ -4,6 +4,12 @@
 
 namespace gol::runner {
 
+std::string forfeit_breakdown(const std::map<std::string, int>& by_reason) {
+    std::string out;
+    for (const auto& [reason, n] : by_reason) out += (out.empty() ? "" : ", ") + reason + " " + std::to_string(n);
+    return out;
+}
+
 std::chrono::microseconds median(std::vector<std::chrono::microseconds> times) {
     if (times.empty()) return {};
     auto mid = times.begin() + static_cast<std::ptrdiff_t>(times.size() / 2);

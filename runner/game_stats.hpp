@@ -19,6 +19,9 @@ struct SeatStats {
     std::string last_forfeit;  // "reason: detail" of the most recent forfeit
 };
 
+// "reason n, reason n" in reason order, as reports show a seat's forfeits; empty without any.
+std::string forfeit_breakdown(const std::map<std::string, int>& by_reason);
+
 std::chrono::microseconds median(std::vector<std::chrono::microseconds> times);
 std::chrono::microseconds maximum(const std::vector<std::chrono::microseconds>& times);
 

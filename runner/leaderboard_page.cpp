@@ -1,5 +1,6 @@
 #include "runner/leaderboard_page.hpp"
 
+#include "runner/game_stats.hpp"
 #include "runner/html_text.hpp"
 
 #include <map>
@@ -89,8 +90,7 @@ std::string results_matrix(const LeagueTable& t) {
 }
 
 std::string forfeit_words(const GameRecord& g, int seat) {
-    std::string out;
-    for (const auto& [reason, n] : g.forfeit_reasons[seat - 1]) out += (out.empty() ? "" : ", ") + reason + " " + std::to_string(n);
+    const std::string out = forfeit_breakdown(g.forfeit_reasons[seat - 1]);
     if (out.empty()) return std::to_string(g.result.forfeits[seat - 1]);
     return std::to_string(g.result.forfeits[seat - 1]) + " (" + out + ")";
 }

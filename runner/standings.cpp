@@ -28,7 +28,6 @@ Points points_for(Scoring s) {
     return {1, 1, 0};
 }
 
-
 // The order of the table; the bot's name only breaks ties for display, not for rank.
 auto merit(const Standing& s) { return std::make_tuple(-s.points, -s.wins, s.losses, s.forfeits, -s.mean_cells); }
 

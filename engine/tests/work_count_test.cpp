@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <initializer_list>
+#include <vector>
+
 using namespace gol;
 
 namespace {

@@ -51,12 +51,6 @@ void check_writable(const char* flag, const std::string& path) {
         throw UsageError(std::string(flag) + " " + path + ": the folder " + where.string() + " is not writable");
 }
 
-std::string forfeit_breakdown(const SeatStats& s) {
-    std::string out;
-    for (const auto& [reason, n] : s.forfeits_by_reason) out += (out.empty() ? "" : ", ") + reason + " " + std::to_string(n);
-    return out;
-}
-
 void print_summary(std::ostream& out, const std::array<std::string, 2>& names, const GameResult& r,
                    const GameStats& stats, const GameConfig& config, std::uint64_t seed) {
     out << names[0] << " (seat 1) vs " << names[1] << " (seat 2) on " << config.width << "x" << config.height
@@ -70,7 +64,7 @@ void print_summary(std::ostream& out, const std::array<std::string, 2>& names, c
         const SeatStats& s = stats.seat(seat);
         out << "  " << names[seat - 1] << ": " << r.cells[seat - 1] << " cells, " << r.forfeits[seat - 1]
             << " forfeits";
-        if (!s.forfeits_by_reason.empty()) out << " (" << forfeit_breakdown(s) << ")";
+        if (!s.forfeits_by_reason.empty()) out << " (" << forfeit_breakdown(s.forfeits_by_reason) << ")";
         out << ", move time median " << format_ms(median(s.move_times)) << ", max " << format_ms(maximum(s.move_times)) << "\n";
         if (!s.last_forfeit.empty()) out << "    last forfeit: " << s.last_forfeit << "\n";
     }
