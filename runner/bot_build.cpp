@@ -109,7 +109,11 @@ PreparedBot prepare_compiled_bot(const BotSpec& bot, const std::string& hash, co
     const fs::path dest = options.cache_dir / "bin" / (bot.name + "-" + hash);
     const std::string stem = src.stem().string();
     PreparedBot prepared{bot, {}, hash};
-    if (bot.kind == SourceKind::java) prepared.command = {"java", "-cp", dest.string(), stem};
+    // The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of
+    // class space) fail under the default 1 GiB address-space limit of a move.
+    if (bot.kind == SourceKind::java)
+        prepared.command = {"java", "-XX:+UseSerialGC", "-Xmx256m", "-XX:CompressedClassSpaceSize=64m",
+                            "-XX:ReservedCodeCacheSize=64m", "-cp", dest.string(), stem};
     else prepared.command = {(dest / "bot").string()};
     if (fs::exists(dest)) return prepared;
 
