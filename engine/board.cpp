@@ -292,27 +292,7 @@ std::int64_t Board::population(Player player) const {
 void Board::live_cells(std::vector<LiveCell>& out) const {
     out.clear();
     out.reserve(static_cast<std::size_t>(population_[0] + population_[1]));
-    // Row by row for (y, x) order, but only through tiles that hold something.
-    for (int ty = 0; ty < tiles_y_; ++ty) {
-        const std::uint8_t* occupied = &occupied_[0][static_cast<std::size_t>(ty) * words_];
-        bool band = false;
-        for (int tx = 0; tx < words_ && !band; ++tx) band = occupied[tx];
-        if (!band) continue;
-        for (int y = ty * kTileRows, end = std::min(y + kTileRows, height_); y < end; ++y) {
-            const std::uint64_t* one = &cur_[0][index(y, 0)];
-            const std::uint64_t* two = &cur_[1][index(y, 0)];
-            for (int w = 0; w < words_; ++w) {
-                if (!occupied[w]) continue;
-                std::uint64_t any = one[w] | two[w];
-                while (any) {
-                    const int bit = std::countr_zero(any);
-                    any &= any - 1;
-                    const Player owner = (one[w] >> bit) & 1 ? Player::one : Player::two;
-                    out.push_back({y, w * 64 + bit, owner});
-                }
-            }
-        }
-    }
+    for_each_live_cell([&out](int y, int x, Player owner) { out.push_back({y, x, owner}); });
 }
 
 }  // namespace gol

@@ -1,6 +1,8 @@
 // Two-player Game of Life on a bounded board: the contest's rules, no I/O.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -46,6 +48,11 @@ public:
 
     // Clears `out` and fills it with every live cell in (y, x) order; reuses its capacity.
     void live_cells(std::vector<LiveCell>& out) const;
+
+    // Calls visit(y, x, owner) for every live cell in (y, x) order: live_cells() without the
+    // vector, for writers that stream a busy board straight into their output.
+    template <class Visit>
+    void for_each_live_cell(Visit&& visit) const;
 
 private:
     // Cells are bits, 64 to a word, one plane per player. Each row has a zero word of padding
@@ -114,5 +121,29 @@ private:
     // comparison with t-2 says nothing about it.
     std::vector<TileAt> placed_;
 };
+
+template <class Visit>
+void Board::for_each_live_cell(Visit&& visit) const {
+    // Row by row for (y, x) order, but only through tiles that hold something.
+    for (int ty = 0; ty < tiles_y_; ++ty) {
+        const std::uint8_t* occupied = &occupied_[0][static_cast<std::size_t>(ty) * words_];
+        bool band = false;
+        for (int tx = 0; tx < words_ && !band; ++tx) band = occupied[tx];
+        if (!band) continue;
+        for (int y = ty * kTileRows, end = std::min(y + kTileRows, height_); y < end; ++y) {
+            const std::uint64_t* one = &cur_[0][index(y, 0)];
+            const std::uint64_t* two = &cur_[1][index(y, 0)];
+            for (int w = 0; w < words_; ++w) {
+                if (!occupied[w]) continue;
+                std::uint64_t any = one[w] | two[w];
+                while (any) {
+                    const int bit = std::countr_zero(any);
+                    any &= any - 1;
+                    visit(y, w * 64 + bit, (one[w] >> bit) & 1 ? Player::one : Player::two);
+                }
+            }
+        }
+    }
+}
 
 }  // namespace gol

@@ -30,14 +30,13 @@ GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameO
                      std::stop_token stop) {
     Board board(config.height, config.width);
     std::array<Mover*, 2> movers = {&seat1, &seat2};
-    std::vector<LiveCell> scratch;
     std::string json;
     GameResult result;
 
     for (int tick = 0;; ++tick) {
         for (int seat = 1; seat <= 2; ++seat) {
             if (stop.stop_requested()) throw GameInterrupted();
-            encode_board(board, seat, tick, scratch, json);
+            encode_board(board, seat, tick, json);
             MoveResult m = movers[seat - 1]->move(json);
             SeatMove move;
             move.elapsed = m.elapsed;

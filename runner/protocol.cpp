@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
-#include <charconv>
 #include <climits>
+#include <cstring>
 
 namespace gol::runner {
 
@@ -14,12 +14,6 @@ constexpr std::array<std::string_view, 13> kForfeitNames = {
     "timeout",     "signal",         "exit_status",     "output_cap",      "not_json", "not_pairs",      "non_integer",
     "too_many_cells", "could_not_start", "board_too_large", "protocol", "gave_up", "resource_limit",
 };
-
-void append_int(std::string& out, std::int64_t v) {
-    char buf[24];
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, end);
-}
 
 // Checks the shape of a reply while nlohmann's SAX parser walks it: no DOM is built, so a
 // hostile reply costs no more memory than its own bytes.
@@ -110,31 +104,62 @@ bool forfeit_kind_from_name(std::string_view text, ForfeitKind& kind) {
     return false;
 }
 
-void encode_board(const Board& board, int bot_id, std::int64_t tick_id, std::vector<LiveCell>& scratch,
-                  std::string& out) {
-    board.live_cells(scratch);
-    out.clear();
-    out.reserve(64 + scratch.size() * 16);
-    out += "{\"y_size\":";
-    append_int(out, board.height());
-    out += ",\"x_size\":";
-    append_int(out, board.width());
-    out += ",\"board\":{";
-    bool first = true;
-    for (const LiveCell& c : scratch) {
-        out += first ? "\"(" : ",\"(";
-        first = false;
-        append_int(out, c.y);
-        out += ',';
-        append_int(out, c.x);
-        out += ")\":";
-        out += c.owner == Player::one ? '1' : '2';
-    }
-    out += "},\"bot_id\":";
-    append_int(out, bot_id);
-    out += ",\"tick_id\":";
-    append_int(out, tick_id);
-    out += '}';
+namespace {
+
+// v's decimal digits at `at`; returns the end. v is a coordinate or a seat: never negative.
+char* put_digits(char* at, std::int64_t v) {
+    char digits[20];
+    int n = 0;
+    do digits[n++] = static_cast<char>('0' + v % 10);
+    while ((v /= 10) > 0);
+    while (n > 0) *at++ = digits[--n];
+    return at;
+}
+
+char* put_text(char* at, std::string_view text) {
+    std::memcpy(at, text.data(), text.size());
+    return at + text.size();
+}
+
+}  // namespace
+
+void encode_board(const Board& board, int bot_id, std::int64_t tick_id, std::string& out) {
+    // A busy board is hundreds of KiB every move: the cells stream from the board straight into
+    // the string's bytes, each row's `"(y,` made once. The string is only ever grown to the
+    // bound (zero-filling just the growth) and cut to what was written.
+    static_assert(Board::max_side <= 10000, "a cell's entry is at most 16 bytes");
+    const auto cells = static_cast<std::size_t>(board.population(Player::one) + board.population(Player::two));
+    const std::size_t bound = 128 + cells * 16;
+    if (out.size() < bound) out.resize(bound);
+    char* const begin = out.data();
+    char* p = put_text(begin, "{\"y_size\":");
+    p = put_digits(p, board.height());
+    p = put_text(p, ",\"x_size\":");
+    p = put_digits(p, board.width());
+    p = put_text(p, ",\"board\":{");
+    char* const first = p;
+    char row[16];
+    std::size_t row_size = 0;
+    int row_y = -1;
+    board.for_each_live_cell([&](int y, int x, Player owner) {
+        if (y != row_y) {
+            row_y = y;
+            row[0] = '"';
+            row[1] = '(';
+            row_size = static_cast<std::size_t>(put_digits(row + 2, y) - row);
+            row[row_size++] = ',';
+        }
+        if (p != first) *p++ = ',';
+        std::memcpy(p, row, row_size);
+        p = put_text(put_digits(p + row_size, x), ")\":");
+        *p++ = owner == Player::one ? '1' : '2';
+    });
+    p = put_text(p, "},\"bot_id\":");
+    p = put_digits(p, bot_id);
+    p = put_text(p, ",\"tick_id\":");
+    p = put_digits(p, tick_id);
+    *p++ = '}';
+    out.resize(static_cast<std::size_t>(p - begin));
 }
 
 ParsedReply parse_reply(std::string_view text) {

@@ -37,11 +37,10 @@ struct Forfeit {
     std::string detail;  // human-readable, e.g. "exit status 3" or "31 cells, at most 30"
 };
 
-// Encodes `board` for `bot_id` at `tick_id` into `out` (cleared first, capacity kept):
+// Encodes `board` for `bot_id` at `tick_id` into `out` (replacing its contents; reusing `out`
+// between calls saves allocations):
 // {"y_size":H,"x_size":W,"board":{"(y,x)":id,...},"bot_id":B,"tick_id":T}
-// `scratch` is reused between calls to avoid per-tick allocations.
-void encode_board(const Board& board, int bot_id, std::int64_t tick_id, std::vector<LiveCell>& scratch,
-                  std::string& out);
+void encode_board(const Board& board, int bot_id, std::int64_t tick_id, std::string& out);
 
 struct ParsedReply {
     bool ok = false;

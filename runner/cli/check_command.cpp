@@ -61,7 +61,6 @@ int run_check(const CheckOptions& o) {
     const Board empty(o.game.config.height, o.game.config.width);
     const Board busy = busy_board(o.game.config);
     std::vector<std::chrono::microseconds> times;
-    std::vector<LiveCell> scratch;
     std::string json;
     int invalid = 0;
     struct Case {
@@ -73,7 +72,7 @@ int run_check(const CheckOptions& o) {
             std::cout << "  " << c.what << " (" << c.board.population(Player::one) + c.board.population(Player::two)
                       << " live cells), seat " << seat << ":\n";
             for (int run = 0; run < o.runs; ++run) {
-                encode_board(c.board, seat, run, scratch, json);
+                encode_board(c.board, seat, run, json);
                 MoveResult m = player.move(json);
                 times.push_back(m.elapsed);
                 std::cout << "    " << format_ms(m.elapsed) << "  ";

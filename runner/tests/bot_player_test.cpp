@@ -27,9 +27,8 @@ std::string big_board_json() {
     std::mt19937 rng(1);
     for (int i = 0; i < 20000; ++i) cells.push_back({static_cast<int>(rng() % 1000), static_cast<int>(rng() % 1000)});
     board.place(Player::one, cells);
-    std::vector<LiveCell> scratch;
     std::string json;
-    encode_board(board, 2, 7, scratch, json);
+    encode_board(board, 2, 7, json);
     return json;
 }
 

@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <random>
 #include <string>
 
 using namespace gol;
@@ -21,9 +24,8 @@ ForfeitKind kind_of(const std::string& text) {
 
 TEST_CASE("codec: an empty board in the exact 2016 format") {
     Board board(2000, 1000);
-    std::vector<LiveCell> scratch;
     std::string out;
-    encode_board(board, 1, 0, scratch, out);
+    encode_board(board, 1, 0, out);
     CHECK(out == R"j({"y_size":2000,"x_size":1000,"board":{},"bot_id":1,"tick_id":0})j");
 }
 
@@ -33,14 +35,40 @@ TEST_CASE("codec: keys are (y,x), row first, values are owners, cells in (y, x) 
     std::vector<Cell> two = {{0, 1}, {2, 5}};
     board.place(Player::one, one);
     board.place(Player::two, two);
-    std::vector<LiveCell> scratch;
     std::string out;
-    encode_board(board, 2, 12345678901, scratch, out);
+    encode_board(board, 2, 12345678901, out);
     CHECK(out == R"j({"y_size":5,"x_size":7,"board":{"(0,1)":2,"(0,3)":1,"(2,5)":2,"(4,6)":1},"bot_id":2,"tick_id":12345678901})j");
     // Reuse keeps no trace of the previous encoding.
     Board empty(1, 1);
-    encode_board(empty, 1, 3, scratch, out);
+    encode_board(empty, 1, 3, out);
     CHECK(out == R"j({"y_size":1,"x_size":1,"board":{},"bot_id":1,"tick_id":3})j");
+}
+
+TEST_CASE("codec: a big board on the largest side, cell for cell as nlohmann/json writes it") {
+    Board board(Board::max_side, Board::max_side);
+    std::mt19937 rng(7);
+    std::vector<Cell> one, two;
+    for (int i = 0; i < 40000; ++i) {
+        // Whole rows too, and the corners: every digit count of y and x.
+        const Cell c = i < 4096 ? Cell{4095 * (i % 2), i} : Cell{static_cast<int>(rng() % 4096), static_cast<int>(rng() % 4096)};
+        (rng() % 2 ? one : two).push_back(c);
+    }
+    board.place(Player::one, one);
+    board.place(Player::two, two);
+    std::vector<LiveCell> scratch;
+    std::string out;
+    encode_board(board, 2, 9, out);
+
+    nlohmann::ordered_json expected = {{"y_size", Board::max_side}, {"x_size", Board::max_side}};
+    nlohmann::ordered_json cells = nlohmann::ordered_json::object();
+    board.live_cells(scratch);
+    for (const LiveCell& c : scratch)
+        cells["(" + std::to_string(c.y) + "," + std::to_string(c.x) + ")"] = c.owner == Player::one ? 1 : 2;
+    expected["board"] = cells;
+    expected["bot_id"] = 2;
+    expected["tick_id"] = 9;
+    CHECK(scratch.size() > 35000);
+    CHECK(out == expected.dump());
 }
 
 TEST_CASE("reply: valid moves, whitespace allowed") {
