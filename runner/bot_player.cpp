@@ -78,18 +78,32 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* regist
       // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
       env_{std::string("PATH=") + bot_path, "HOME=" + scratch_.path().string(), "LANG=C.UTF-8",
            "GOL_SCRATCH=" + scratch_.path().string()},
-      spawn_spec_(make_spawn_spec()) {}
+      spawn_spec_(make_spawn_spec(false)) {
+    if (bot_.spec.protocol != Protocol::argv) return;
+    long_library_ = long_argument_library();
+    if (long_library_) long_board_spec_ = make_spawn_spec(true);
+}
 
-SpawnSpec BotPlayer::make_spawn_spec() const {
+SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
     SpawnSpec spec;
+    std::vector<std::string> command = bot_.command;
+    std::vector<std::string> extra_env;
+    std::vector<fs::path> extra_files;
+    if (long_board) {
+        extra_env = long_argument_environment(*long_library_, command.size());
+        extra_files.push_back(*long_library_);
+        command.push_back(long_argument_placeholder);
+    }
+    spec.env = env_;
     if (sandbox_) {
         const fs::path own = bot_.spec.kind == SourceKind::manifest ? bot_.spec.dir : fs::absolute(bot_.spec.path);
-        spec.argv = sandboxed(*sandbox_, bot_.command, bot_.spec.dir, own, scratch_.path());
+        // Set inside the sandbox: preloaded into bwrap, the library would take the board there.
+        spec.argv = sandboxed(*sandbox_, command, bot_.spec.dir, own, scratch_.path(), extra_files, extra_env);
     } else {
-        spec.argv = bot_.command;
+        spec.argv = command;
+        spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
     }
     spec.cwd = bot_.spec.dir;
-    spec.env = env_;
     spec.registry = registry_;
     spec.timeout = limits_.time_limit;
     spec.stdout_cap = limits_.stdout_cap;
@@ -148,22 +162,36 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
 MoveResult BotPlayer::move_once(const std::string& board_json) {
     MoveResult result;
     SpawnSpec spec = spawn_spec_;
+    std::optional<LongArgument> long_board;
+    auto too_large = [&](std::string_view why) {
+        result.forfeit = {ForfeitKind::board_too_large, "the board is " + std::to_string(board_json.size()) +
+                                                            " bytes of JSON, over Linux's 128 KiB limit for one "
+                                                            "argument, and " + std::string(why)};
+    };
     if (bot_.spec.protocol == Protocol::stdin) {
         spec.stdin_data = board_json + "\n";
-    } else {
-        if (board_json.size() + 1 > max_argument_bytes) {
-            result.forfeit = {ForfeitKind::board_too_large,
-                              "the board is " + std::to_string(board_json.size()) +
-                                  " bytes of JSON, over Linux's 128 KiB limit for one argument; "
-                                  "the stdin or persistent protocol has no such limit"};
-            return result;
-        }
+    } else if (!too_long_for_argv(board_json)) {
         spec.argv.push_back(board_json);
+    } else if (!long_board_spec_) {
+        too_large("the runner's preload library that delivers it is missing (lib/libgol_long_argv.so beside the "
+                  "runner's bin/): rebuild the runner (scripts/setup), or use the stdin protocol");
+        return result;
+    } else {
+        spec = *long_board_spec_;
+        long_board.emplace(board_json);
+        spec.pass_fd = SpawnSpec::PassedFd{long_board->fd(), long_argument_fd};
     }
 
     RunOutcome run = run_process(spec);
     result.elapsed = run.elapsed;
     result.out = run.out.substr(0, kOutputPreview);
+    if (long_board && run.kind != RunOutcome::Kind::spawn_failed && !long_board->taken()) {
+        too_large("the bot's program did not take it from the runner's preload library (LD_PRELOAD has no effect "
+                  "on a statically linked executable): link the bot dynamically, or use the stdin protocol "
+                  "(docs/protocol.md)");
+        result.err = std::move(run.err);
+        return result;
+    }
     if (auto limit = limit_forfeit(run, spec.limits)) {
         result.forfeit = std::move(*limit);
         result.err = std::move(run.err);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runner/bot_build.hpp"
+#include "runner/long_argument.hpp"
 #include "runner/move.hpp"
 #include "runner/process.hpp"
 #include "runner/temp_dir.hpp"
@@ -27,9 +28,6 @@ struct MoveLimits {
 // default to the time limit rounded up.
 MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s = 0);
 
-// Linux refuses a single argument longer than this (MAX_ARG_STRLEN, including the NUL).
-inline constexpr std::size_t max_argument_bytes = 32 * 4096;
-
 // One bot for one game. It owns the game's scratch directory (GOL_SCRATCH, also HOME), where
 // a bot may keep state between its moves, and a persistent bot's process.
 class BotPlayer : public Mover {
@@ -48,8 +46,9 @@ public:
 private:
     MoveResult move_once(const std::string& board_json);
     MoveResult move_persistent(const std::string& board_json);
-    // Built once per game: the sandbox's command line checks the file system.
-    SpawnSpec make_spawn_spec() const;
+    // Built once per game: the sandbox's command line checks the file system. `long_board`:
+    // the board travels through the preload library (long_argument.hpp).
+    SpawnSpec make_spawn_spec(bool long_board) const;
 
     PreparedBot bot_;
     MoveLimits limits_;
@@ -58,6 +57,9 @@ private:
     TempDir scratch_;
     std::vector<std::string> env_;
     SpawnSpec spawn_spec_;
+    // For an argv bot's boards over the argument limit, when the preload library is there.
+    std::optional<std::filesystem::path> long_library_;
+    std::optional<SpawnSpec> long_board_spec_;
     std::unique_ptr<LineProcess> line_;
     int restarts_ = -1;  // the first start is not a restart
     bool gave_up_ = false;

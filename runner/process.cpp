@@ -119,6 +119,8 @@ struct ChildSetup {
     int stderr_fd;
     const char* cwd;  // nullptr: stay
     const ResourceLimits* limits;
+    int pass_fd;  // -1: none
+    int pass_as;
     int error = 0;
     const char* step = "";
 };
@@ -145,6 +147,11 @@ int child_main(void* arg) {
     int in = c->stdin_fd;
     if (in < 0 && (in = ::open("/dev/null", O_RDONLY)) < 0) fail("open /dev/null");
     if (::dup2(in, 0) < 0 || ::dup2(c->stdout_fd, 1) < 0 || ::dup2(c->stderr_fd, 2) < 0) fail("dup2");
+    if (c->pass_fd >= 0) {
+        // dup2 onto itself would keep close-on-exec.
+        if (c->pass_fd == c->pass_as ? ::fcntl(c->pass_as, F_SETFD, 0) != 0 : ::dup2(c->pass_fd, c->pass_as) < 0)
+            fail("passing a descriptor");
+    }
     if (c->cwd && ::chdir(c->cwd) != 0) fail("chdir");
     auto limit = [&](int resource, std::uint64_t value, const char* step) {
         if (value == 0) return;
@@ -203,7 +210,9 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
                      out.write.get(),
                      err.write.get(),
                      spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
-                     &spec.limits};
+                     &spec.limits,
+                     spec.pass_fd ? spec.pass_fd->fd : -1,
+                     spec.pass_fd ? spec.pass_fd->as : -1};
 
     // clone(CLONE_VM | CLONE_VFORK), as posix_spawn does: no copy of our memory, so the cost
     // does not grow with the runner's size, and rlimits can be set between fork and exec,

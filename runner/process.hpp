@@ -48,6 +48,13 @@ struct SpawnSpec {
     std::size_t stderr_cap = std::size_t{64} << 10;
     ProcessRegistry* registry = nullptr;  // optional: where the running group is registered
     ResourceLimits limits;
+    // One of our descriptors the child gets under another number (above 2), close-on-exec
+    // cleared there; ours may stay close-on-exec, so no concurrent spawn inherits it.
+    struct PassedFd {
+        int fd;
+        int as;
+    };
+    std::optional<PassedFd> pass_fd;
 };
 
 struct RunOutcome {

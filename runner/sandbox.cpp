@@ -48,7 +48,8 @@ std::optional<std::string> find_bubblewrap() {
 }
 
 std::vector<std::string> sandboxed(const std::string& bwrap, const std::vector<std::string>& command,
-                                   const fs::path& dir, const fs::path& own, const fs::path& scratch) {
+                                   const fs::path& dir, const fs::path& own, const fs::path& scratch,
+                                   const std::vector<fs::path>& read_only, const std::vector<std::string>& environment) {
     std::vector<std::string> argv = {
         bwrap,
         // New user, PID, network, IPC, UTS and cgroup namespaces. Killing bwrap (our process
@@ -77,7 +78,12 @@ std::vector<std::string> sandboxed(const std::string& bwrap, const std::vector<s
         if (!p.is_absolute() || in_system(p) || p == own || under(p, own) || !fs::exists(p, ec)) continue;
         bind("--ro-bind", fs::is_directory(p, ec) ? p : p.parent_path());
     }
+    for (const fs::path& p : read_only) bind("--ro-bind", p);
     bind("--bind", scratch);
+    for (const std::string& entry : environment) {
+        const std::size_t eq = entry.find('=');
+        argv.insert(argv.end(), {"--setenv", entry.substr(0, eq), entry.substr(eq + 1)});
+    }
     argv.insert(argv.end(), {"--chdir", dir.string(), "--"});
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;

@@ -2,10 +2,12 @@
 #include "runner/cli/game_options.hpp"
 
 #include "runner/game_stats.hpp"
+#include "runner/long_argument.hpp"
 #include "runner/progress.hpp"
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 
 namespace gol::runner::cli {
@@ -40,6 +42,24 @@ Board busy_board(const GameConfig& config) {
     return board;
 }
 
+// A board whose JSON is over Linux's 128 KiB argument limit (about 30000 live cells, as a busy
+// 1000x1000 game has), or nullopt when the configured board cannot hold one.
+std::optional<Board> big_board(const GameConfig& config) {
+    Board board(config.height, config.width);
+    std::mt19937_64 rng(20160713);
+    const std::uint64_t area = static_cast<std::uint64_t>(config.height) * static_cast<std::uint64_t>(config.width);
+    std::vector<Cell> one, two;
+    for (int y = 0; y < config.height; ++y)
+        for (int x = 0; x < config.width; ++x)
+            if (rng() % area < 30000) (rng() % 2 ? one : two).push_back({y, x});
+    board.place(Player::one, one);
+    board.place(Player::two, two);
+    std::string json;
+    encode_board(board, 1, 0, json);
+    if (!too_long_for_argv(json)) return std::nullopt;
+    return board;
+}
+
 std::string shorten(std::string s, std::size_t n = 160) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
     if (s.size() > n) s = s.substr(0, n) + "...";
@@ -60,20 +80,28 @@ int run_check(const CheckOptions& o) {
     BotPlayer player(bot, o.game.limits(), nullptr, sandbox_for(o.game));
     const Board empty(o.game.config.height, o.game.config.width);
     const Board busy = busy_board(o.game.config);
+    const std::optional<Board> big = big_board(o.game.config);
     std::vector<std::chrono::microseconds> times;
     std::string json;
     int invalid = 0;
+    std::optional<bool> big_delivered;  // set when the big board was tried
     struct Case {
         const char* what;
         const Board& board;
+        bool over_argument_limit = false;
     };
-    for (const Case& c : {Case{"empty board", empty}, Case{"busy board", busy}})
+    std::vector<Case> cases = {Case{"empty board", empty}, Case{"busy board", busy}};
+    if (big) cases.push_back(Case{"big board", *big, true});
+    for (const Case& c : cases)
         for (int seat = 1; seat <= 2; ++seat) {
+            encode_board(c.board, seat, 0, json);
             std::cout << "  " << c.what << " (" << c.board.population(Player::one) + c.board.population(Player::two)
-                      << " live cells), seat " << seat << ":\n";
+                      << " live cells, " << json.size() / 1024 << " KiB of JSON), seat " << seat << ":\n";
             for (int run = 0; run < o.runs; ++run) {
                 encode_board(c.board, seat, run, json);
                 MoveResult m = player.move(json);
+                if (c.over_argument_limit)
+                    big_delivered = big_delivered.value_or(true) && (m.ok || m.forfeit.kind != ForfeitKind::board_too_large);
                 times.push_back(m.elapsed);
                 std::cout << "    " << format_ms(m.elapsed) << "  ";
                 if (m.ok) {
@@ -95,6 +123,14 @@ int run_check(const CheckOptions& o) {
                 if (!m.ok && !m.err.empty()) std::cout << "      stderr: " << shorten(m.err) << "\n";
             }
         }
+    if (!big_delivered)
+        std::cout << "  a board over 128 KiB: not tried, a " << o.game.config.width << "x" << o.game.config.height
+                  << " board cannot hold one\n";
+    else if (*big_delivered)
+        std::cout << "  a board over 128 KiB: the bot receives it whole\n";
+    else
+        std::cout << "  a board over 128 KiB: NOT delivered (see the forfeits above); a busy 1000x1000 game has such "
+                     "boards on most turns\n";
     auto med = median(times);
     std::cout << "  move time: median " << format_ms(med) << ", max " << format_ms(maximum(times)) << "\n";
     auto per_game = std::chrono::duration_cast<std::chrono::seconds>(med * o.game.config.generations);

@@ -41,20 +41,44 @@ TEST_CASE("bot player: the argv protocol passes the board as the last argument")
     CHECK(m.cells == std::vector<Cell>{{1, 1}});
 }
 
-TEST_CASE("bot player: a board too large for one argument forfeits plainly; stdin carries it") {
+TEST_CASE("bot player: a board over Linux's argument limit arrives whole, as argv and as stdin") {
     const std::string json = big_board_json();
-    REQUIRE(json.size() > max_argument_bytes);
-    BotPlayer argv_bot(shell_bot("echo '[]'", Protocol::argv), {});
-    MoveResult m = argv_bot.move(json);
-    CHECK_FALSE(m.ok);
-    CHECK(m.forfeit.kind == ForfeitKind::board_too_large);
-    CHECK(m.forfeit.detail.find("128 KiB") != std::string::npos);
+    REQUIRE(too_long_for_argv(json));
+    // Each bot answers with the byte count it read, as a cell, to show it got everything.
+    BotPlayer argv_bot(shell_bot("n=$(printf %s \"$1\" | wc -c); echo \"[[0,$n]]\"", Protocol::argv), {});
+    MoveResult a = argv_bot.move(json);
+    INFO(a.forfeit.detail);
+    REQUIRE(a.ok);
+    CHECK(a.cells[0].x == static_cast<int>(json.size()));
 
-    // The bot answers with the byte count it read, as a cell, to show it got everything.
     BotPlayer stdin_bot(shell_bot("n=$(wc -c); echo \"[[0,$n]]\"", Protocol::stdin), {});
     MoveResult s = stdin_bot.move(json);
     REQUIRE(s.ok);
     CHECK(s.cells[0].x == static_cast<int>(json.size() + 1));
+}
+
+TEST_CASE("bot player: a long board leaves no trace of its delivery in the bot's process") {
+    const std::string json = big_board_json();
+    // No preload variables, no extra descriptor, and the board is the last of two arguments.
+    BotPlayer p(shell_bot("test -z \"$LD_PRELOAD$GOL_LONG_ARGS\" && ! test -e /proc/self/fd/3 && test $# = 1 && "
+                          "echo '[[0,1]]'",
+                          Protocol::argv),
+                {});
+    MoveResult m = p.move(json);
+    INFO(m.forfeit.detail);
+    REQUIRE(m.ok);
+    CHECK(m.cells == std::vector<Cell>{{0, 1}});
+}
+
+TEST_CASE("bot player: a long board passes on through exec to the program a bot starts") {
+    const std::string json = big_board_json();
+    BotPlayer p(shell_bot("exec /bin/sh -c 'n=$(printf %s \"$1\" | wc -c); echo \"[[1,$n]]\"' relay \"$1\"",
+                          Protocol::argv),
+                {});
+    MoveResult m = p.move(json);
+    INFO(m.forfeit.detail);
+    REQUIRE(m.ok);
+    CHECK(m.cells == std::vector<Cell>{{1, static_cast<int>(json.size())}});
 }
 
 TEST_CASE("bot player: bots see only an allow-listed environment with a scratch directory") {
