@@ -1,0 +1,69 @@
+// The runner's cost per move for an argv bot on a board of N live cells, through the path a game
+// takes (BotPlayer::move: the board's delivery, the process, its limits, reading and checking the
+// reply), optionally in the sandbox. scripts/bench/overhead sets it beside a bare spawn loop.
+// Usage: move-bench PROGRAM CELLS MOVES [--sandbox]. Prints one JSON line.
+#include "engine/board.hpp"
+#include "runner/bot_player.hpp"
+#include "runner/process.hpp"
+#include "runner/protocol.hpp"
+#include "runner/sandbox.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+int main(int argc, char** argv) {
+    using namespace gol;
+    using namespace gol::runner;
+    using Clock = std::chrono::steady_clock;
+    if (argc < 4 || argc > 5 || (argc == 5 && std::strcmp(argv[4], "--sandbox") != 0)) {
+        std::fprintf(stderr, "usage: move-bench PROGRAM CELLS MOVES [--sandbox]\n");
+        return 2;
+    }
+    const long cells = std::atol(argv[2]), moves = std::atol(argv[3]);
+    become_subreaper();  // as the runner does: the sandbox's orphans are reaped here
+    std::optional<std::string> sandbox;
+    if (argc == 5 && !(sandbox = find_bubblewrap())) {
+        std::fprintf(stderr, "move-bench: --sandbox needs bubblewrap\n");
+        return 2;
+    }
+
+    Board board(1000, 1000);
+    std::mt19937 rng(1);
+    std::vector<Cell> one;
+    while (board.population(Player::one) + board.population(Player::two) < cells) {
+        one.assign(1, {static_cast<int>(rng() % 1000), static_cast<int>(rng() % 1000)});
+        board.place(rng() % 2 ? Player::one : Player::two, one);
+    }
+    std::string json;
+
+    PreparedBot bot;
+    bot.spec.name = "bench";
+    bot.spec.path = argv[1];
+    bot.spec.dir = std::filesystem::absolute(argv[1]).parent_path();
+    bot.spec.kind = SourceKind::executable;
+    bot.command = {std::filesystem::absolute(argv[1]).string()};
+    BotPlayer player(bot, move_limits(1000, 1024), nullptr, sandbox);
+
+    double move_s = 0, encode_s = 0;
+    long forfeits = 0;
+    std::string first_forfeit;
+    for (long i = 0; i < moves; ++i) {
+        auto t0 = Clock::now();
+        encode_board(board, 1 + static_cast<int>(i % 2), i, json);
+        auto t1 = Clock::now();
+        MoveResult m = player.move(json);
+        if (!m.ok && forfeits++ == 0) first_forfeit = std::string(name(m.forfeit.kind)) + ": " + m.forfeit.detail;
+        auto t2 = Clock::now();
+        encode_s += std::chrono::duration<double>(t1 - t0).count();
+        move_s += std::chrono::duration<double>(t2 - t1).count();
+    }
+    std::printf("{\"cells\":%ld,\"json_bytes\":%zu,\"moves\":%ld,\"move_seconds\":%.4f,\"encode_seconds\":%.4f,"
+                "\"forfeits\":%ld}\n",
+                cells, json.size(), moves, move_s, encode_s, forfeits);
+    if (forfeits == 0) return 0;
+    std::fprintf(stderr, "move-bench: %ld forfeits, the first %s\n", forfeits, first_forfeit.c_str());
+    return 1;
+}
