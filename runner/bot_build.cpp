@@ -65,7 +65,7 @@ Snapshot snapshot(const fs::path& dir) {
 // remembered per directory and left out of the content hash, so building does not make the
 // bot look changed (which would replay its league games).
 PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options) {
-    PreparedBot prepared{bot, bot.run, {}};
+    PreparedBot prepared{bot, bot.run, {}, {}};
     if (!bot.build) {
         prepared.hash = hash_directory(bot.dir);
         return prepared;
@@ -108,7 +108,7 @@ PreparedBot prepare_compiled_bot(const BotSpec& bot, const std::string& hash, co
     const fs::path src = fs::absolute(bot.path);
     const fs::path dest = options.cache_dir / "bin" / (bot.name + "-" + hash);
     const std::string stem = src.stem().string();
-    PreparedBot prepared{bot, {}, hash};
+    PreparedBot prepared{bot, {}, hash, dest};
     // The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of
     // class space) fail under the default 1 GiB address-space limit of a move.
     if (bot.kind == SourceKind::java)
@@ -155,12 +155,12 @@ PreparedBot prepare_any(const BotSpec& bot, const BuildOptions& options) {
     const std::string file = fs::absolute(bot.path).string();
     switch (bot.kind) {
         case SourceKind::manifest: return prepare_manifest_bot(bot, options);
-        case SourceKind::python: return {bot, {"python3", file}, hash_file(bot.path)};
-        case SourceKind::ruby: return {bot, {"ruby", file}, hash_file(bot.path)};
-        case SourceKind::node: return {bot, {"node", file}, hash_file(bot.path)};
-        case SourceKind::shell: return {bot, {"sh", file}, hash_file(bot.path)};
-        case SourceKind::perl: return {bot, {"perl", file}, hash_file(bot.path)};
-        case SourceKind::executable: return {bot, {file}, hash_file(bot.path)};
+        case SourceKind::python: return {bot, {"python3", file}, hash_file(bot.path), {}};
+        case SourceKind::ruby: return {bot, {"ruby", file}, hash_file(bot.path), {}};
+        case SourceKind::node: return {bot, {"node", file}, hash_file(bot.path), {}};
+        case SourceKind::shell: return {bot, {"sh", file}, hash_file(bot.path), {}};
+        case SourceKind::perl: return {bot, {"perl", file}, hash_file(bot.path), {}};
+        case SourceKind::executable: return {bot, {file}, hash_file(bot.path), {}};
         case SourceKind::c:
         case SourceKind::cpp:
         case SourceKind::java: return prepare_compiled_bot(bot, hash_file(bot.path), options);

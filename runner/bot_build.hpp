@@ -15,6 +15,9 @@ struct PreparedBot {
     BotSpec spec;
     std::vector<std::string> command;  // program resolved; argv protocol appends the board
     std::string hash;                  // content hash of the bot's source
+    // A compiled single-file bot's program lives here, in the build cache: the sandbox shows it
+    // read-only. Empty for other bots.
+    std::filesystem::path build_dir;
 };
 
 struct BuildOptions {

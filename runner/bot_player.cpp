@@ -89,6 +89,7 @@ SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
     std::vector<std::string> command = bot_.command;
     std::vector<std::string> extra_env;
     std::vector<fs::path> extra_files;
+    if (!bot_.build_dir.empty()) extra_files.push_back(bot_.build_dir);
     if (long_board) {
         extra_env = long_argument_environment(*long_library_, command.size());
         extra_files.push_back(*long_library_);

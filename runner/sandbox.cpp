@@ -72,13 +72,8 @@ std::vector<std::string> sandboxed(const std::string& bwrap, const std::vector<s
     if (own != dir) argv.insert(argv.end(), {"--tmpfs", dir.string()});
     bind("--ro-bind", own);
     if (own != dir) argv.insert(argv.end(), {"--remount-ro", dir.string()});
-    for (const std::string& arg : command) {
-        fs::path p(arg);
-        std::error_code ec;
-        if (!p.is_absolute() || in_system(p) || p == own || under(p, own) || !fs::exists(p, ec)) continue;
-        bind("--ro-bind", fs::is_directory(p, ec) ? p : p.parent_path());
-    }
-    for (const fs::path& p : read_only) bind("--ro-bind", p);
+    for (const fs::path& p : read_only)
+        if (!in_system(p)) bind("--ro-bind", p);
     bind("--bind", scratch);
     for (const std::string& entry : environment) {
         const std::size_t eq = entry.find('=');

@@ -128,6 +128,7 @@ TEST_CASE("hostile bots in the sandbox: escapes, snooping, network and secrets a
     const std::vector<Case> cases = {
         {"setsid_grandchild", "ok", {}},
         {"snoop", "ok", {}},
+        {"host_paths", "ok", {}},
         {"net", "ok", {}},
         {"env_secret", "ok", {}},
         {"sleeper", "timeout", {"--time-limit", "300"}},
@@ -142,4 +143,7 @@ TEST_CASE("hostile bots in the sandbox: escapes, snooping, network and secrets a
     RunOutcome open = f.runner({"duel", "block", "snoop", "--json", "--bots", f.bots.string(), "--width", "20",
                                 "--height", "20", "--generations", "1"});
     CHECK(json::parse(open.out)["forfeits"]["snoop"] == 1);
+    open = f.runner({"duel", "block", "host_paths", "--json", "--bots", f.bots.string(), "--width", "20",
+                     "--height", "20", "--generations", "1"});
+    CHECK(json::parse(open.out)["forfeits"]["host_paths"] == 1);
 }
