@@ -106,7 +106,8 @@ PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options
 // renamed into place, so a crash mid-build leaves nothing that looks complete.
 PreparedBot prepare_compiled_bot(const BotSpec& bot, const std::string& hash, const BuildOptions& options) {
     const fs::path src = fs::absolute(bot.path);
-    const fs::path dest = options.cache_dir / "bin" / (bot.name + "-" + hash);
+    // Absolute: the bot runs in its own folder, where a relative --cache would point elsewhere.
+    const fs::path dest = fs::absolute(options.cache_dir) / "bin" / (bot.name + "-" + hash);
     const std::string stem = src.stem().string();
     PreparedBot prepared{bot, {}, hash, dest};
     // The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of

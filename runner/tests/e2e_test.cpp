@@ -55,6 +55,16 @@ TEST_CASE("e2e: Python, C++, stdin and persistent bots play full games to a draw
     CHECK(j["forfeits"]["persist_py"] == 0);
 }
 
+TEST_CASE("e2e: a compiled bot plays from a build cache named by a relative path") {
+    Fixture f;
+    // The runner's folder is the fixture's; bots run in their own folders.
+    RunOutcome r;
+    json j = f.duel((f.bots / "block.cpp").string(), "idle", {"--cache", "relative-cache"}, &r);
+    CHECK(j["forfeits"]["block"] == 0);
+    CHECK(j["winner"] == "block");
+    CHECK(fs::exists(f.root.path() / "relative-cache" / "bin"));
+}
+
 TEST_CASE("e2e: a bot against itself is NAME and NAME#2") {
     Fixture f;
     json j = f.duel("block", "block");
