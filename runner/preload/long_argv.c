@@ -7,9 +7,9 @@
  * over-long argument the same way to a program the bot starts in turn (`exec python3 bot.py
  * "$1"` in a launch script).
  *
- * The runner checks delivery by the memfd's file offset, which the child shares: reading the
- * whole board moves it to the end. A program this library never reaches (statically linked)
- * leaves it at 0.
+ * The runner checks delivery by the memfd's file offset, which the child shares: taking the
+ * board (mapping it, or reading it all) moves the offset to the end. A program this library
+ * never reaches (statically linked) leaves it at 0.
  *
  * Must agree with runner/long_argument.hpp: the variable names and the placeholder. */
 #define _GNU_SOURCE
