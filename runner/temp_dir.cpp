@@ -9,11 +9,12 @@ namespace gol::runner {
 
 namespace fs = std::filesystem;
 
-TempDir::TempDir(const std::string& prefix) {
-    std::string tmpl = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+TempDir::TempDir(const std::string& prefix, const fs::path& parent) {
+    const fs::path where = parent.empty() ? fs::temp_directory_path() : parent;
+    std::string tmpl = (where / (prefix + "-XXXXXX")).string();
     if (!::mkdtemp(tmpl.data()))
-        throw std::runtime_error("cannot create a temporary directory in " + fs::temp_directory_path().string() +
-                                 ": " + std::strerror(errno));
+        throw std::runtime_error("cannot create a temporary directory in " + where.string() + ": " +
+                                 std::strerror(errno));
     path_ = tmpl;
 }
 

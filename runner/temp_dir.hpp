@@ -8,7 +8,8 @@ namespace gol::runner {
 
 class TempDir {
 public:
-    explicit TempDir(const std::string& prefix);
+    // Made in `parent`, by default the temporary directory ($TMPDIR or /tmp), with mode 0700.
+    explicit TempDir(const std::string& prefix, const std::filesystem::path& parent = {});
     TempDir(TempDir&& other) noexcept;
     TempDir& operator=(TempDir&&) = delete;
     TempDir(const TempDir&) = delete;
