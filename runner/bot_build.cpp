@@ -1,28 +1,26 @@
 #include "runner/bot_build.hpp"
-#include "runner/json_text.hpp"
 
-#include "runner/atomic_file.hpp"
 #include "runner/content_hash.hpp"
+#include "runner/copy_tree.hpp"
 #include "runner/process.hpp"
-
-#include <nlohmann/json.hpp>
+#include "runner/sandbox.hpp"
+#include "runner/temp_dir.hpp"
 
 #include <cstdlib>
-#include <fstream>
-#include <map>
-#include <set>
-#include <sstream>
 #include <unistd.h>
 
 namespace gol::runner {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
 
 constexpr std::size_t kBuildOutputCap = std::size_t{4} << 20;
 constexpr int kTailLines = 20;
+
+// What a build may use: no address-space limit (compilers and the JVM reserve far more than
+// they touch), but a bounded number of processes and file sizes.
+constexpr ResourceLimits kBuildLimits{0, 0, std::uint64_t{1} << 30, 1024, 512};
 
 std::string tail_lines(const std::string& text, int n) {
     std::size_t pos = text.size();
@@ -33,17 +31,48 @@ std::string tail_lines(const std::string& text, int n) {
     return text.substr(pos, end - pos);
 }
 
-// Runs one build step; throws BotError with the tail of its output when it fails.
-void run_build(const BotSpec& bot, std::vector<std::string> argv, const fs::path& cwd, const BuildOptions& options,
-               const std::string& what) {
-    SpawnSpec spec;
+// Moves a finished build, `made`, into its place in the cache. Another runner sharing the cache
+// may have put the same build there first: then that one is used.
+void publish(const fs::path& made, const fs::path& dest) {
+    std::error_code ec;
+    fs::rename(made, dest, ec);
+    if (ec && !fs::exists(dest)) throw BotError("cannot store the build in " + dest.string() + ": " + ec.message());
+}
+
+// Where a build's result is put together: beside its final place in the cache, so that a rename
+// puts it there whole; what is left of it goes with the object.
+TempDir staging_for(const fs::path& dest) {
+    fs::create_directories(dest.parent_path());
+    return TempDir(".tmp-" + dest.filename().string(), dest.parent_path());
+}
+
+// A build step: `argv` runs in `workdir`, inside the sandbox when there is one (seeing `mounts`),
+// with a minimal environment. Throws BotError with the tail of its output when it fails.
+// `who`: the sandbox's user for it, which must own its writable mounts.
+void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const fs::path& workdir,
+               const std::vector<SandboxView::Mount>& mounts, const std::optional<Identity>& who,
+               const BuildOptions& options, const std::string& what) {
     // Build output goes to stderr and stdout alike; one stream keeps their order for the tail.
-    spec.argv = {"/bin/sh", "-c", "exec \"$@\" 2>&1", "build"};
-    spec.argv.insert(spec.argv.end(), argv.begin(), argv.end());
-    spec.cwd = cwd;
+    std::vector<std::string> command = {"/bin/sh", "-c", "exec \"$@\" 2>&1", "build"};
+    command.insert(command.end(), argv.begin(), argv.end());
+    SpawnSpec spec;
     spec.timeout = options.timeout;
     spec.stdout_cap = kBuildOutputCap;
+    spec.limits = kBuildLimits;
+    std::optional<TempDir> home;
+    if (options.sandbox) {
+        SandboxView view{mounts, workdir, {std::string("PATH=") + bot_path, "HOME=/tmp", "LANG=C.UTF-8"}};
+        spec.argv = options.sandbox->command(view, command);
+        spec.env = std::vector<std::string>{};
+        spec.run_as = who;
+    } else {
+        home.emplace("gol-build-home");
+        spec.argv = command;
+        spec.cwd = workdir;
+        spec.env = {std::string("PATH=") + bot_path, "HOME=" + home->path().string(), "LANG=C.UTF-8"};
+    }
     RunOutcome r = run_process(spec);
+    if (options.sandbox) as_seen_inside(r);
     if (r.kind == RunOutcome::Kind::exited && r.exit_status == 0) return;
     std::string msg = bot.name + ": " + what + " failed (" + describe(r) + ")";
     std::string tail = tail_lines(r.out, kTailLines);
@@ -51,65 +80,52 @@ void run_build(const BotSpec& bot, std::vector<std::string> argv, const fs::path
     throw BotError(msg);
 }
 
-using Snapshot = std::map<std::string, std::pair<std::uintmax_t, fs::file_time_type>>;
-
-Snapshot snapshot(const fs::path& dir) {
-    Snapshot s;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        if (e.is_regular_file())
-            s[fs::relative(e.path(), dir).generic_string()] = {e.file_size(), e.last_write_time()};
-    return s;
+// `path` moved from under `from` to under `to`, or unchanged when it is not under `from`.
+std::string rebase(const std::string& path, const fs::path& from, const fs::path& to) {
+    const fs::path rel = fs::path(path).lexically_relative(from);
+    if (rel.empty() || *rel.begin() == "..") return path;
+    return (to / rel).string();
 }
 
-// A manifest build writes into the bot's own directory. Files it creates or changes are
-// remembered per directory and left out of the content hash, so building does not make the
-// bot look changed (which would replay its league games).
+// A manifest's build runs on a copy of the bot's folder, never on the folder itself: what it
+// writes (or touches) cannot change the bot's source or its hash, and the bot plays from the
+// built copy, kept in the cache under the source's hash. Inside the sandbox the copy is built
+// where it will stay, so paths a build writes into its files hold.
 PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options) {
-    PreparedBot prepared{bot, bot.run, {}, {}};
-    if (!bot.build) {
-        prepared.hash = hash_directory(bot.dir);
-        return prepared;
-    }
-    const fs::path marker = options.cache_dir / "builds" / (Fnv64().add(bot.dir.string()).hex() + ".json");
-    std::set<std::string> outputs;
-    std::string built_hash;
-    if (std::ifstream in(marker); in) {
-        try {
-            json m = json::parse(in);
-            built_hash = m.at("source_hash").get<std::string>();
-            for (const json& o : m.at("outputs")) outputs.insert(o.get<std::string>());
-        } catch (const json::exception&) {
-            built_hash.clear();  // A damaged marker only costs a rebuild.
+    const std::string hash = hash_directory(bot.dir);
+    if (!bot.build) return {bot, bot.run, hash, bot.dir, {bot.dir}};
+    const fs::path dest = fs::absolute(options.cache_dir) / "builds" / hash;
+    if (!fs::exists(dest)) {
+        const TempDir staging = staging_for(dest);
+        const fs::path made = staging.path() / "bot";
+        const std::vector<std::string> argv = {"/bin/sh", "-c", *bot.build};
+        const std::string what = "build \"" + *bot.build + "\"";
+        if (options.sandbox) {
+            const std::optional<Identity> who = options.sandbox->new_identity();
+            const TempDir work = options.sandbox->writable_dir("build", who);
+            copy_tree(bot.dir, work.path() / "bot");
+            if (who) chown_tree(work.path(), who->uid, who->gid);
+            run_build(bot, argv, dest, {{work.path() / "bot", dest, true}}, who, options, what);
+            copy_tree(work.path() / "bot", made);
+        } else {
+            copy_tree(bot.dir, made);
+            run_build(bot, argv, made, {}, std::nullopt, options, what);
         }
+        publish(made, dest);
     }
-    std::string hash = hash_directory(bot.dir, outputs);
-    bool outputs_present = std::all_of(outputs.begin(), outputs.end(),
-                                       [&](const std::string& o) { return fs::exists(bot.dir / o); });
-    if (hash == built_hash && outputs_present) {
-        prepared.hash = hash;
-        return prepared;
-    }
-    Snapshot before = snapshot(bot.dir);
-    run_build(bot, {"/bin/sh", "-c", *bot.build}, bot.dir, options, "build \"" + *bot.build + "\"");
-    for (const auto& [rel, stamp] : snapshot(bot.dir)) {
-        auto it = before.find(rel);
-        if (it == before.end() || it->second != stamp) outputs.insert(rel);
-    }
-    std::erase_if(outputs, [&](const std::string& o) { return !fs::exists(bot.dir / o); });
-    prepared.hash = hash_directory(bot.dir, outputs);
-    json m = {{"dir", bot.dir.string()}, {"source_hash", prepared.hash}, {"outputs", outputs}};
-    write_file_atomically(marker, json_text(m, 2) + "\n");
+    PreparedBot prepared{bot, bot.run, hash, dest, {dest}};
+    prepared.command[0] = rebase(prepared.command[0], bot.dir, dest);
     return prepared;
 }
 
-// Compiled single-file bots live in the cache under their content hash; a finished build is
-// renamed into place, so a crash mid-build leaves nothing that looks complete.
-PreparedBot prepare_compiled_bot(const BotSpec& bot, const std::string& hash, const BuildOptions& options) {
-    const fs::path src = fs::absolute(bot.path);
+// Compiled single-file bots live in the cache under their content hash.
+PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options) {
+    const fs::path src = fs::absolute(bot.path).lexically_normal();
+    const std::string hash = hash_file(src);
     // Absolute: the bot runs in its own folder, where a relative --cache would point elsewhere.
-    const fs::path dest = fs::absolute(options.cache_dir) / "bin" / (bot.name + "-" + hash);
+    const fs::path dest = fs::absolute(options.cache_dir) / "bin" / hash;
     const std::string stem = src.stem().string();
-    PreparedBot prepared{bot, {}, hash, dest};
+    PreparedBot prepared{bot, {}, hash, bot.dir, {src, dest}};
     // The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of
     // class space) fail under the default 1 GiB address-space limit of a move.
     if (bot.kind == SourceKind::java)
@@ -118,21 +134,29 @@ PreparedBot prepare_compiled_bot(const BotSpec& bot, const std::string& hash, co
     else prepared.command = {(dest / "bot").string()};
     if (fs::exists(dest)) return prepared;
 
-    fs::create_directories(dest.parent_path());
-    const fs::path tmp = dest.parent_path() / (".tmp-" + dest.filename().string() + "-" + std::to_string(::getpid()));
-    fs::remove_all(tmp);
-    fs::create_directories(tmp);
-    try {
+    const TempDir staging = staging_for(dest);
+    const fs::path made = staging.path() / "bin";
+    // The compiler writes into `out`, which it sees at `dest`, its final place.
+    auto compile = [&](const fs::path& out, const std::vector<SandboxView::Mount>& mounts,
+                       const std::optional<Identity>& who) {
         std::vector<std::string> argv;
-        if (bot.kind == SourceKind::c) argv = {"gcc", "-O2", "-o", (tmp / "bot").string(), src.string(), "-lm"};
-        else if (bot.kind == SourceKind::cpp) argv = {"g++", "-O2", "-o", (tmp / "bot").string(), src.string()};
-        else argv = {"javac", "-d", tmp.string(), src.string()};
-        run_build(bot, argv, bot.dir, options, "compiling " + src.filename().string());
-        fs::rename(tmp, dest);
-    } catch (...) {
-        fs::remove_all(tmp);
-        throw;
+        if (bot.kind == SourceKind::c) argv = {"gcc", "-O2", "-o", (out / "bot").string(), src.string(), "-lm"};
+        else if (bot.kind == SourceKind::cpp) argv = {"g++", "-O2", "-o", (out / "bot").string(), src.string()};
+        else argv = {"javac", "-d", out.string(), src.string()};
+        run_build(bot, argv, bot.dir, mounts, who, options, "compiling " + src.filename().string());
+    };
+    if (options.sandbox) {
+        const std::optional<Identity> who = options.sandbox->new_identity();
+        const TempDir work = options.sandbox->writable_dir("compile", who);
+        std::vector<SandboxView::Mount> mounts = options.sandbox->stage("source " + src.string() + " " + hash, {src});
+        mounts.push_back({work.path(), dest, true});
+        compile(dest, mounts, who);
+        copy_tree(work.path(), made);
+    } else {
+        fs::create_directory(made);
+        compile(made, {}, std::nullopt);
     }
+    publish(made, dest);
     return prepared;
 }
 
@@ -153,18 +177,21 @@ void resolve_program(PreparedBot& bot) {
 }
 
 PreparedBot prepare_any(const BotSpec& bot, const BuildOptions& options) {
-    const std::string file = fs::absolute(bot.path).string();
+    const fs::path file = fs::absolute(bot.path).lexically_normal();
+    auto interpreted = [&](const char* interpreter) {
+        return PreparedBot{bot, {interpreter, file.string()}, hash_file(file), bot.dir, {file}};
+    };
     switch (bot.kind) {
         case SourceKind::manifest: return prepare_manifest_bot(bot, options);
-        case SourceKind::python: return {bot, {"python3", file}, hash_file(bot.path), {}};
-        case SourceKind::ruby: return {bot, {"ruby", file}, hash_file(bot.path), {}};
-        case SourceKind::node: return {bot, {"node", file}, hash_file(bot.path), {}};
-        case SourceKind::shell: return {bot, {"sh", file}, hash_file(bot.path), {}};
-        case SourceKind::perl: return {bot, {"perl", file}, hash_file(bot.path), {}};
-        case SourceKind::executable: return {bot, {file}, hash_file(bot.path), {}};
+        case SourceKind::python: return interpreted("python3");
+        case SourceKind::ruby: return interpreted("ruby");
+        case SourceKind::node: return interpreted("node");
+        case SourceKind::shell: return interpreted("sh");
+        case SourceKind::perl: return interpreted("perl");
+        case SourceKind::executable: return {bot, {file.string()}, hash_file(file), bot.dir, {file}};
         case SourceKind::c:
         case SourceKind::cpp:
-        case SourceKind::java: return prepare_compiled_bot(bot, hash_file(bot.path), options);
+        case SourceKind::java: return prepare_compiled_bot(bot, options);
     }
     throw BotError(bot.name + ": unknown bot kind");
 }

@@ -4,6 +4,7 @@
 #include "runner/sandbox.hpp"
 
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -69,16 +70,39 @@ MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s) 
     return limits;
 }
 
-BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* registry, std::optional<std::string> sandbox)
+namespace {
+
+// Where GOL_SCRATCH is inside the sandbox: outside any bot's own folder, even one directly in /tmp.
+constexpr const char* kScratchInside = "/run/gol/scratch";
+
+TempDir make_scratch(const BotHost& host, const std::optional<Identity>& who) {
+    return host.sandbox ? host.sandbox->writable_dir("gol-scratch", who) : TempDir("gol-scratch", host.area.path());
+}
+
+// Bytes a folder takes on disk (sparse files count what they use), links not followed.
+std::uint64_t disk_usage(const fs::path& dir) {
+    std::uint64_t bytes = 0;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        struct stat st {};
+        if (::lstat(it->path().c_str(), &st) == 0) bytes += static_cast<std::uint64_t>(st.st_blocks) * 512;
+    }
+    return bytes;
+}
+
+}  // namespace
+
+BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     : bot_(std::move(bot)),
       limits_(limits),
-      registry_(registry),
-      sandbox_(std::move(sandbox)),
-      scratch_("gol-scratch"),
-      // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
-      env_{std::string("PATH=") + bot_path, "HOME=" + scratch_.path().string(), "LANG=C.UTF-8",
-           "GOL_SCRATCH=" + scratch_.path().string()},
-      spawn_spec_(make_spawn_spec(false)) {
+      registry_(host.registry),
+      sandbox_(host.sandbox),
+      identity_(sandbox_ ? sandbox_->new_identity() : std::nullopt),
+      scratch_(make_scratch(host, identity_)) {
+    const std::string scratch = sandbox_ ? kScratchInside : scratch_.path().string();
+    // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
+    env_ = {std::string("PATH=") + bot_path, "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
+    spawn_spec_ = make_spawn_spec(false);
     if (bot_.spec.protocol != Protocol::argv) return;
     long_library_ = long_argument_library();
     if (long_library_) long_board_spec_ = make_spawn_spec(true);
@@ -88,23 +112,32 @@ SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
     SpawnSpec spec;
     std::vector<std::string> command = bot_.command;
     std::vector<std::string> extra_env;
-    std::vector<fs::path> extra_files;
-    if (!bot_.build_dir.empty()) extra_files.push_back(bot_.build_dir);
     if (long_board) {
         extra_env = long_argument_environment(*long_library_, command.size());
-        extra_files.push_back(*long_library_);
         command.push_back(long_argument_placeholder);
     }
-    spec.env = env_;
     if (sandbox_) {
-        const fs::path own = bot_.spec.kind == SourceKind::manifest ? bot_.spec.dir : fs::absolute(bot_.spec.path);
-        // Set inside the sandbox: preloaded into bwrap, the library would take the board there.
-        spec.argv = sandboxed(*sandbox_, command, bot_.spec.dir, own, scratch_.path(), extra_files, extra_env);
+        SandboxView view;
+        view.mounts = sandbox_->stage(bot_.spec.name + " " + bot_.hash, bot_.files);
+        if (long_board) {
+            std::vector<SandboxView::Mount> library = sandbox_->stage("preload library", {*long_library_});
+            view.mounts.insert(view.mounts.end(), library.begin(), library.end());
+        }
+        view.mounts.push_back({scratch_.path(), kScratchInside, true});
+        view.workdir = bot_.dir;
+        // Set inside, for the bot's program: preloaded into bwrap, the library would take the
+        // board there.
+        view.environment = env_;
+        view.environment.insert(view.environment.end(), extra_env.begin(), extra_env.end());
+        spec.argv = sandbox_->command(view, command);
+        spec.env = std::vector<std::string>{};
+        spec.run_as = identity_;
     } else {
         spec.argv = command;
+        spec.env = env_;
         spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
+        spec.cwd = bot_.dir;
     }
-    spec.cwd = bot_.spec.dir;
     spec.registry = registry_;
     spec.timeout = limits_.time_limit;
     spec.stdout_cap = limits_.stdout_cap;
@@ -114,8 +147,22 @@ SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
     return spec;
 }
 
+void BotPlayer::check_scratch(MoveResult& result) {
+    const std::uint64_t used = disk_usage(scratch_.path());
+    if (used <= limits_.scratch_bytes) return;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(scratch_.path(), ec)) fs::remove_all(entry.path(), ec);
+    result.ok = false;
+    result.cells.clear();
+    result.forfeit = {ForfeitKind::resource_limit, "scratch limit of " + mib(limits_.scratch_bytes) +
+                                                       " (GOL_SCRATCH held " + mib(used) + "; emptied)"};
+}
+
 MoveResult BotPlayer::move(const std::string& board_json) {
-    return bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
+    MoveResult result =
+        bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
+    check_scratch(result);
+    return result;
 }
 
 MoveResult BotPlayer::move_persistent(const std::string& board_json) {
@@ -184,6 +231,7 @@ MoveResult BotPlayer::move_once(const std::string& board_json) {
     }
 
     RunOutcome run = run_process(spec);
+    if (sandbox_) as_seen_inside(run);
     result.elapsed = run.elapsed;
     result.out = run.out.substr(0, kOutputPreview);
     if (long_board && run.kind != RunOutcome::Kind::spawn_failed && !long_board->taken()) {

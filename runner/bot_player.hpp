@@ -5,7 +5,9 @@
 #include "runner/long_argument.hpp"
 #include "runner/move.hpp"
 #include "runner/process.hpp"
+#include "runner/sandbox.hpp"
 #include "runner/temp_dir.hpp"
+#include "runner/work_area.hpp"
 
 #include <chrono>
 #include <memory>
@@ -21,20 +23,27 @@ struct MoveLimits {
     std::size_t stderr_cap = std::size_t{64} << 10;
     // CPU seconds apply per move to bots started per move; a persistent bot's CPU time adds
     // up over the game, so only the wall-clock limit bounds its moves.
-    ResourceLimits resources{std::uint64_t{1} << 30, 1, std::uint64_t{64} << 20, 256};
+    ResourceLimits resources{std::uint64_t{1} << 30, 1, std::uint64_t{64} << 20, 256, 128};
+    // What GOL_SCRATCH may hold after a move.
+    std::uint64_t scratch_bytes = std::uint64_t{64} << 20;
 };
 
 // The limits for a time limit per move and a memory limit in MiB; CPU seconds per move
 // default to the time limit rounded up.
 MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s = 0);
 
+// Where a game's bots run.
+struct BotHost {
+    const WorkArea& area;  // the bots' scratch folders go here
+    Sandbox* sandbox = nullptr;  // they run inside it when set
+    ProcessRegistry* registry = nullptr;  // where their processes are registered, when set
+};
+
 // One bot for one game. It owns the game's scratch directory (GOL_SCRATCH, also HOME), where
 // a bot may keep state between its moves, and a persistent bot's process.
 class BotPlayer : public Mover {
 public:
-    // `sandbox`: bubblewrap's path, to run the bot inside it (see sandbox.hpp).
-    BotPlayer(PreparedBot bot, MoveLimits limits, ProcessRegistry* registry = nullptr,
-              std::optional<std::string> sandbox = std::nullopt);
+    BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host);
 
     const PreparedBot& bot() const { return bot_; }
     MoveResult move(const std::string& board_json) override;
@@ -45,6 +54,8 @@ public:
 
 private:
     MoveResult move_once(const std::string& board_json);
+    // A move that left GOL_SCRATCH over its limit is forfeited, and the folder emptied.
+    void check_scratch(MoveResult& result);
     MoveResult move_persistent(const std::string& board_json);
     // Built once per game: the sandbox's command line checks the file system. `long_board`:
     // the board travels through the preload library (long_argument.hpp).
@@ -53,7 +64,8 @@ private:
     PreparedBot bot_;
     MoveLimits limits_;
     ProcessRegistry* registry_;
-    std::optional<std::string> sandbox_;
+    Sandbox* sandbox_;
+    std::optional<Identity> identity_;  // the host user it runs as in the sandbox, when not ours
     TempDir scratch_;
     std::vector<std::string> env_;
     SpawnSpec spawn_spec_;

@@ -34,6 +34,7 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
     Roster roster;
     std::map<std::string, fs::path> seen;
     BuildOptions build{o.cache_dir};
+    build.sandbox = o.sandbox;
     for (Discovered& d : discover_bots(o.bots_dir)) {
         if (!d.bot) {
             roster.excluded.push_back({d.path.filename().string(), d.error});
@@ -201,7 +202,8 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
             progress.started();
             bool played = false;
             try {
-                BotPlayer one(a, limits, &registry, o.sandbox), two(b, limits, &registry, o.sandbox);
+                const BotHost host{*o.area, o.sandbox, &registry};
+                BotPlayer one(a, limits, host), two(b, limits, host);
                 ReplayHeader header{{a.spec.name, b.spec.name}, {a.hash, b.hash}, o.settings.config, g.seed,
                                     o.settings.time_limit_ms};
                 ReplayRecorder recorder(header);

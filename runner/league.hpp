@@ -3,6 +3,8 @@
 #pragma once
 
 #include "runner/league_schedule.hpp"
+#include "runner/sandbox.hpp"
+#include "runner/work_area.hpp"
 #include "runner/process.hpp"
 #include "runner/standings.hpp"
 
@@ -20,7 +22,8 @@ struct LeagueOptions {
     LeagueSettings settings;
     Scoring scoring = Scoring::wins;
     int jobs = 1;
-    std::optional<std::string> sandbox;  // bubblewrap's path, to run every bot inside it
+    const WorkArea* area = nullptr;  // required: where the bots' scratch folders go
+    Sandbox* sandbox = nullptr;  // where every bot and build runs, when set
     std::FILE* progress = nullptr;  // a terminal for the live progress line, or none
 };
 

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include <array>
@@ -119,6 +120,7 @@ struct ChildSetup {
     int stderr_fd;
     const char* cwd;  // nullptr: stay
     const ResourceLimits* limits;
+    const Identity* run_as;  // nullptr: stay
     int pass_fd;  // -1: none
     int pass_as;
     int error = 0;
@@ -164,6 +166,12 @@ int child_main(void* arg) {
     limit(RLIMIT_CPU, c->limits->cpu_seconds, "setrlimit RLIMIT_CPU");
     limit(RLIMIT_FSIZE, c->limits->file_size, "setrlimit RLIMIT_FSIZE");
     limit(RLIMIT_NOFILE, c->limits->open_files, "setrlimit RLIMIT_NOFILE");
+    limit(RLIMIT_NPROC, c->limits->processes, "setrlimit RLIMIT_NPROC");
+    if (c->run_as) {
+        if (::setgroups(0, nullptr) != 0) fail("setgroups");
+        if (::setgid(c->run_as->gid) != 0) fail("setgid");
+        if (::setuid(c->run_as->uid) != 0) fail("setuid");
+    }
     rlimit no_core{0, 0};
     ::setrlimit(RLIMIT_CORE, &no_core);
     ::execve(c->program, c->argv, c->envp);
@@ -211,6 +219,7 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
                      err.write.get(),
                      spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
                      &spec.limits,
+                     spec.run_as ? &*spec.run_as : nullptr,
                      spec.pass_fd ? spec.pass_fd->fd : -1,
                      spec.pass_fd ? spec.pass_fd->as : -1};
 

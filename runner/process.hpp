@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <sys/types.h>
+
 namespace gol::runner {
 
 // The process groups of bots running right now, so an interrupted runner can kill them all
@@ -36,6 +38,13 @@ struct ResourceLimits {
     std::uint64_t cpu_seconds = 0;
     std::uint64_t file_size = 0;  // bytes
     std::uint64_t open_files = 0;
+    std::uint64_t processes = 0;  // RLIMIT_NPROC: counts every process of the uid, so only with run_as
+};
+
+// A host user and group a child runs as.
+struct Identity {
+    uid_t uid;
+    gid_t gid;
 };
 
 struct SpawnSpec {
@@ -48,6 +57,7 @@ struct SpawnSpec {
     std::size_t stderr_cap = std::size_t{64} << 10;
     ProcessRegistry* registry = nullptr;  // optional: where the running group is registered
     ResourceLimits limits;
+    std::optional<Identity> run_as;  // switched to before exec, after the limits are set
     // One of our descriptors the child gets under another number (above 2), close-on-exec
     // cleared there; ours may stay close-on-exec, so no concurrent spawn inherits it.
     struct PassedFd {

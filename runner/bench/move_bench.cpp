@@ -8,6 +8,8 @@
 #include "runner/protocol.hpp"
 #include "runner/sandbox.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -24,11 +26,16 @@ int main(int argc, char** argv) {
     }
     const long cells = std::atol(argv[2]), moves = std::atol(argv[3]);
     become_subreaper();  // as the runner does: the sandbox's orphans are reaped here
-    std::optional<std::string> sandbox;
-    if (argc == 5 && !(sandbox = find_bubblewrap())) {
+    const bool sandboxed = argc == 5;
+    std::optional<std::string> bwrap;
+    if (sandboxed && !(bwrap = Sandbox::find_bubblewrap())) {
         std::fprintf(stderr, "move-bench: --sandbox needs bubblewrap\n");
         return 2;
     }
+    // As the runner sets them up (runner/cli/game_options.cpp).
+    const WorkArea area(sandboxed && ::geteuid() == 0);
+    std::optional<Sandbox> sandbox;
+    if (bwrap) sandbox.emplace(*bwrap, area);
 
     Board board(1000, 1000);
     std::mt19937 rng(1);
@@ -45,7 +52,9 @@ int main(int argc, char** argv) {
     bot.spec.dir = std::filesystem::absolute(argv[1]).parent_path();
     bot.spec.kind = SourceKind::executable;
     bot.command = {std::filesystem::absolute(argv[1]).string()};
-    BotPlayer player(bot, move_limits(1000, 1024), nullptr, sandbox);
+    bot.dir = bot.spec.dir;
+    bot.files = {std::filesystem::absolute(argv[1])};
+    BotPlayer player(bot, move_limits(1000, 1024), BotHost{area, sandbox ? &*sandbox : nullptr, nullptr});
 
     double move_s = 0, encode_s = 0;
     long forfeits = 0;

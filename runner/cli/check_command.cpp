@@ -67,8 +67,9 @@ std::string shorten(std::string s, std::size_t n = 160) {
 }
 
 int run_check(const CheckOptions& o) {
+    PlaySetup setup(o.game.sandbox);
     auto t0 = std::chrono::steady_clock::now();
-    PreparedBot bot = load_bot(o.bot, o.where);
+    PreparedBot bot = load_bot(o.bot, o.where, setup.sandbox());
     auto built = std::chrono::steady_clock::now() - t0;
     std::cout << bot.spec.name << ": " << bot.spec.path.string() << "\n";
     std::cout << "  command:  ";
@@ -77,7 +78,8 @@ int run_check(const CheckOptions& o) {
     std::cout << "  ready in  " << format_ms(std::chrono::duration_cast<std::chrono::microseconds>(built))
               << " (build included when one ran)\n";
 
-    BotPlayer player(bot, o.game.limits(), nullptr, sandbox_for(o.game));
+    std::cout << "  sandbox:  " << (setup.sandbox() ? "yes" : "no (--sandbox to try it in one)") << "\n";
+    BotPlayer player(bot, o.game.limits(), setup.host(nullptr));
     const Board empty(o.game.config.height, o.game.config.width);
     const Board busy = busy_board(o.game.config);
     const std::optional<Board> big = big_board(o.game.config);

@@ -99,7 +99,9 @@ nlohmann::json duel_json(const std::array<std::string, 2>& names, const GameResu
 }
 
 int run_duel(const DuelOptions& o) {
-    std::array<PreparedBot, 2> bots = {load_bot(o.a, o.where), load_bot(o.b, o.where)};
+    PlaySetup setup(o.game.sandbox);
+    std::array<PreparedBot, 2> bots = {load_bot(o.a, o.where, setup.sandbox()),
+                                       load_bot(o.b, o.where, setup.sandbox())};
     if (bots[0].spec.name == bots[1].spec.name) bots[1].spec.name += "#2";
 
     const std::uint64_t seed = o.seed ? *o.seed : std::random_device{}();
@@ -115,11 +117,11 @@ int run_duel(const DuelOptions& o) {
         if (!log) throw UsageError("--log " + o.log_file + ": cannot be written");
     }
 
-    const auto sandbox = sandbox_for(o.game);
     ProcessRegistry registry;
     InterruptWatcher interrupt(registry);
     pin_to_current_cpu();
-    BotPlayer one(bots[0], o.game.limits(), &registry, sandbox), two(bots[1], o.game.limits(), &registry, sandbox);
+    const BotHost host = setup.host(&registry);
+    BotPlayer one(bots[0], o.game.limits(), host), two(bots[1], o.game.limits(), host);
     GameStats stats;
     ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
     ReplayRecorder recorder(header);
@@ -143,8 +145,15 @@ int run_duel(const DuelOptions& o) {
     }
     progress.reset();
     recorder.finish(result);
-    if (o.json) std::cout << json_text(duel_json(names, result, stats, o.game.config, seed)) << std::endl;
-    else print_summary(std::cout, names, result, stats, o.game.config, seed);
+    const bool sandboxed = setup.sandbox() != nullptr;
+    if (o.json) {
+        nlohmann::json j = duel_json(names, result, stats, o.game.config, seed);
+        j["sandboxed"] = sandboxed;
+        std::cout << json_text(j) << std::endl;
+    } else {
+        print_summary(std::cout, names, result, stats, o.game.config, seed);
+        std::cout << (sandboxed ? "Bots ran in the sandbox\n" : "Bots ran without the sandbox (--sandbox to use it)\n");
+    }
 
     // The result is printed first: a file that cannot be written loses nothing else.
     int status = 0;

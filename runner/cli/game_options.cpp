@@ -3,6 +3,8 @@
 #include "engine/board.hpp"
 #include "runner/sandbox.hpp"
 
+#include <unistd.h>
+
 namespace gol::runner::cli {
 
 void add_game_options(CLI::App& cmd, GameOptions& o) {
@@ -31,17 +33,34 @@ void add_bot_locations(CLI::App& cmd, BotLocations& where) {
     cmd.add_option("--cache", where.cache_dir, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
 }
 
-std::optional<std::string> sandbox_for(const GameOptions& options) {
-    if (!options.sandbox) return std::nullopt;
-    if (auto bwrap = find_bubblewrap()) return bwrap;
-    throw UsageError("--sandbox needs bubblewrap (Debian package bubblewrap), and it is not installed or cannot "
-                     "create namespaces here");
+namespace {
+
+std::string bubblewrap_or_throw() {
+    if (auto bwrap = Sandbox::find_bubblewrap()) return *bwrap;
+    throw UsageError("the sandbox needs bubblewrap (Debian package bubblewrap), and it is not installed or cannot "
+                     "create its namespaces here (as an unprivileged user, when the runner is root)");
 }
 
-PreparedBot load_bot(const std::string& name_or_path, const BotLocations& where) {
+// A root runner's sandboxed processes are another user, who must reach the work area.
+WorkArea work_area(bool sandboxed) {
+    try {
+        return WorkArea(sandboxed && ::geteuid() == 0);
+    } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+    }
+}
+
+}  // namespace
+
+PlaySetup::PlaySetup(bool sandboxed) : area_(work_area(sandboxed)) {
+    if (sandboxed) sandbox_.emplace(bubblewrap_or_throw(), area_);
+}
+
+PreparedBot load_bot(const std::string& name_or_path, const BotLocations& where, Sandbox* sandbox) {
     BotSpec spec = find_bot(name_or_path, where.bots_dir);
     BuildOptions build;
     build.cache_dir = where.cache_dir.empty() ? default_cache_dir() : where.cache_dir;
+    build.sandbox = sandbox;
     return prepare_bot(spec, build);
 }
 

@@ -21,10 +21,25 @@ struct GameOptions {
 
 void add_game_options(CLI::App& cmd, GameOptions& options);
 
-// bubblewrap's path when --sandbox was given; a usage error when it cannot be used.
-std::optional<std::string> sandbox_for(const GameOptions& options);
+// What a command that plays needs around its bots: the run's work area, and the sandbox when
+// the bots run in one (their builds then run in it too).
+class PlaySetup {
+public:
+    // Throws UsageError when `sandboxed` and bubblewrap cannot be used here.
+    explicit PlaySetup(bool sandboxed);
+    PlaySetup(const PlaySetup&) = delete;
+    PlaySetup& operator=(const PlaySetup&) = delete;
 
-// Finds and builds a bot, telling the user on stderr when a build runs.
-PreparedBot load_bot(const std::string& name_or_path, const BotLocations& where);
+    const WorkArea& area() const { return area_; }
+    Sandbox* sandbox() { return sandbox_ ? &*sandbox_ : nullptr; }
+    BotHost host(ProcessRegistry* registry) { return BotHost{area_, sandbox(), registry}; }
+
+private:
+    WorkArea area_;
+    std::optional<Sandbox> sandbox_;
+};
+
+// Finds and builds a bot (in `sandbox` when given).
+PreparedBot load_bot(const std::string& name_or_path, const BotLocations& where, Sandbox* sandbox);
 
 }  // namespace gol::runner::cli

@@ -4,7 +4,6 @@
 #include "runner/interrupt.hpp"
 #include "runner/leaderboard_page.hpp"
 #include "runner/league.hpp"
-#include "runner/sandbox.hpp"
 #include "runner/tournament.hpp"
 
 #include <unistd.h>
@@ -71,21 +70,17 @@ LeagueOptions resolve(const LeagueArgs& a) {
     else o.results_dir = std::filesystem::absolute(o.bots_dir).lexically_normal().parent_path() / "results";
     o.cache_dir = a.cache.empty() ? default_cache_dir() : std::filesystem::path(a.cache);
     o.jobs = a.jobs;
-    // Leagues run strangers' code: sandboxed unless told not to, or unless it cannot be.
+    // Leagues run strangers' code: sandboxed unless told not to. One that cannot be stops.
     if (a.game.sandbox && a.no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
-    if (!a.no_sandbox) {
-        o.sandbox = find_bubblewrap();
-        if (!o.sandbox && a.game.sandbox) sandbox_for(a.game);  // throws, naming what is missing
-        if (!o.sandbox)
-            std::fprintf(stderr, "league: bubblewrap is not available; bots run without a sandbox "
-                                 "(install the bubblewrap package)\n");
-    }
     if (!a.quiet && ::isatty(STDERR_FILENO)) o.progress = stderr;
     return o;
 }
 
 int run_league_command(const LeagueArgs& a) {
     LeagueOptions o = resolve(a);
+    PlaySetup setup(!a.no_sandbox);
+    o.area = &setup.area();
+    o.sandbox = setup.sandbox();
     ProcessRegistry registry;
     InterruptWatcher interrupt(registry);
     LeagueOutcome outcome;
@@ -153,7 +148,7 @@ void add_league(CLI::App& app, Action& run) {
     cmd->add_option("--cache", a->cache, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
     cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
     cmd->add_flag("--quiet", a->quiet, "No progress line");
-    cmd->add_flag("--no-sandbox", a->no_sandbox, "Run bots without bubblewrap (the default uses it when installed)");
+    cmd->add_flag("--no-sandbox", a->no_sandbox, "Run bots and builds without bubblewrap (the default needs it)");
     cmd->callback([a, &run] { run = [a] { return run_league_command(*a); }; });
 }
 

@@ -1,5 +1,6 @@
 #include "runner/bot.hpp"
 #include "runner/bot_build.hpp"
+#include "runner/content_hash.hpp"
 #include "runner/temp_dir.hpp"
 
 #include <doctest/doctest.h>
@@ -130,22 +131,31 @@ TEST_CASE("builds: compiled once into the cache, failures report the compiler's 
                          doctest::Contains("undeclared_thing"), BotError);
 }
 
-TEST_CASE("builds: a manifest build runs once per content and its outputs do not change the hash") {
+TEST_CASE("builds: a manifest build runs once per content, on a copy that the bot plays from") {
     TempDir dir("bot-test");
     TempDir cache("bot-cache");
     const fs::path bot = dir.path() / "m";
-    write(bot / "bot.json", R"({"run": ["./out.sh"], "build": "echo built >> ../count; printf 'echo []' > out.sh; chmod +x out.sh"})");
+    // The build also touches its manifest, as formatters and package managers do.
+    write(bot / "bot.json", R"({"run": ["./out.sh"], "build": "printf 'echo []' > out.sh; chmod +x out.sh; )"
+                            R"(touch bot.json; od -An -N8 -tx8 /dev/urandom > stamp"})");
     BuildOptions options{cache.path()};
     PreparedBot a = prepare_bot(read_manifest(bot), options);
     PreparedBot b = prepare_bot(read_manifest(bot), options);
     CHECK(a.hash == b.hash);
-    std::ifstream count(dir.path() / "count");
-    std::string all((std::istreambuf_iterator<char>(count)), {});
-    CHECK(all == "built\n");
+    CHECK(a.dir == b.dir);
+    CHECK(a.dir.string().starts_with(cache.path().string()));
+    CHECK(a.command[0] == (a.dir / "out.sh").string());
+    std::ifstream stamp(a.dir / "stamp");
+    std::string once((std::istreambuf_iterator<char>(stamp)), {});
+    CHECK(once.size() > 8);  // built once: the second call found the first build
+    CHECK_FALSE(fs::exists(bot / "out.sh"));
+    CHECK_FALSE(fs::exists(bot / "stamp"));
+    CHECK(hash_directory(bot) == a.hash);
 
     write(bot / "extra.txt", "changed");
     PreparedBot c = prepare_bot(read_manifest(bot), options);
     CHECK(c.hash != a.hash);
+    CHECK(c.dir != a.dir);
 }
 
 TEST_CASE("builds: a missing interpreter is reported before any game") {

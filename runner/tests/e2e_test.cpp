@@ -104,7 +104,8 @@ TEST_CASE("e2e: a manifest build runs, and the bot plays") {
     json j = f.duel("built", "block");
     CHECK(j["seats"]["built-c"] == 1);
     CHECK(j["forfeits"]["built-c"] == 0);
-    CHECK(fs::exists(f.bots / "built" / "bot"));
+    // Built on a copy in the cache: the bot's own folder is left as it was.
+    CHECK_FALSE(fs::exists(f.bots / "built" / "bot"));
 }
 
 TEST_CASE("e2e: a replay re-simulates to its result, and a doctored one does not") {

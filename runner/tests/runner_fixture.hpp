@@ -21,8 +21,16 @@ inline std::string read_text(const std::filesystem::path& path) {
     return std::string((std::istreambuf_iterator<char>(in)), {});
 }
 
+// A root runner's sandboxed bots are another user, who must reach the runner's work area in
+// TMPDIR, which the fixture sets to its own folder.
+inline TempDir searchable(TempDir dir) {
+    std::filesystem::permissions(dir.path(), std::filesystem::perms::others_exec | std::filesystem::perms::group_exec,
+                                 std::filesystem::perm_options::add);
+    return dir;
+}
+
 struct RunnerFixture {
-    TempDir root{"runner-e2e"};
+    TempDir root = searchable(TempDir("runner-e2e"));
     std::filesystem::path bots = root.path() / "bots";
     std::filesystem::path cache = root.path() / "cache";
     std::vector<std::string> extra_env;
