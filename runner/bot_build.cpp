@@ -126,11 +126,8 @@ PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options
     const fs::path dest = fs::absolute(options.cache_dir) / "bin" / hash;
     const std::string stem = src.stem().string();
     PreparedBot prepared{bot, {}, hash, bot.dir, {src, dest}};
-    // The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of
-    // class space) fail under the default 1 GiB address-space limit of a move.
-    if (bot.kind == SourceKind::java)
-        prepared.command = {"java", "-XX:+UseSerialGC", "-Xmx256m", "-XX:CompressedClassSpaceSize=64m",
-                            "-XX:ReservedCodeCacheSize=64m", "-cp", dest.string(), stem};
+    // The JVM's own options depend on the memory limit, and are added when the bot plays.
+    if (bot.kind == SourceKind::java) prepared.command = {"java", "-cp", dest.string(), stem};
     else prepared.command = {(dest / "bot").string()};
     if (fs::exists(dest)) return prepared;
 

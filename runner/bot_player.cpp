@@ -75,6 +75,17 @@ namespace {
 // Where GOL_SCRATCH is inside the sandbox: outside any bot's own folder, even one directly in /tmp.
 constexpr const char* kScratchInside = "/run/gol/scratch";
 
+// The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of
+// class space) fail under a move's address-space limit: a single-file Java bot's JVM is sized
+// from it (a quarter for the heap), which works from 512 MiB up.
+std::vector<std::string> jvm_options(std::uint64_t address_space) {
+    if (address_space == 0) return {"-XX:+UseSerialGC"};
+    const std::uint64_t mib = address_space >> 20, small = std::min<std::uint64_t>(64, mib / 16);
+    return {"-XX:+UseSerialGC", "-Xmx" + std::to_string(mib / 4) + "m",
+            "-XX:CompressedClassSpaceSize=" + std::to_string(small) + "m",
+            "-XX:ReservedCodeCacheSize=" + std::to_string(small) + "m"};
+}
+
 TempDir make_scratch(const BotHost& host, const std::optional<Identity>& who) {
     return host.sandbox ? host.sandbox->writable_dir("gol-scratch", who) : TempDir("gol-scratch", host.area.path());
 }
@@ -111,6 +122,10 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
 SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
     SpawnSpec spec;
     std::vector<std::string> command = bot_.command;
+    if (bot_.spec.kind == SourceKind::java) {
+        const std::vector<std::string> jvm = jvm_options(limits_.resources.address_space);
+        command.insert(command.begin() + 1, jvm.begin(), jvm.end());
+    }
     std::vector<std::string> extra_env;
     if (long_board) {
         extra_env = long_argument_environment(*long_library_, command.size());

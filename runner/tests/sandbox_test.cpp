@@ -275,3 +275,14 @@ TEST_CASE("builds: runners sharing a cache compile the same bot at once, and all
         CHECK(r.exit_status == 0);
     }
 }
+
+TEST_CASE("java: a single-file Java bot's JVM is sized from the memory limit, and starts under each") {
+    SandboxFixture f;
+    write(f.bots / "Blocky.java",
+          "public class Blocky { public static void main(String[] a) { System.out.println(\"[[1,1],[1,2],[2,1],[2,2]]\"); } }\n");
+    for (const char* limit : {"512", "1024", "4096"}) {
+        CAPTURE(limit);
+        json j = f.duel("Blocky", "block", {"--memory-limit", limit, "--generations", "2", "--time-limit", "5000"});
+        CHECK(j["forfeits"]["Blocky"] == 0);
+    }
+}
