@@ -20,7 +20,8 @@ constexpr int kTailLines = 20;
 
 // What a build may use: no address-space limit (compilers and the JVM reserve far more than
 // they touch), but a bounded number of processes and file sizes.
-constexpr ResourceLimits kBuildLimits{0, 0, std::uint64_t{1} << 30, 1024, 512};
+constexpr ResourceLimits kBuildLimits{
+    .address_space = 0, .cpu_seconds = 0, .file_size = std::uint64_t{1} << 30, .open_files = 1024, .processes = 1024};
 
 std::string tail_lines(const std::string& text, int n) {
     std::size_t pos = text.size();

@@ -70,7 +70,7 @@ Sandbox::Sandbox(std::string bwrap, const WorkArea& area) : bwrap_(std::move(bwr
 std::optional<Identity> Sandbox::new_identity() {
     if (::geteuid() != 0) return std::nullopt;
     std::lock_guard lock(mutex_);
-    // The last uid of each block is the probe's.
+    // Each block's last uid is left out: block 0's is the probe's.
     const std::uint32_t block = static_cast<std::uint32_t>(::getpid()) % (0x0fffffff / kUidsPerRunner);
     const std::uint32_t uid = kFirstUid + block * kUidsPerRunner + next_uid_++ % (kUidsPerRunner - 1);
     return Identity{uid, uid};

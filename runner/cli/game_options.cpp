@@ -38,7 +38,8 @@ namespace {
 std::string bubblewrap_or_throw() {
     if (auto bwrap = Sandbox::find_bubblewrap()) return *bwrap;
     throw UsageError("the sandbox needs bubblewrap (Debian package bubblewrap), and it is not installed or cannot "
-                     "create its namespaces here (as an unprivileged user, when the runner is root)");
+                     "create its namespaces here (as an unprivileged user, when the runner is root); a league runs "
+                     "without it only when told to (--no-sandbox)");
 }
 
 // A root runner's sandboxed processes are another user, who must reach the work area.
