@@ -3,28 +3,44 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <set>
+#include <memory>
 #include <string>
 #include <string_view>
 
+// OpenSSL's digest context, kept out of this header.
+struct evp_md_ctx_st;
+
 namespace gol::runner {
 
-// 64-bit FNV-1a, streamed. Not cryptographic: it detects change, it does not resist forgery.
-class Fnv64 {
+// SHA-256 (OpenSSL), streamed: league keys and bots' content hashes, which must resist forgery.
+class Sha256 {
 public:
-    Fnv64& add(std::string_view bytes);
-    Fnv64& add_u64(std::uint64_t v);
-    std::uint64_t value() const { return h_; }
+    Sha256();
+    Sha256(Sha256&&) noexcept;
+    Sha256& operator=(Sha256&&) noexcept;
+    ~Sha256();
+
+    Sha256& add(std::string_view bytes);
+    Sha256& add_u64(std::uint64_t v);  // 8 bytes, little-endian
+    // The length, then the bytes: two different sequences of fields never hash the same bytes.
+    Sha256& add_field(std::string_view bytes) { return add_u64(bytes.size()).add(bytes); }
+    // The digest of what was added so far (adding may go on), as 64 lowercase hex digits.
     std::string hex() const;
 
 private:
-    std::uint64_t h_ = 1469598103934665603ull;
+    struct Free {
+        void operator()(evp_md_ctx_st* ctx) const;
+    };
+    std::unique_ptr<evp_md_ctx_st, Free> ctx_;
 };
 
-// Hashes every regular file below `dir` (relative path and bytes, in sorted order), skipping
-// version-control and interpreter caches and the relative paths in `ignore`.
-std::string hash_directory(const std::filesystem::path& dir, const std::set<std::string>& ignore = {});
+// SHA-256 over every entry below `dir` in sorted order: its relative path, its type and
+// executable bits, and a regular file's bytes or a symlink's target text. Symlinks are never
+// followed and fifos, sockets and devices are never opened (they count by type only).
+// Version-control and interpreter caches are skipped.
+std::string hash_directory(const std::filesystem::path& dir);
 
+// The same for one file (its name, type, executable bits and bytes, or its target if a symlink).
 std::string hash_file(const std::filesystem::path& file);
 
 }  // namespace gol::runner

@@ -14,6 +14,7 @@ constexpr std::string_view kStyle = R"(
 body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #1d232b; }
 h1 { margin-bottom: 0.2em; }
 .settings { color: #5a6472; margin-top: 0; }
+.unsandboxed { color: #b3261e; font-weight: bold; margin-top: 0; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
 th, td { padding: 0.3em 0.7em; border-bottom: 1px solid #dde2e8; text-align: right; }
 th { background: #f2f4f7; }
@@ -131,6 +132,9 @@ std::string leaderboard_page(const LeagueTable& t) {
                        " ms a move, " + std::to_string(t.settings.games_per_pair) + " games a pair, scoring " +
                        std::string(name(t.scoring)) + "; " + std::to_string(t.games.size()) + " of " +
                        std::to_string(t.total) + " games played") + "</p>\n";
+    out += t.settings.sandboxed
+               ? "<p id=\"sandbox\" class=\"settings\">Bots ran inside the bubblewrap sandbox.</p>\n"
+               : "<p id=\"sandbox\" class=\"unsandboxed\">Bots ran without a sandbox.</p>\n";
     out += standings_table(t);
     if (!t.excluded.empty()) {
         out += "<h2>Excluded</h2>\n<ul id=\"excluded\">\n";

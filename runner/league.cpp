@@ -168,15 +168,16 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     const std::vector<ScheduledGame> schedule = schedule_league(names, o.settings);
 
     ResultsStore store(o.results_dir);
-    LeagueIndex index{o.settings, std::string(name(o.scoring)), {}, {}, roster.excluded};
-    for (const ScheduledBot& b : names) index.bots.push_back(b.name);
+    LeagueIndex index{o.settings, std::string(name(o.scoring)), names, {}, roster.excluded};
     for (const ScheduledGame& g : schedule) index.keys.push_back(g.key);
     store.save_index(index);
 
+    // A stored record counts only if it holds for the game scheduled under its key; any other
+    // (forged, copied from another key, from an older runner) is played again and overwritten.
     std::vector<const ScheduledGame*> queue;
     for (const ScheduledGame& g : schedule) {
         try {
-            if (store.load(g.key)) continue;
+            if (store.load(g)) continue;
         } catch (const StoreError& e) {
             std::fprintf(log, "league: %s; playing that game again\n", e.what());
         }
@@ -204,7 +205,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
             try {
                 const BotHost host{*o.area, o.sandbox, &registry};
                 BotPlayer one(a, limits, host), two(b, limits, host);
-                ReplayHeader header{{a.spec.name, b.spec.name}, {a.hash, b.hash}, o.settings.config, g.seed,
+                ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed,
                                     o.settings.time_limit_ms};
                 ReplayRecorder recorder(header);
                 std::ostringstream log_text;
@@ -214,7 +215,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
                 Observers all({&recorder, &game_log, &stats, &counts});
                 GameResult result = play_game(one, two, o.settings.config, all, stop);
                 recorder.finish(result);
-                GameRecord record{g.key, header.bots, header.hashes, g.game_index, g.seed, result, {}, {}};
+                GameRecord record{g.inputs, g.key, result, {}, {}};
                 for (int seat = 1; seat <= 2; ++seat) {
                     record.forfeit_reasons[seat - 1] = stats.seat(seat).forfeits_by_reason;
                     record.last_forfeit[seat - 1] = stats.seat(seat).last_forfeit;
@@ -240,7 +241,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
 
     LeagueOutcome outcome;
     outcome.interrupted = stop.stop_requested();
-    outcome.table = table_from_store(o.results_dir, o.scoring);
+    outcome.table = table_from_store(o.results_dir, o.scoring, log);
     outcome.table.played = progress.done();
     outcome.table.reused = reused;
     outcome.stored = reused + progress.done();
@@ -248,17 +249,32 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     return outcome;
 }
 
-LeagueTable table_from_store(const fs::path& dir, std::optional<Scoring> scoring) {
+LeagueTable table_from_store(const fs::path& dir, std::optional<Scoring> scoring, std::FILE* log) {
     LeagueIndex index = load_index(dir);
+    // The games as the index's bots and settings schedule them: each record is checked against
+    // its game, as a league run checks it.
+    const std::vector<ScheduledGame> schedule = schedule_league(index.bots, index.settings);
+    std::vector<std::string> keys;
+    for (const ScheduledGame& g : schedule) keys.push_back(g.key);
+    if (keys != index.keys)
+        throw StoreError((dir / "league.json").string() +
+                         ": its games are not the ones its bots and settings schedule; run the league again");
     std::vector<GameRecord> records;
-    for (const std::string& key : index.keys)
-        if (auto r = load_record(dir, key)) records.push_back(std::move(*r));
+    for (const ScheduledGame& g : schedule) {
+        try {
+            if (auto r = load_record(dir, g)) records.push_back(std::move(*r));
+        } catch (const StoreError& e) {
+            std::fprintf(log, "table: %s; left out of the table\n", e.what());
+        }
+    }
+    std::vector<std::string> bots;
+    for (const ScheduledBot& b : index.bots) bots.push_back(b.name);
     LeagueTable table;
     table.scoring = scoring ? *scoring : scoring_from_name(index.scoring).value_or(Scoring::wins);
-    table.standings = compute_standings(index.bots, records, table.scoring);
+    table.standings = compute_standings(bots, records, table.scoring);
     table.settings = index.settings;
     table.games = std::move(records);
-    table.total = static_cast<int>(index.keys.size());
+    table.total = static_cast<int>(schedule.size());
     table.reused = static_cast<int>(table.games.size());
     table.excluded = index.excluded;
     return table;

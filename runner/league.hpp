@@ -38,7 +38,10 @@ struct LeagueOutcome {
 LeagueOutcome run_league(const LeagueOptions& options, ProcessRegistry& registry, std::stop_token stop,
                          std::FILE* log);
 
-// The table of what the store at `dir` holds for its last league, without playing.
-LeagueTable table_from_store(const std::filesystem::path& dir, std::optional<Scoring> scoring);
+// The table of what the store at `dir` holds for its last league, without playing. A stored
+// record that does not hold for its game (game_record.hpp) is left out, saying so on `log`.
+// Throws StoreError when the store has no usable league.json.
+LeagueTable table_from_store(const std::filesystem::path& dir, std::optional<Scoring> scoring,
+                             std::FILE* log = stderr);
 
 }  // namespace gol::runner

@@ -2,12 +2,11 @@
 // and an index of the league's current schedule. A record exists only once its game is over.
 #pragma once
 
+#include "runner/game_record.hpp"
 #include "runner/league_schedule.hpp"
-#include "runner/match.hpp"
 #include "runner/unique_fd.hpp"
 
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -19,29 +18,17 @@ struct StoreError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-struct GameRecord {
-    std::string key;
-    std::array<std::string, 2> bots;  // by seat
-    std::array<std::string, 2> hashes;
-    int game_index = 0;
-    std::uint64_t seed = 0;
-    GameResult result;
-    // By seat: forfeited turns per reason, and "reason: detail" of the last one.
-    std::array<std::map<std::string, int>, 2> forfeit_reasons;
-    std::array<std::string, 2> last_forfeit;
-};
-
 struct ExcludedBot {
     std::string bot;
     std::string reason;
 };
 
-// What `runner table` needs to rebuild the table without the bots: the league's bots,
-// scheduled game keys, exclusions and settings, as of the last league run.
+// What `runner table` needs to rebuild the table without the bots: the league's bots with their
+// content hashes, scheduled game keys, exclusions and settings, as of the last league run.
 struct LeagueIndex {
     LeagueSettings settings;
     std::string scoring = "wins";
-    std::vector<std::string> bots;
+    std::vector<ScheduledBot> bots;
     std::vector<std::string> keys;
     std::vector<ExcludedBot> excluded;
 };
@@ -53,7 +40,7 @@ public:
     explicit ResultsStore(std::filesystem::path dir);
 
     const std::filesystem::path& dir() const { return dir_; }
-    std::optional<GameRecord> load(const std::string& key) const;
+    std::optional<GameRecord> load(const ScheduledGame& game) const;
     // Replay and log first, the record last: a record never points at a missing replay.
     void save(const GameRecord& record, const std::string& replay, const std::string& log);
     void save_index(const LeagueIndex& index);
@@ -70,6 +57,10 @@ private:
 
 // Reading needs no lock: every file is replaced atomically. Throws StoreError.
 LeagueIndex load_index(const std::filesystem::path& dir);
-std::optional<GameRecord> load_record(const std::filesystem::path& dir, const std::string& key);
+
+// The record stored for `game`, or none. Throws StoreError "games/KEY.json: what is wrong" when
+// one is stored but does not hold for the game (read_record()), or cannot be read; such a record
+// is not to be counted.
+std::optional<GameRecord> load_record(const std::filesystem::path& dir, const ScheduledGame& game);
 
 }  // namespace gol::runner

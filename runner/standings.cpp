@@ -31,10 +31,14 @@ Points points_for(Scoring s) {
 // The order of the table; the bot's name only breaks ties for display, not for rank.
 auto merit(const Standing& s) { return std::make_tuple(-s.points, -s.wins, s.losses, s.forfeits, -s.mean_cells); }
 
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+// A text cell (a bot's name, a reason: bots choose them). One that a spreadsheet would take for
+// a formula (= + - @, or a leading tab or CR) gets a leading single quote, which shows it as text;
+// then it is quoted when CSV needs it. Numbers are ours and are written as numbers.
+std::string csv_text(const std::string& s) {
+    const std::string cell = !s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos ? "'" + s : s;
+    if (cell.find_first_of(",\"\n\r") == std::string::npos) return cell;
     std::string out = "\"";
-    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    for (char c : cell) out += c == '"' ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
 }
 
@@ -45,6 +49,10 @@ std::string markdown_cell(const std::string& s) {
         out += c == '\n' ? ' ' : c;
     }
     return out;
+}
+
+std::string sandbox_words(const LeagueTable& t) {
+    return t.settings.sandboxed ? "yes (bots ran inside bubblewrap)" : "no (bots ran without a sandbox)";
 }
 
 std::string games_line(const LeagueTable& t) {
@@ -149,15 +157,23 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             j["excluded"] = nlohmann::json::array();
             for (const ExcludedBot& e : t.excluded) j["excluded"].push_back({{"bot", e.bot}, {"reason", e.reason}});
             j["scoring"] = name(t.scoring);
+            j["sandboxed"] = t.settings.sandboxed;
             return json_text(j, 2) + "\n";
         }
-        case TableFormat::csv:
-            out = "rank,bot,played,wins,draws,losses,points,forfeits,mean_cells\n";
+        case TableFormat::csv: {
+            // One rectangle for spreadsheets: every row says whether the league was sandboxed,
+            // and excluded bots are rows with their reason and no numbers.
+            const std::string sandboxed = t.settings.sandboxed ? "yes" : "no";
+            out = "rank,bot,played,wins,draws,losses,points,forfeits,mean_cells,sandboxed,excluded\n";
             for (const Standing& s : t.standings)
-                out += std::to_string(s.rank) + "," + csv_field(s.bot) + "," + std::to_string(s.played) + "," +
+                out += std::to_string(s.rank) + "," + csv_text(s.bot) + "," + std::to_string(s.played) + "," +
                        std::to_string(s.wins) + "," + std::to_string(s.draws) + "," + std::to_string(s.losses) + "," +
-                       format_points(s.points) + "," + std::to_string(s.forfeits) + "," + format_mean_cells(s.mean_cells) + "\n";
+                       format_points(s.points) + "," + std::to_string(s.forfeits) + "," +
+                       format_mean_cells(s.mean_cells) + "," + sandboxed + ",\n";
+            for (const ExcludedBot& e : t.excluded)
+                out += "," + csv_text(e.bot) + ",,,,,,,," + sandboxed + "," + csv_text(e.reason) + "\n";
             return out;
+        }
         case TableFormat::markdown:
             out = "| Rank | Bot | Played | Wins | Draws | Losses | Points | Forfeits | Mean cells |\n"
                   "|---:|:---|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -167,6 +183,7 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
                        " | " + std::to_string(s.losses) + " | " + format_points(s.points) + " | " +
                        std::to_string(s.forfeits) + " | " + format_mean_cells(s.mean_cells) + " |\n";
             out += "\nScoring: " + std::string(name(t.scoring)) + ". " + games_line(t) + ".\n";
+            out += "\nSandboxed: " + sandbox_words(t) + ".\n";
             if (!t.excluded.empty()) {
                 out += "\nExcluded:\n\n";
                 for (const ExcludedBot& e : t.excluded)
@@ -187,6 +204,7 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
                 out += line;
             }
             out += "scoring: " + std::string(name(t.scoring)) + "; " + games_line(t) + "\n";
+            out += "sandboxed: " + sandbox_words(t) + "\n";
             for (const ExcludedBot& e : t.excluded) out += "excluded: " + e.bot + ": " + e.reason + "\n";
             return out;
         }

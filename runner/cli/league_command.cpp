@@ -81,6 +81,7 @@ int run_league_command(const LeagueArgs& a) {
     PlaySetup setup(!a.no_sandbox);
     o.area = &setup.area();
     o.sandbox = setup.sandbox();
+    o.settings.sandboxed = o.sandbox != nullptr;
     ProcessRegistry registry;
     InterruptWatcher interrupt(registry);
     LeagueOutcome outcome;
