@@ -165,13 +165,13 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
     }
     // Until its next board the bot's every process is stopped, so children it leaves spinning
     // take no CPU from the opponent's move (all of a game's bots share one CPU).
-    frozen_ = stop_tree(line_->pid(), orphan_adopter());
+    StoppedTree stopped = stop_tree(line_->pid(), orphan_adopter());
+    frozen_ = std::move(stopped.pids);
     // RLIMIT_CPU counts a process's whole life, which for a persistent bot is the game, so the
     // runner measures each move instead: the tree's CPU time now, less when it was last stopped
     // (at the start, nothing). Time used while it should have been stopped counts too.
-    const std::chrono::milliseconds cpu = cpu_time(frozen_);
-    const std::chrono::milliseconds used = cpu - cpu_when_frozen_;
-    cpu_when_frozen_ = cpu;
+    const std::chrono::milliseconds used = stopped.cpu - cpu_when_frozen_;
+    cpu_when_frozen_ = stopped.cpu;
     const auto limit = std::chrono::seconds(limits_.resources.cpu_seconds);
     if (limits_.resources.cpu_seconds != 0 && used > limit) {
         char seconds[32];
@@ -185,7 +185,7 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
 
 void BotPlayer::end_persistent() {
     // Stopped first, so that none forks or is orphaned out of reach while the others die.
-    if (line_ && line_->started()) signal_each(stop_tree(line_->pid(), orphan_adopter()), SIGKILL);
+    if (line_ && line_->started()) signal_each(stop_tree(line_->pid(), orphan_adopter()).pids, SIGKILL);
     frozen_.clear();
     line_.reset();
 }

@@ -4,15 +4,14 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
 #include <charconv>
 #include <memory>
 #include <string>
-#include <thread>
 #include <unordered_set>
 
 namespace gol::runner {
@@ -34,7 +33,7 @@ std::string read_proc(const std::string& path) {
     return text;
 }
 
-// The pids in a space-separated list such as /proc/TID/children.
+// The pids in a space-separated list such as /proc/PID/task/TID/children.
 void append_pids(std::string_view text, std::vector<int>& out) {
     const char* p = text.data();
     const char* end = p + text.size();
@@ -46,45 +45,37 @@ void append_pids(std::string_view text, std::vector<int>& out) {
     }
 }
 
+std::vector<int> read_pids(const std::string& path) {
+    std::vector<int> pids;
+    append_pids(read_proc(path), pids);
+    return pids;
+}
+
 struct DirCloser {
     void operator()(DIR* d) const { ::closedir(d); }
 };
 
-// The children of every thread of `pid`: /proc/TID/children lists a thread's own.
+std::string task_dir(int pid) { return "/proc/" + std::to_string(pid) + "/task/"; }
+
+// The children of every thread of `pid`: /proc/PID/task/TID/children lists a thread's own.
+// Most processes have one thread, which the task folder's link count (2 + threads, a leader
+// that exited before the others included) tells without listing the folder.
 std::vector<int> children_of(int pid) {
     std::vector<int> children;
-    const std::string task = "/proc/" + std::to_string(pid) + "/task";
+    const std::string task = task_dir(pid);
+    struct stat folder {};
+    if (::stat(task.c_str(), &folder) != 0) return children;
+    if (folder.st_nlink == 3) {
+        append_pids(read_proc(task + std::to_string(pid) + "/children"), children);
+        return children;
+    }
     std::unique_ptr<DIR, DirCloser> dir(::opendir(task.c_str()));
     if (!dir) return children;
     while (const dirent* entry = ::readdir(dir.get())) {
         if (entry->d_name[0] == '.') continue;
-        append_pids(read_proc(task + "/" + entry->d_name + "/children"), children);
+        append_pids(read_proc(task + entry->d_name + "/children"), children);
     }
     return children;
-}
-
-// A process runs into its pending stop only when next scheduled; a game's bots share the
-// runner's CPU, so it may have to wait for us. Waits, boundedly, until no process shows
-// running or sleeping, so that a tree is stopped, not only stopping, when stop_tree returns.
-// One waiting in the kernel (D) cannot return to its code without stopping, so it is not
-// waited for. A process still running may have been continued by another before that one
-// stopped: it is sent its stop again.
-void wait_stopped(const std::vector<int>& pids) {
-    using Clock = std::chrono::steady_clock;
-    const auto give_up = Clock::now() + std::chrono::milliseconds(100);
-    std::vector<int> waiting = pids;
-    for (int round = 0;; ++round) {
-        std::erase_if(waiting, [](int pid) {
-            auto stat = read_stat(pid);
-            return !stat || (stat->state != 'R' && stat->state != 'S');
-        });
-        if (waiting.empty() || Clock::now() >= give_up) return;
-        for (int pid : waiting) ::kill(pid, SIGSTOP);
-        // Yielding lets a process on our CPU run into its stop; past a few rounds something
-        // else holds the CPU, and sleeping costs less.
-        if (round < 8) ::sched_yield();
-        else std::this_thread::sleep_for(std::chrono::microseconds(200));
-    }
 }
 
 }  // namespace
@@ -110,7 +101,6 @@ std::optional<ProcStat> parse_stat(std::string_view text) {
         }
         ++n;
     }
-    stat.session = static_cast<int>(field[6]);
     stat.cpu_ticks = field[14] + field[15] + field[16] + field[17];
     return stat;
 }
@@ -127,42 +117,38 @@ std::vector<int> walk_tree(int leader, int adopter, int sig) {
         tree.push_back(pid);
     };
     visit(leader);
+    // Orphans go to the subreaper's first live thread: its main thread, while that lives.
     if (adopter > 0)
-        for (int child : children_of(adopter))
-            if (child != leader)
-                if (auto stat = read_stat(child); stat && stat->session == leader) visit(child);
+        for (int child : read_pids(task_dir(adopter) + std::to_string(adopter) + "/children"))
+            if (child != leader && ::getsid(child) == leader) visit(child);
     for (std::size_t i = 0; i < tree.size(); ++i)
         for (int child : children_of(tree[i])) visit(child);
     return tree;
 }
 
-std::vector<int> stop_tree(int leader, int adopter) {
-    std::vector<int> stopped;
+StoppedTree stop_tree(int leader, int adopter) {
+    StoppedTree stopped;
     std::unordered_set<int> seen;
     for (int walk = 0; walk < kMaxStopWalks; ++walk) {
         bool grew = false;
         for (int pid : walk_tree(leader, adopter, SIGSTOP))
             if (seen.insert(pid).second) {
-                stopped.push_back(pid);
+                stopped.pids.push_back(pid);
                 grew = true;
             }
         // A lone process had no one to continue it once its stop was sent.
-        if (!grew || stopped.size() == 1) break;
+        if (!grew || stopped.pids.size() == 1) break;
     }
-    wait_stopped(stopped);
+    static const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
+    long long ticks = 0;
+    for (int pid : stopped.pids)
+        if (auto stat = read_stat(pid)) ticks += stat->cpu_ticks;
+    stopped.cpu = std::chrono::milliseconds(ticks * 1000 / ticks_per_second);
     return stopped;
 }
 
 void signal_each(const std::vector<int>& pids, int sig) {
     for (int pid : pids) ::kill(pid, sig);
-}
-
-std::chrono::milliseconds cpu_time(const std::vector<int>& pids) {
-    static const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
-    long long ticks = 0;
-    for (int pid : pids)
-        if (auto stat = read_stat(pid)) ticks += stat->cpu_ticks;
-    return std::chrono::milliseconds(ticks * 1000 / ticks_per_second);
 }
 
 }  // namespace gol::runner

@@ -32,7 +32,7 @@ struct CpuFixture : testing::RunnerFixture {
         fs::create_directories(bots);
         for (const char* bot : {"cpu_freeze", "cpu_burn"})
             fs::copy(tests / "hostile" / bot, bots / bot, fs::copy_options::recursive);
-        for (const char* bot : {"cpu_watch.py", "idle.sh"}) fs::copy(tests / "bots" / bot, bots / bot);
+        for (const char* bot : {"cpu_watch.py", "idle.sh", "nap.sh"}) fs::copy(tests / "bots" / bot, bots / bot);
         for (const auto& entry : fs::recursive_directory_iterator(bots)) {
             if (!entry.is_regular_file()) continue;
             std::string text = read_text(entry.path());
@@ -63,7 +63,7 @@ TEST_CASE("persistent cpu: every process of a persistent bot is stopped while it
     CpuFixture f;
     // The opponent looks at the freezing bot's spinning processes through /proc: the host's,
     // so this runs unsandboxed.
-    json j = f.duel("cpu_freeze", "cpu_watch", {"--generations", "5"});
+    json j = f.duel("cpu_freeze", "cpu_watch", {"--generations", "5", "--time-limit", "5000"});
     CHECK(j["generations"] == 5);
     // cpu_freeze forfeits a move where waitpid does not report its children continued.
     CHECK(j["forfeits"]["cpu_freeze"] == 0);
@@ -89,10 +89,13 @@ TEST_CASE("persistent cpu: in the sandbox too, the bot's processes are stopped b
         return;
     }
     CpuFixture f;
-    json j = f.duel("cpu_freeze", "idle", {"--generations", "5", "--sandbox"});
+    // The opponent naps on each move, so the CPU is free for the stopped processes to take
+    // their stops (as cpu_watch's looks do unsandboxed): waitpid reports a child continued
+    // only if its stop took effect.
+    json j = f.duel("cpu_freeze", "nap", {"--generations", "5", "--sandbox"});
     CHECK(j["generations"] == 5);
     CHECK(j["forfeits"]["cpu_freeze"] == 0);
-    CHECK(j["forfeits"]["idle"] == 0);
+    CHECK(j["forfeits"]["nap"] == 0);
     CHECK_FALSE(process_with(f.marker));
 }
 
