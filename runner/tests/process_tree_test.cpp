@@ -85,6 +85,26 @@ TEST_CASE("process tree: descendants are found, orphans only through the subreap
     for (int pid : {p.pid(), child, orphan}) CHECK(state_after(pid, false) != 'T');
 }
 
+TEST_CASE("process tree: a child of a thread other than the main one is found") {
+    // The thread starts the child and stays, so the child stays the thread's.
+    SpawnSpec spec;
+    spec.argv = {"python3", "-c",
+                 "import subprocess, sys, threading\n"
+                 "def start():\n"
+                 "    print(subprocess.Popen(['sleep', '300']).pid, flush=True)\n"
+                 "    threading.Event().wait()\n"
+                 "sys.stdin.readline()\n"
+                 "threading.Thread(target=start, daemon=True).start()\n"
+                 "threading.Event().wait()\n"};
+    LineProcess p(spec);
+    REQUIRE(p.started());
+    LineProcess::Reply r = p.exchange("go", 10s);
+    REQUIRE(r.kind == LineProcess::Reply::Kind::line);
+    const std::vector<int> spawned = pids_in(r.line);
+    REQUIRE(spawned.size() == 1);
+    CHECK(walk_tree(p.pid(), 0, 0) == std::vector<int>{p.pid(), spawned[0]});
+}
+
 TEST_CASE("process tree: CPU time counts what a process reaped from its children, and stops with it") {
     // The child spins in the shell, then is reaped by it before the reply; then the shell spins.
     LineProcess p = shell("sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'; echo reaped; "
