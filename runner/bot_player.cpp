@@ -1,13 +1,16 @@
 #include "runner/bot_player.hpp"
 
 #include "runner/process.hpp"
+#include "runner/process_tree.hpp"
 #include "runner/sandbox.hpp"
 
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 
@@ -189,7 +192,7 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
     }
     // Every failure below ends the process; the next tick starts a new one, up to max_restarts.
     auto failed = [&](ForfeitKind kind, std::string detail) {
-        line_.reset();
+        end_persistent();
         if (restarts_ >= max_restarts) gave_up_ = true;
         result.forfeit = {kind, std::move(detail)};
         return result;
@@ -197,8 +200,11 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
     if (!line_) {
         ++restarts_;
         line_ = std::make_unique<LineProcess>(spawn_spec_);
+        cpu_when_frozen_ = {};
         if (!line_->started()) return failed(ForfeitKind::could_not_start, line_->start_error());
     }
+    signal_each(frozen_, SIGCONT);
+    frozen_.clear();
     LineProcess::Reply reply = line_->exchange(board_json, limits_.time_limit);
     result.elapsed = reply.elapsed;
     result.out = reply.line.substr(0, kOutputPreview);
@@ -212,15 +218,43 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
             return failed(ForfeitKind::output_cap,
                           "more than " + std::to_string(limits_.stdout_cap) + " bytes without a newline");
         case Kind::exited:
+            line_.reset();  // reaped with its group: its pid may name another process now
             return failed(reply.signaled ? ForfeitKind::signal : ForfeitKind::exit_status,
                           "the process ended (" + reply.how + ") before replying");
         case Kind::extra_output:
             return failed(ForfeitKind::protocol, "wrote more than one line for the previous tick");
         case Kind::line: break;
     }
+    // Until its next board the bot's every process is stopped, so children it leaves spinning
+    // take no CPU from the opponent's move (all of a game's bots share one CPU).
+    StoppedTree stopped = stop_tree(line_->pid(), orphan_adopter());
+    frozen_ = std::move(stopped.pids);
+    // RLIMIT_CPU counts a process's whole life, which for a persistent bot is the game, so the
+    // runner measures each move instead: the tree's CPU time now, less when it was last stopped
+    // (at the start, nothing). Time used while it should have been stopped counts too.
+    const std::chrono::milliseconds used = stopped.cpu - cpu_when_frozen_;
+    cpu_when_frozen_ = stopped.cpu;
+    const auto limit = std::chrono::seconds(limits_.resources.cpu_seconds);
+    if (limits_.resources.cpu_seconds != 0 && used > limit) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%.2f", std::chrono::duration<double>(used).count());
+        return failed(ForfeitKind::resource_limit, "CPU time limit of " + std::to_string(limit.count()) +
+                                                       " s per move (used " + seconds + " s)");
+    }
     take_reply(result, reply.line);
     return result;
 }
+
+void BotPlayer::end_persistent() {
+    // Stopped first, so that none forks or is orphaned out of reach while the others die.
+    if (line_ && line_->started()) signal_each(stop_tree(line_->pid(), orphan_adopter()).pids, SIGKILL);
+    frozen_.clear();
+    line_.reset();
+}
+
+int BotPlayer::orphan_adopter() const { return sandbox_ ? 0 : static_cast<int>(::getpid()); }
+
+BotPlayer::~BotPlayer() { end_persistent(); }
 
 MoveResult BotPlayer::move_once(const std::string& board_json) {
     MoveResult result;

@@ -21,8 +21,8 @@ struct MoveLimits {
     std::chrono::milliseconds time_limit{1000};
     std::size_t stdout_cap = std::size_t{1} << 20;
     std::size_t stderr_cap = std::size_t{64} << 10;
-    // CPU seconds apply per move to bots started per move; a persistent bot's CPU time adds
-    // up over the game, so only the wall-clock limit bounds its moves.
+    // CPU seconds per move. A bot started per move gets them as RLIMIT_CPU; a persistent bot's
+    // moves are measured through /proc instead (BotPlayer::move_persistent).
     ResourceLimits resources{std::uint64_t{1} << 30, 1, std::uint64_t{64} << 20, 256, 128};
     // What GOL_SCRATCH may hold after a move.
     std::uint64_t scratch_bytes = std::uint64_t{64} << 20;
@@ -45,6 +45,8 @@ class BotPlayer : public Mover {
 public:
     BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host);
 
+    ~BotPlayer() override;
+
     const PreparedBot& bot() const { return bot_; }
     MoveResult move(const std::string& board_json) override;
 
@@ -57,6 +59,12 @@ private:
     // A move that left GOL_SCRATCH over its limit is forfeited, and the folder emptied.
     void check_scratch(MoveResult& result);
     MoveResult move_persistent(const std::string& board_json);
+    // Kills every process of the persistent bot's tree, also those outside its process group,
+    // then the group; the next move starts a new process.
+    void end_persistent();
+    // Where the persistent bot's orphans go: the runner, a subreaper, when unsandboxed; in the
+    // sandbox the PID namespace's init, which is in the tree already.
+    int orphan_adopter() const;
     // Built once per game: the sandbox's command line checks the file system. `long_board`:
     // the board travels through the preload library (long_argument.hpp).
     SpawnSpec make_spawn_spec(bool long_board) const;
@@ -73,6 +81,9 @@ private:
     std::optional<std::filesystem::path> long_library_;
     std::optional<SpawnSpec> long_board_spec_;
     std::unique_ptr<LineProcess> line_;
+    // line_'s processes, stopped between its moves, and their CPU time when they were stopped.
+    std::vector<int> frozen_;
+    std::chrono::milliseconds cpu_when_frozen_{0};
     int restarts_ = -1;  // the first start is not a restart
     bool gave_up_ = false;
 };

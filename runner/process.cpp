@@ -56,6 +56,7 @@ public:
         if (!reaped_) kill_and_reap();
     }
 
+    pid_t pid() const { return pid_; }
     int pidfd() const { return pidfd_.get(); }
     // The leader's peak resident memory, once reaped.
     long max_rss_kb() const { return usage_.ru_maxrss; }
@@ -439,6 +440,8 @@ LineProcess::LineProcess(const SpawnSpec& spec) {
 LineProcess::~LineProcess() = default;
 
 bool LineProcess::started() const { return state_ != nullptr; }
+
+int LineProcess::pid() const { return state_->started.child->pid(); }
 
 LineProcess::Reply LineProcess::exchange(std::string_view line, std::chrono::milliseconds timeout) {
     Reply reply;

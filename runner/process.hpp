@@ -97,6 +97,9 @@ public:
 
     bool started() const;
     const std::string& start_error() const { return start_error_; }
+    // The process started, leader of its group and session; only when started(). It is not
+    // reaped, so its id names no other process, until this goes or exchange() reports it exited.
+    int pid() const;
 
     struct Reply {
         enum class Kind { line, timed_out, exited, stdout_overflow, extra_output };

@@ -107,6 +107,7 @@ PreparedBot persistent_bot(const std::string& script, const std::string& arg) {
     return bot;
 }
 
+// Tests run in parallel: `marker` must name this test's own process (script and mode).
 bool running(const std::string& marker) {
     for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
         std::ifstream in(entry.path() / "cmdline");
@@ -147,7 +148,7 @@ TEST_CASE("persistent: a crash forfeits the turn, restarts, and after three rest
         CHECK(outcome == std::vector<std::string>{"ok", "ok", "exit_status", "ok", "ok", "exit_status", "ok", "ok",
                                                   "exit_status", "ok", "ok", "exit_status", "gave_up", "gave_up"});
     }
-    CHECK_FALSE(running("persist_bad/main.py"));
+    CHECK_FALSE(running(std::string(TEST_BOTS_DIR) + "/persist_bad/main.py" + '\0' + "crash"));
 }
 
 TEST_CASE("persistent: a bot that stops answering times out and is replaced") {
@@ -161,7 +162,7 @@ TEST_CASE("persistent: a bot that stops answering times out and is replaced") {
         CHECK(m.elapsed < std::chrono::seconds(2));
         CHECK(p.move(kBoard).ok);  // a fresh process
     }
-    CHECK_FALSE(running("persist_bad/main.py"));
+    CHECK_FALSE(running(std::string(TEST_BOTS_DIR) + "/persist_bad/main.py" + '\0' + "hang"));
 }
 
 TEST_CASE("persistent: two lines for one tick break the protocol") {
