@@ -8,6 +8,7 @@
 #include "runner/progress.hpp"
 #include "runner/replay.hpp"
 #include "runner/results_store.hpp"
+#include "runner/terminal_text.hpp"
 #include "runner/viewer_page.hpp"
 
 #include <algorithm>
@@ -36,7 +37,8 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
     BuildOptions build{o.cache_dir};
     for (Discovered& d : discover_bots(o.bots_dir)) {
         if (!d.bot) {
-            roster.excluded.push_back({d.path.filename().string(), d.error});
+            // Its file name is printed as the bot's: the bot has no usable name.
+            roster.excluded.push_back({terminal_line(d.path.filename().string()), d.error});
             continue;
         }
         if (auto [it, fresh] = seen.emplace(d.bot->name, d.path); !fresh)
@@ -47,7 +49,7 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
         } catch (const BotError& e) {
             roster.excluded.push_back({d.bot->name, e.what()});
         } catch (const std::exception& e) {
-            roster.excluded.push_back({d.bot->name, std::string("cannot be prepared: ") + e.what()});
+            roster.excluded.push_back({d.bot->name, "cannot be prepared: " + terminal_lines(e.what())});
         }
     }
     std::sort(roster.bots.begin(), roster.bots.end(),

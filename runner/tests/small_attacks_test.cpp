@@ -1,0 +1,205 @@
+// Smaller attacks (issue 14, item 11), each test asserting that the attack's own effect did not
+// happen: a replay header that claims more than it holds, control characters in bot names and
+// bot output, a NUL byte in a reply, and a newcomer taking a league bot's name.
+#include "runner_fixture.hpp"
+
+#include "runner/bot.hpp"
+#include "runner/game_stats.hpp"
+#include "runner/protocol.hpp"
+#include "runner/replay.hpp"
+#include "runner/terminal_text.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+using namespace gol;
+using namespace gol::runner;
+using gol::runner::testing::read_text;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+void write(const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+// --- 2. Control characters in names and bot output ----------------------------------------------
+
+namespace {
+
+// The offset of the first byte a terminal would obey rather than show (a C0 control other than
+// newline, DEL, or a C1 control in UTF-8), or npos. Written apart from terminal_text.cpp, so that
+// it checks that code rather than repeats it.
+std::size_t first_control(std::string_view text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if ((c < 0x20 && c != '\n') || c == 0x7F) return i;
+        if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9F &&
+            static_cast<unsigned char>(text[i + 1]) >= 0x80)
+            return i;
+    }
+    return std::string_view::npos;
+}
+
+#define CHECK_NO_CONTROL(text)                                                              \
+    do {                                                                                    \
+        const std::string checked_ = (text);                                                \
+        INFO(#text ": " << terminal_line(checked_));                                        \
+        CHECK(first_control(checked_) == std::string_view::npos);                           \
+    } while (false)
+
+}  // namespace
+
+TEST_CASE("small attacks: terminal text escapes controls and bytes that are not UTF-8, and keeps the rest") {
+    CHECK(terminal_line("a\x1b[2Jb\rc\nd\te\x7f") == "a\\x1b[2Jb\\x0dc\\x0ad\\x09e\\x7f");
+    CHECK(terminal_lines("a\x1b[2Jb\rc\nd\te") == "a\\x1b[2Jb\\x0dc\nd\te");
+    CHECK(terminal_line("CSI \xc2\x9b" "2J") == "CSI \\xc2\\x9b2J");       // U+009B, a C1 control
+    CHECK(terminal_line("bad \xff \xe2\x82 \xc0\xaf \xed\xa0\x80") ==    // stray, cut, overlong, surrogate
+          "bad \\xff \\xe2\\x82 \\xc0\\xaf \\xed\\xa0\\x80");
+    const std::string fine = "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x90\xa2 \xc2\xa0";  // é, 日本, a turtle, NBSP
+    CHECK(terminal_line(fine) == fine);
+    CHECK(is_printable_text(fine));
+    CHECK_FALSE(is_printable_text("x\x1b"));
+    CHECK_FALSE(is_printable_text("x\xc2\x85"));
+    CHECK_FALSE(is_printable_text("x\xf5\x80\x80\x80"));
+    CHECK_FALSE(is_printable_text(std::string("x\0y", 3)));
+    // A BotError's message is safe however it was built; a build's output keeps its lines.
+    CHECK(std::string(BotError("a\x1b[31mb\nc").what()) == "a\\x1b[31mb\nc");
+}
+
+TEST_CASE("small attacks: a bot name with control characters is refused, the message escaped") {
+    TempDir dir("small-names");
+    const fs::path file = dir.path() / "small_\x1b[2Jclear.sh";
+    write(file, "echo '[]'\n");
+    try {
+        single_file_bot(file);
+        FAIL("a file name with ESC was taken as a bot's name");
+    } catch (const BotError& e) {
+        const std::string msg = e.what();
+        CHECK(has(msg, "small_\\x1b[2Jclear.sh"));
+        CHECK(has(msg, "rename the file"));
+        CHECK_NO_CONTROL(msg);
+    }
+    try {
+        parse_manifest(R"({"run": ["sh", "bot.sh"], "name": "a\rb\u001b[31m"})", dir.path() / "small_cr");
+        FAIL("a manifest name with CR and ESC was taken");
+    } catch (const BotError& e) {
+        const std::string msg = e.what();
+        CHECK(has(msg, "small_cr/bot.json"));
+        CHECK(has(msg, "a\\x0db\\x1b[31m"));
+        CHECK_NO_CONTROL(msg);
+    }
+    try {
+        parse_manifest(R"({"run": ["sh", "bot.sh"]})", dir.path() / "small_\x7f\xff");
+        FAIL("a folder name with DEL and a stray byte was taken");
+    } catch (const BotError& e) {
+        CHECK(has(e.what(), "small_\\x7f\\xff"));
+    }
+    CHECK(parse_manifest(R"({"run": ["sh", "bot.sh"], "name": "caf\u00e9"})", dir.path() / "x").name == "caf\xc3\xa9");
+}
+
+TEST_CASE("small attacks: a game log shows a bot's forfeit detail and stderr escaped") {
+    std::ostringstream out;
+    GameLog log(out, {"one", "two"});
+    const std::string err = "\x1b[2J\rtick 5 seat 2 (two): forfeit timeout: forged\n";
+    SeatMove move;
+    move.forfeit = Forfeit{ForfeitKind::not_json, "last read: '\x7f\xc2\x9b'"};
+    move.err = &err;
+    log.on_move(0, 1, move);
+    const std::string text = out.str();
+    CHECK_NO_CONTROL(text);
+    CHECK(has(text, "last read: '\\x7f\\xc2\\x9b'"));
+    CHECK(has(text, "\\x1b[2J\\x0dtick 5 seat 2 (two): forfeit timeout: forged\n"));
+}
+
+namespace {
+
+// Bots whose names or output carry control characters, beside two plain ones.
+struct ControlFixture : testing::RunnerFixture {
+    const std::string esc_file = "small_\x1b[2Jclear.sh";
+    ControlFixture() {
+        write(bots / esc_file, "echo '[]'\n");
+        write(bots / "small_crname" / "bot.json", R"({"name": "small_\r\u001b[31mred", "run": ["sh", "bot.sh"]})");
+        write(bots / "small_crname" / "bot.sh", "echo '[]'\n");
+        // stderr that clears the screen and forges a log line; stdout with DEL and a C1 CSI,
+        // which nlohmann's error message quotes as they are.
+        write(bots / "small_loud.sh",
+              "printf '\\033[2J\\033[H\\rtick 9 seat 1 (idle): forfeit timeout: forged\\n' >&2\n"
+              "printf '\\177\\302\\233[2J'\n");
+        fs::copy(fs::path(TEST_BOTS_DIR) / "idle.sh", bots / "idle.sh");
+    }
+    std::vector<std::string> small_game() {
+        return {"--bots", bots.string(), "--cache", cache.string(), "--width", "20", "--height", "20",
+                "--generations", "3"};
+    }
+};
+
+}  // namespace
+
+TEST_CASE("small attacks e2e: no raw control byte reaches the runner's output from bot names or output") {
+    ControlFixture f;
+    SUBCASE("duel with a bot whose file name holds ESC [2J: refused, the name escaped") {
+        std::vector<std::string> args = {"duel", (f.bots / f.esc_file).string(), "idle"};
+        for (const std::string& a : f.small_game()) args.push_back(a);
+        RunOutcome r = f.runner(args);
+        CHECK(r.exit_status == 2);
+        CHECK(has(r.err, "small_\\x1b[2Jclear.sh"));
+        CHECK_NO_CONTROL(r.out);
+        CHECK_NO_CONTROL(r.err);
+    }
+    SUBCASE("duel with a manifest name holding CR and ESC: refused, the name escaped") {
+        std::vector<std::string> args = {"duel", (f.bots / "small_crname").string(), "idle"};
+        for (const std::string& a : f.small_game()) args.push_back(a);
+        RunOutcome r = f.runner(args);
+        CHECK(r.exit_status == 2);
+        CHECK(has(r.err, "small_\\x0d\\x1b[31mred"));
+        CHECK_NO_CONTROL(r.out);
+        CHECK_NO_CONTROL(r.err);
+    }
+    SUBCASE("duel summary and --log show a loud bot's output escaped") {
+        const fs::path log = f.root.path() / "duel.log";
+        std::vector<std::string> args = {"duel", "small_loud", "idle", "--log", log.string()};
+        for (const std::string& a : f.small_game()) args.push_back(a);
+        RunOutcome r = f.runner(args);
+        INFO("stderr: " << r.err);
+        REQUIRE(r.exit_status == 0);
+        CHECK(has(r.out, "last forfeit: not_json: "));
+        CHECK(has(r.out, "\\x7f"));
+        CHECK_NO_CONTROL(r.out);
+        CHECK_NO_CONTROL(r.err);
+        const std::string text = read_text(log);
+        CHECK(has(text, "\\x1b[2J\\x1b[H\\x0dtick 9 seat 1 (idle): forfeit timeout: forged"));
+        CHECK_NO_CONTROL(text);
+    }
+    SUBCASE("league: both named bots excluded, the loud one's logs escaped, every output clean") {
+        const fs::path results = f.root.path() / "results";
+        RunOutcome r = f.runner({"league", f.bots.string(), "--results", results.string(), "--cache",
+                                 f.cache.string(), "--width", "20", "--height", "20", "--generations", "3", "-j", "1",
+                                 "--format", "text"});
+        INFO("stderr: " << r.err);
+        REQUIRE(r.exit_status == 0);
+        CHECK(has(r.out, "excluded: small_\\x1b[2Jclear.sh: "));
+        CHECK(has(r.out, "excluded: small_crname: "));
+        CHECK(has(r.out, "small_loud"));
+        CHECK_NO_CONTROL(r.out);
+        CHECK_NO_CONTROL(r.err);
+        int logs = 0;
+        for (const auto& entry : fs::directory_iterator(results / "logs")) {
+            CAPTURE(entry.path());
+            CHECK_NO_CONTROL(read_text(entry.path()));
+            logs += has(read_text(entry.path()), "\\x1b[2J\\x1b[H\\x0dtick 9");
+        }
+        CHECK(logs == 2);  // small_loud against idle, once in each seat
+    }
+}
