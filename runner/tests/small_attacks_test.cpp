@@ -203,3 +203,20 @@ TEST_CASE("small attacks e2e: no raw control byte reaches the runner's output fr
         CHECK(logs == 2);  // small_loud against idle, once in each seat
     }
 }
+
+// --- 3. A NUL byte in a reply --------------------------------------------------------------------
+
+TEST_CASE("small attacks: a reply holding a NUL byte anywhere is a protocol forfeit, nothing placed") {
+    using namespace std::string_view_literals;
+    // The attack: nlohmann's lexer stops at a NUL and accepts the reply before it.
+    CHECK(nlohmann::json::accept("[[1,2]]\0garbage"sv));
+    for (std::string_view reply : {"[[1,2]]\0garbage"sv, "[[1,2]]\0"sv, "\0[[1,2]]"sv, "[[1,\0 2]]"sv, "\0"sv}) {
+        CAPTURE(terminal_line(reply));
+        ParsedReply r = parse_reply(reply);
+        CHECK_FALSE(r.ok);
+        CHECK(r.cells.empty());
+        CHECK(r.forfeit.kind == ForfeitKind::protocol);
+        CHECK(has(r.forfeit.detail, "NUL byte at offset " + std::to_string(reply.find('\0'))));
+    }
+    CHECK(parse_reply("[[1,2]]\n"sv).ok);
+}
