@@ -34,6 +34,107 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 }  // namespace
 
+// --- 1. A replay's header against what it holds -------------------------------------------------
+
+namespace {
+
+// A replay of `ticks` ticks on a 20x20 board whose header claims `generations`: both seats place
+// a block on tick 0 and nothing after, so neither side ever dies out.
+std::string crafted_replay(std::int64_t generations, const std::string& reason, int result_generations,
+                           int ticks = 3, const std::string& winner = "null") {
+    std::string text = R"({"format":"gol-replay","version":1,"rules":"ppcg2016-1",)"
+                       R"("bots":[{"name":"a","seat":1,"hash":""},{"name":"b","seat":2,"hash":""}],)"
+                       R"("width":20,"height":20,"generations":)" +
+                       std::to_string(generations) + R"(,"seed":1,"time_limit_ms":1000})" + "\n";
+    for (int t = 0; t < ticks; ++t)
+        text += t == 0 ? R"({"t":0,"moves":[[[2,2],[2,3],[3,2],[3,3]],[[8,2],[8,3],[9,2],[9,3]]]})" "\n"
+                       : R"({"t":)" + std::to_string(t) + R"(,"moves":[[],[]]})" + "\n";
+    text += R"({"result":{"winner":)" + winner + R"(,"reason":")" + reason + R"(","generations":)" +
+            std::to_string(result_generations) + R"(,"cells":[4,4],"forfeits":[0,0]}})" + "\n";
+    return text;
+}
+
+std::string replay_error(const std::string& text) {
+    std::istringstream in(text);
+    try {
+        resimulate(read_replay(in));
+    } catch (const ReplayError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("small attacks: a replay header is checked against the runner's limits and the ticks it holds") {
+    // The attack: 2000000000 generations claimed, 3 ticks held.
+    CHECK(has(replay_error(crafted_replay(2'000'000'000, "generations", 3)),
+              "line 1: \"generations\" must be an integer from 1 to 10000000"));
+    std::string wide = crafted_replay(10, "generations", 10);
+    wide.replace(wide.find("\"width\":20"), 10, "\"width\":5000");
+    CHECK(has(replay_error(wide), "\"width\" must be an integer from 1 to 4096"));
+    // Within the limits, but a game stopped by its limit played all of its generations.
+    CHECK(has(replay_error(crafted_replay(10'000'000, "generations", 3)),
+              "reached its generation limit after 3 generations, but the header's limit is 10000000"));
+    CHECK(has(replay_error(crafted_replay(10, "generations", 10, 3)),
+              "the result says 10 generations, but the file records 3 ticks"));
+    CHECK(has(replay_error(crafted_replay(5, "generations", 5, 6)), "line 7: more ticks than the header's 5 generations"));
+    CHECK(has(replay_error(crafted_replay(10, "extinction", 3, 3, "7")), "\"winner\" must be an integer from 1 to 2"));
+    std::string off_board = crafted_replay(3, "generations", 3);
+    off_board.replace(off_board.find("[2,2]"), 5, "[2,20]");
+    CHECK(has(replay_error(off_board), "line 2: a cell's x must be an integer from 0 to 19"));
+    // A well-formed replay of the same game still reads and reproduces itself.
+    std::istringstream fine(crafted_replay(3, "generations", 3));
+    const Replay replay = read_replay(fine);
+    CHECK(same_result(resimulate(replay), replay.result));
+}
+
+TEST_CASE("small attacks: re-simulation stops where the recorded ticks end instead of playing on") {
+    // An extinction the moves do not bring about: without its moves the game would go on for
+    // 10000000 generations.
+    CHECK(has(replay_error(crafted_replay(10'000'000, "extinction", 3, 3, "1")),
+              "the game does not end after its 3 recorded ticks, as the recorded result says: there is no move for "
+              "tick 3"));
+}
+
+TEST_CASE("small attacks e2e: runner replay rejects a header that claims more than it holds, at once, exit 2") {
+    testing::RunnerFixture f;
+    struct Crafted {
+        const char* name;
+        std::string text;
+        const char* problem;
+    };
+    const Crafted files[] = {
+        {"claims.jsonl", crafted_replay(2'000'000'000, "generations", 3), "\"generations\" must be an integer"},
+        {"limit.jsonl", crafted_replay(10'000'000, "generations", 3), "but the header's limit is 10000000"},
+        {"goes_on.jsonl", crafted_replay(10'000'000, "extinction", 3, 3, "1"),
+         "the game does not end after its 3 recorded ticks"},
+    };
+    for (const Crafted& c : files) {
+        CAPTURE(c.name);
+        const fs::path file = f.root.path() / c.name;
+        write(file, c.text);
+        const fs::path html = f.root.path() / (std::string(c.name) + ".html");
+        const fs::path png = f.root.path() / (std::string(c.name) + ".png");
+        for (const std::vector<std::string>& extra :
+             {std::vector<std::string>{}, {"--html", html.string()}, {"--png", png.string()},
+              {"--png", png.string(), "--generation", "1"}}) {
+            std::vector<std::string> args = {"replay", file.string()};
+            args.insert(args.end(), extra.begin(), extra.end());
+            // Before the fix the first file ran 2000000000 generations: the run outlasted the
+            // timeout (or its counts outgrew memory) instead of exiting.
+            RunOutcome r = f.runner(args, std::chrono::seconds(60));
+            INFO("stderr: " << r.err);
+            REQUIRE(r.kind == RunOutcome::Kind::exited);
+            CHECK(r.exit_status == 2);
+            CHECK(has(r.err, "replay " + file.string() + ": "));
+            CHECK(has(r.err, c.problem));
+            CHECK_FALSE(fs::exists(html));
+            CHECK_FALSE(fs::exists(png));
+        }
+    }
+}
+
 // --- 2. Control characters in names and bot output ----------------------------------------------
 
 namespace {
