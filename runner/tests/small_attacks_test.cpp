@@ -321,3 +321,80 @@ TEST_CASE("small attacks: a reply holding a NUL byte anywhere is a protocol forf
     }
     CHECK(parse_reply("[[1,2]]\n"sv).ok);
 }
+
+// --- 4. A newcomer taking a league bot's name -----------------------------------------------------
+
+namespace {
+
+struct TwinFixture : testing::RunnerFixture {
+    TwinFixture() {
+        add_twin("small_orig", "echo '[[1,1],[1,2],[2,1],[2,2]]'\n");
+        fs::copy(fs::path(TEST_BOTS_DIR) / "idle.sh", bots / "idle.sh");
+        write(bots / "small_other.sh", "echo '[[10,10],[10,11],[11,10],[11,11]]'\n");
+    }
+    // A folder bot named small_twin by its manifest.
+    void add_twin(const std::string& folder, const std::string& script) {
+        write(bots / folder / "bot.json", R"({"name": "small_twin", "run": ["sh", "bot.sh"]})");
+        write(bots / folder / "bot.sh", script);
+    }
+    json league(const std::string& results) {
+        RunOutcome r = runner({"league", bots.string(), "--results", (root.path() / results).string(), "--cache",
+                               cache.string(), "--width", "20", "--height", "20", "--generations", "10", "-j", "1",
+                               "--format", "json"});
+        INFO("stderr: " << r.err);
+        REQUIRE(r.kind == RunOutcome::Kind::exited);
+        REQUIRE(r.exit_status == 0);
+        return json::parse(r.out);
+    }
+};
+
+json standing(const json& table, const std::string& bot) {
+    for (const json& r : table["standings"])
+        if (r["bot"] == bot) return r;
+    return json();
+}
+
+}  // namespace
+
+TEST_CASE("small attacks e2e: a newcomer reusing a name is excluded and the league goes on") {
+    TwinFixture f;
+    const json first = f.league("results");
+    REQUIRE(first["games"]["total"] == 6);
+    CHECK(standing(first, "small_twin")["played"] == 4);
+    const json index = json::parse(read_text(f.root.path() / "results" / "league.json"));
+    CHECK(index["paths"]["small_twin"] == fs::absolute(f.bots / "small_orig").lexically_normal().string());
+
+    // Discovered first (small_copy sorts before small_orig), yet the newcomer.
+    f.add_twin("small_copy", "echo '[]'\n");
+    const json again = f.league("results");
+    CHECK(again["games"]["played"] == 0);
+    CHECK(again["games"]["reused"] == 6);
+    CHECK(again["standings"] == first["standings"]);
+    REQUIRE(again["excluded"].size() == 1);
+    CHECK(again["excluded"][0]["bot"] == "small_copy");
+    const std::string reason = again["excluded"][0]["reason"];
+    CHECK(has(reason, (f.bots / "small_copy").string() + " is named \"small_twin\" like " +
+                          (f.bots / "small_orig").string() + ", which has played under that name"));
+
+    SUBCASE("a store where none of them played: all of them are excluded, the rest play") {
+        const json fresh = f.league("fresh");
+        CHECK(fresh["games"]["total"] == 2);
+        CHECK(standing(fresh, "small_twin").is_null());
+        REQUIRE(fresh["excluded"].size() == 2);
+        for (const json& e : fresh["excluded"]) {
+            const std::string why = e["reason"];
+            CHECK(has(why, "none of them has played under that name"));
+            CHECK(has(why, (f.bots / "small_copy").string()));
+            CHECK(has(why, (f.bots / "small_orig").string()));
+        }
+    }
+    SUBCASE("an index written before paths were kept: it still loads, and neither twin is taken as known") {
+        const fs::path file = f.root.path() / "results" / "league.json";
+        json old = json::parse(read_text(file));
+        old.erase("paths");
+        write(file, old.dump(2));
+        const json table = f.league("results");
+        CHECK(table["games"]["played"] == 0);
+        CHECK(table["excluded"].size() == 2);
+    }
+}
