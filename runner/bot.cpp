@@ -1,4 +1,5 @@
 #include "runner/bot.hpp"
+#include "runner/terminal_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +36,17 @@ constexpr std::array<ExtensionRule, 9> kExtensions = {{
 constexpr std::string_view kExtensionList = ".py .rb .js .sh .pl .c .cpp .cc .java, or an executable file";
 constexpr std::array<std::string_view, 4> kManifestKeys = {"run", "build", "name", "protocol"};
 
-std::string quoted(const fs::path& p) { return p.string(); }
+// A path in a message, on one line whatever bytes its file names hold.
+std::string quoted(const fs::path& p) { return terminal_line(p.string()); }
+
+// A bot's name is printed on terminals and in log lines, where a control character would
+// move the cursor, clear the screen or forge a line: such a name is refused. `fix` says how to
+// choose another.
+void check_name(const std::string& name, const fs::path& where, std::string_view fix) {
+    if (!is_printable_text(name))
+        throw BotError(quoted(where) + ": the bot's name \"" + terminal_line(name) +
+                       "\" holds control characters or bytes that are not UTF-8; " + std::string(fix));
+}
 
 bool is_executable_file(const fs::path& p) {
     return fs::is_regular_file(p) && ::access(p.c_str(), X_OK) == 0;
@@ -51,6 +62,8 @@ std::string resolve_program(const std::string& program, const fs::path& dir) {
 }
 
 }  // namespace
+
+BotError::BotError(const std::string& message) : std::runtime_error(terminal_lines(message)) {}
 
 std::string_view name(Protocol protocol) {
     switch (protocol) {
@@ -81,7 +94,8 @@ BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
     if (!j.is_object()) throw BotError(quoted(file) + ": must be a JSON object with a \"run\" field");
     for (const auto& [key, value] : j.items())
         if (std::find(kManifestKeys.begin(), kManifestKeys.end(), key) == kManifestKeys.end())
-            throw BotError(quoted(file) + ": unknown key \"" + key + "\" (allowed: run, build, name, protocol)");
+            throw BotError(quoted(file) + ": unknown key \"" + terminal_line(key) +
+                           "\" (allowed: run, build, name, protocol)");
 
     BotSpec bot;
     bot.path = dir;
@@ -107,6 +121,9 @@ BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
         if (!n.is_string() || n.get<std::string>().empty() || n.get<std::string>().size() > 64)
             throw BotError(quoted(file) + ": \"name\" must be a non-empty string of at most 64 characters");
         bot.name = n.get<std::string>();
+        check_name(bot.name, file, "choose a printable \"name\"");
+    } else {
+        check_name(bot.name, dir, "rename the folder, or set a printable \"name\" in its bot.json");
     }
     if (j.contains("protocol")) {
         const json& p = j["protocol"];
@@ -125,6 +142,7 @@ BotSpec single_file_bot(const fs::path& file) {
     fs::path abs = fs::absolute(file).lexically_normal();
     bot.dir = abs.parent_path();
     bot.name = abs.stem().string();
+    check_name(bot.name, file, "rename the file");
     const std::string ext = abs.extension().string();
     for (const ExtensionRule& rule : kExtensions)
         if (rule.ext == ext) {

@@ -9,9 +9,11 @@
 
 namespace gol::runner {
 
-// A bot that cannot be used; the message names the file and what is wrong.
+// A bot that cannot be used; the message names the file and what is wrong. Messages quote
+// bots' paths, manifests and build output and are printed on terminals and in logs, so their
+// control characters are escaped here (terminal_lines: a build's output keeps its lines).
 struct BotError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    explicit BotError(const std::string& message);
 };
 
 enum class Protocol { argv, stdin, persistent };
@@ -21,7 +23,7 @@ std::string_view name(Protocol protocol);
 enum class SourceKind { manifest, python, ruby, node, shell, perl, c, cpp, java, executable };
 
 struct BotSpec {
-    std::string name;
+    std::string name;  // printable: UTF-8 without control characters (else BotError)
     std::filesystem::path path;  // what was named: the directory or the single file
     std::filesystem::path dir;   // working directory: the bot directory, or the file's folder
     SourceKind kind = SourceKind::manifest;

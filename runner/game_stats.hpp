@@ -34,7 +34,8 @@ private:
     std::array<SeatStats, 2> seats_;
 };
 
-// The game's log: every forfeit, and what each bot wrote to stderr, capped per bot per game.
+// The game's log: every forfeit, and what each bot wrote to stderr, capped per bot per game, with
+// control characters escaped (terminal_text.hpp).
 class GameLog : public GameObserver {
 public:
     GameLog(std::ostream& out, std::array<std::string, 2> names, std::size_t cap_per_bot = std::size_t{1} << 20);

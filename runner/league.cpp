@@ -8,6 +8,7 @@
 #include "runner/progress.hpp"
 #include "runner/replay.hpp"
 #include "runner/results_store.hpp"
+#include "runner/terminal_text.hpp"
 #include "runner/viewer_page.hpp"
 
 #include <algorithm>
@@ -28,27 +29,76 @@ namespace {
 struct Roster {
     std::vector<PreparedBot> bots;  // sorted by name
     std::vector<ExcludedBot> excluded;
+    std::map<std::string, std::string> paths;  // for the index: who has held each name here
 };
+
+// A bot's path as the index keeps it: the same however the bots folder was named.
+std::string index_path(const fs::path& p) { return fs::absolute(p).lexically_normal().string(); }
+
+// The index's record of which bot held each name, or none: a new store, or an index written
+// before paths were kept.
+std::map<std::string, std::string> previous_paths(const fs::path& results_dir, std::FILE* log) {
+    if (!fs::exists(results_dir / "league.json")) return {};
+    try {
+        return load_index(results_dir).paths;
+    } catch (const StoreError& e) {
+        std::fprintf(log, "league: %s; taking no bot's name as held before\n", terminal_line(e.what()).c_str());
+        return {};
+    }
+}
+
+// Why `bot` may not play under its name, which the bots at `claimants` (itself among them)
+// share; nullopt when it keeps the name, having held it in an earlier run of this store. The
+// league goes on either way: one newcomer must not stop a nightly run.
+std::optional<std::string> name_clash(const Discovered& bot, const std::vector<fs::path>& claimants,
+                                      const std::map<std::string, std::string>& paths) {
+    const std::string& name = bot.bot->name;
+    const auto held = paths.find(name);
+    const auto holder = std::find_if(claimants.begin(), claimants.end(), [&](const fs::path& p) {
+        return held != paths.end() && index_path(p) == held->second;
+    });
+    if (holder != claimants.end() && *holder == bot.path) return std::nullopt;
+    const std::string self = terminal_line(bot.path.string());
+    if (holder != claimants.end())
+        return self + " is named \"" + name + "\" like " + terminal_line(holder->string()) +
+               ", which has played under that name in these results and keeps it; rename " + self +
+               " (or set \"name\" in its bot.json)";
+    std::string others;
+    for (const fs::path& p : claimants)
+        if (p != bot.path) others += (others.empty() ? "" : ", ") + terminal_line(p.string());
+    return self + " is named \"" + name + "\" like " + others +
+           ", and none of them has played under that name in these results, so none plays; rename all but one "
+           "(or set \"name\" in its bot.json)";
+}
 
 Roster build_roster(const LeagueOptions& o, std::FILE* log) {
     Roster roster;
-    std::map<std::string, fs::path> seen;
+    roster.paths = previous_paths(o.results_dir, log);
+    const std::vector<Discovered> found = discover_bots(o.bots_dir);
+    std::map<std::string, std::vector<fs::path>> claimants;  // by name
+    for (const Discovered& d : found)
+        if (d.bot) claimants[d.bot->name].push_back(d.path);
     BuildOptions build{o.cache_dir};
     build.sandbox = o.sandbox;
-    for (Discovered& d : discover_bots(o.bots_dir)) {
+    for (const Discovered& d : found) {
+        // A file name is printed as the bot's when the bot has no usable name.
+        const std::string file_name = terminal_line(d.path.filename().string());
         if (!d.bot) {
-            roster.excluded.push_back({d.path.filename().string(), d.error});
+            roster.excluded.push_back({file_name, d.error});
             continue;
         }
-        if (auto [it, fresh] = seen.emplace(d.bot->name, d.path); !fresh)
-            throw BotError("two bots are named \"" + d.bot->name + "\": " + it->second.string() + " and " +
-                           d.path.string() + "; rename one (or set \"name\" in its bot.json)");
+        if (const auto& rivals = claimants[d.bot->name]; rivals.size() > 1)
+            if (std::optional<std::string> why = name_clash(d, rivals, roster.paths)) {
+                roster.excluded.push_back({file_name, *why});
+                continue;
+            }
         try {
             roster.bots.push_back(prepare_bot(*d.bot, build));
+            roster.paths[d.bot->name] = index_path(d.path);
         } catch (const BotError& e) {
             roster.excluded.push_back({d.bot->name, e.what()});
         } catch (const std::exception& e) {
-            roster.excluded.push_back({d.bot->name, std::string("cannot be prepared: ") + e.what()});
+            roster.excluded.push_back({d.bot->name, "cannot be prepared: " + terminal_lines(e.what())});
         }
     }
     std::sort(roster.bots.begin(), roster.bots.end(),
@@ -168,7 +218,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     const std::vector<ScheduledGame> schedule = schedule_league(names, o.settings);
 
     ResultsStore store(o.results_dir);
-    LeagueIndex index{o.settings, std::string(name(o.scoring)), names, {}, roster.excluded};
+    LeagueIndex index{o.settings, std::string(name(o.scoring)), names, {}, roster.excluded, roster.paths};
     for (const ScheduledGame& g : schedule) index.keys.push_back(g.key);
     store.save_index(index);
 

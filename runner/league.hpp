@@ -33,8 +33,8 @@ struct LeagueOutcome {
     int stored = 0;  // games in the store for this league when the run ended
 };
 
-// Messages about bots and the run go to `log`. Throws BotError for two bots with one name,
-// StoreError when results cannot be stored.
+// Messages about bots and the run go to `log`. Throws StoreError when results cannot be stored.
+// Bots that share a name are excluded, all but the one that held it in this store before.
 LeagueOutcome run_league(const LeagueOptions& options, ProcessRegistry& registry, std::stop_token stop,
                          std::FILE* log);
 

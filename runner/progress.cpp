@@ -1,4 +1,5 @@
 #include "runner/progress.hpp"
+#include "runner/terminal_text.hpp"
 
 namespace gol::runner {
 
@@ -17,8 +18,9 @@ std::string format_ms(std::chrono::microseconds t) {
     return buf;
 }
 
+// The line is redrawn in place with \r, so a control character in a name would redraw more.
 ProgressLine::ProgressLine(std::FILE* out, std::array<std::string, 2> names, int generations)
-    : out_(out), names_(std::move(names)), generations_(generations) {}
+    : out_(out), names_{terminal_line(names[0]), terminal_line(names[1])}, generations_(generations) {}
 
 ProgressLine::~ProgressLine() {
     if (drawn_) std::fputs("\r\033[K", out_);  // leave the terminal clean for the summary

@@ -164,6 +164,12 @@ void encode_board(const Board& board, int bot_id, std::int64_t tick_id, std::str
 
 ParsedReply parse_reply(std::string_view text) {
     ParsedReply reply;
+    // nlohmann's lexer takes a NUL byte for the end of its input and would accept what comes
+    // before it, ignoring the rest: JSON text holds no NUL, so a reply with one is not JSON.
+    if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+        reply.forfeit = {ForfeitKind::not_json, "a NUL byte at offset " + std::to_string(nul) + " of the reply"};
+        return reply;
+    }
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
         reply.forfeit = {ForfeitKind::not_json, "empty output"};
         return reply;

@@ -24,7 +24,7 @@ enum class ForfeitKind {
     too_many_cells,
     could_not_start,
     board_too_large,
-    protocol,  // a persistent bot broke its line protocol
+    protocol,  // a persistent bot broke its line protocol, or a reply held a NUL byte
     gave_up,   // a persistent bot restarted too often and sits out the rest of the game
     resource_limit,  // CPU time, memory or file size limit
 };
@@ -48,7 +48,8 @@ struct ParsedReply {
     Forfeit forfeit{ForfeitKind::not_json, {}};  // when !ok
 };
 
-// Validates a bot's stdout: JSON (whitespace allowed), a list of at most 30 pairs of integers.
+// Validates a bot's stdout: JSON (whitespace allowed), a list of at most 30 pairs of integers,
+// and no NUL byte anywhere.
 ParsedReply parse_reply(std::string_view text);
 
 }  // namespace gol::runner

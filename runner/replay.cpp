@@ -1,5 +1,6 @@
 #include "runner/replay.hpp"
 #include "runner/json_text.hpp"
+#include "runner/terminal_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,40 @@ namespace {
 constexpr std::string_view kFormat = "gol-replay";
 constexpr int kVersion = 1;
 
-RecordedMove read_move(const json& j) {
+// The runner's own limits, as --width, --height and --generations allow them.
+constexpr int kMaxGenerations = 10'000'000;
+
+// `v` as an integer within [lo, hi]; `what` names it in the error.
+int int_in(const json& v, const std::string& what, int lo, int hi) {
+    if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
+        throw ReplayError(what + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+    return v.get<int>();
+}
+
+int int_field(const json& j, const char* key, int lo, int hi) {
+    return int_in(j.at(key), "\"" + std::string(key) + "\"", lo, hi);
+}
+
+ReplayHeader read_header(const json& j) {
+    if (j.value("format", "") != kFormat) throw ReplayError("not a gol-replay file");
+    if (j.value("version", 0) != kVersion)
+        throw ReplayError("replay version " + std::to_string(j.value("version", 0)) + " is not supported");
+    ReplayHeader h;
+    for (int s = 0; s < 2; ++s) {
+        h.bots[s] = j.at("bots").at(s).at("name").get<std::string>();
+        h.hashes[s] = j.at("bots").at(s).value("hash", "");
+    }
+    h.config.width = int_field(j, "width", 1, Board::max_side);
+    h.config.height = int_field(j, "height", 1, Board::max_side);
+    h.config.generations = int_field(j, "generations", 1, kMaxGenerations);
+    h.seed = j.value("seed", std::uint64_t{0});
+    h.time_limit_ms = j.value("time_limit_ms", 1000);
+    h.rules = j.value("rules", "");
+    return h;
+}
+
+// A move as a game records it: a forfeit, or at most 30 cells, each on the board.
+RecordedMove read_move(const json& j, const GameConfig& config) {
     RecordedMove m;
     if (j.is_object()) {
         ForfeitKind kind{};
@@ -23,8 +57,30 @@ RecordedMove read_move(const json& j) {
         m.forfeit = Forfeit{kind, j.value("detail", "")};
         return m;
     }
-    for (const json& c : j) m.applied.push_back({c.at(0).get<int>(), c.at(1).get<int>()});
+    if (!j.is_array()) throw ReplayError("a move must be a list of cells or a forfeit");
+    if (j.size() > max_cells_per_move)
+        throw ReplayError("a move of " + std::to_string(j.size()) + " cells; a move places at most " +
+                          std::to_string(max_cells_per_move));
+    for (const json& c : j) {
+        if (!c.is_array() || c.size() != 2) throw ReplayError("a cell must be a pair [y, x]");
+        m.applied.push_back({int_in(c[0], "a cell's y", 0, config.height - 1),
+                             int_in(c[1], "a cell's x", 0, config.width - 1)});
+    }
     return m;
+}
+
+GameResult read_result(const json& r, const GameConfig& config) {
+    GameResult result;
+    const json& winner = r.at("winner");
+    result.verdict.winner_seat = winner.is_null() ? 0 : int_field(r, "winner", 1, 2);
+    const std::string reason = r.at("reason").get<std::string>();
+    if (reason != name(EndReason::extinction) && reason != name(EndReason::generations))
+        throw ReplayError("unknown reason \"" + reason + "\"");
+    result.verdict.reason = reason == name(EndReason::extinction) ? EndReason::extinction : EndReason::generations;
+    result.generations = int_field(r, "generations", 1, config.generations);
+    result.cells = {r.at("cells").at(0).get<std::int64_t>(), r.at("cells").at(1).get<std::int64_t>()};
+    result.forfeits = {r.at("forfeits").at(0).get<int>(), r.at("forfeits").at(1).get<int>()};
+    return result;
 }
 
 // Replays one seat's recorded moves, tick by tick.
@@ -33,10 +89,12 @@ public:
     RecordedMover(const Replay& replay, int seat) : replay_(replay), seat_(seat) {}
     MoveResult move(const std::string&) override {
         MoveResult r;
-        if (tick_ >= replay_.ticks.size()) {
-            r.forfeit = {ForfeitKind::protocol, "the replay has no move for this tick"};
-            return r;
-        }
+        // A result that does not end the game it records: playing on without moves could last
+        // up to the generation limit, so re-simulation stops here.
+        if (tick_ >= replay_.ticks.size())
+            throw ReplayError("the game does not end after its " + std::to_string(replay_.ticks.size()) +
+                              " recorded ticks, as the recorded result says: there is no move for tick " +
+                              std::to_string(tick_));
         const RecordedMove& m = replay_.ticks[tick_++][seat_ - 1];
         if (m.forfeit) {
             r.forfeit = *m.forfeit;
@@ -100,7 +158,8 @@ void ReplayRecorder::finish(const GameResult& r) { text_ += json_text({{"result"
 
 Replay read_replay(std::istream& in) {
     Replay replay;
-    bool have_result = false;
+    const GameConfig& config = replay.header.config;
+    bool have_header = false, have_result = false;
     std::string line;
     int line_no = 0;
     while (std::getline(in, line)) {
@@ -108,45 +167,42 @@ Replay read_replay(std::istream& in) {
         if (line.empty()) continue;
         try {
             json j = json::parse(line);
-            if (line_no == 1) {
-                if (j.value("format", "") != kFormat) throw ReplayError("not a gol-replay file");
-                if (j.value("version", 0) != kVersion)
-                    throw ReplayError("replay version " + std::to_string(j.value("version", 0)) + " is not supported");
-                ReplayHeader& h = replay.header;
-                for (int s = 0; s < 2; ++s) {
-                    h.bots[s] = j.at("bots").at(s).at("name").get<std::string>();
-                    h.hashes[s] = j.at("bots").at(s).value("hash", "");
-                }
-                h.config.width = j.at("width").get<int>();
-                h.config.height = j.at("height").get<int>();
-                h.config.generations = j.at("generations").get<int>();
-                h.seed = j.value("seed", std::uint64_t{0});
-                h.time_limit_ms = j.value("time_limit_ms", 1000);
-                h.rules = j.value("rules", "");
+            if (!have_header) {
+                replay.header = read_header(j);
+                have_header = true;
+            } else if (have_result) {
+                throw ReplayError("a record after the result");
             } else if (j.contains("t")) {
                 if (j.at("t").get<std::size_t>() != replay.ticks.size())
                     throw ReplayError("tick " + std::to_string(j.at("t").get<long>()) + " is out of order");
-                replay.ticks.push_back({read_move(j.at("moves").at(0)), read_move(j.at("moves").at(1))});
+                // Each tick is one generation: a file cannot hold more than the header allows.
+                if (replay.ticks.size() == static_cast<std::size_t>(config.generations))
+                    throw ReplayError("more ticks than the header's " + std::to_string(config.generations) +
+                                      " generations");
+                replay.ticks.push_back({read_move(j.at("moves").at(0), config), read_move(j.at("moves").at(1), config)});
             } else if (j.contains("result")) {
-                const json& r = j.at("result");
-                replay.result.verdict.winner_seat = r.at("winner").is_null() ? 0 : r.at("winner").get<int>();
-                replay.result.verdict.reason =
-                    r.at("reason").get<std::string>() == "extinction" ? EndReason::extinction : EndReason::generations;
-                replay.result.generations = r.at("generations").get<int>();
-                replay.result.cells = {r.at("cells").at(0).get<std::int64_t>(), r.at("cells").at(1).get<std::int64_t>()};
-                replay.result.forfeits = {r.at("forfeits").at(0).get<int>(), r.at("forfeits").at(1).get<int>()};
+                replay.result = read_result(j.at("result"), config);
                 have_result = true;
             } else {
                 throw ReplayError("unknown record");
             }
         } catch (const json::exception& e) {
-            throw ReplayError("line " + std::to_string(line_no) + ": " + e.what());
+            throw ReplayError("line " + std::to_string(line_no) + ": " + terminal_line(e.what()));
         } catch (const ReplayError& e) {
-            throw ReplayError("line " + std::to_string(line_no) + ": " + e.what());
+            throw ReplayError("line " + std::to_string(line_no) + ": " + terminal_line(e.what()));
         }
     }
-    if (line_no == 0) throw ReplayError("empty file");
+    if (!have_header) throw ReplayError("empty file");
     if (!have_result) throw ReplayError("no result line: the game did not finish");
+    // Every tick is one generation, and a game stopped by its limit played all of them.
+    const GameResult& r = replay.result;
+    if (replay.ticks.size() != static_cast<std::size_t>(r.generations))
+        throw ReplayError("the result says " + std::to_string(r.generations) + " generations, but the file records " +
+                          std::to_string(replay.ticks.size()) + " ticks");
+    if (r.verdict.reason == EndReason::generations && r.generations != config.generations)
+        throw ReplayError("the result says the game reached its generation limit after " +
+                          std::to_string(r.generations) + " generations, but the header's limit is " +
+                          std::to_string(config.generations));
     return replay;
 }
 

@@ -57,10 +57,13 @@ nlohmann::json header_json(const ReplayHeader& header);
 nlohmann::json move_json(const std::vector<Cell>& applied, const std::optional<Forfeit>& forfeit);
 nlohmann::json result_json(const GameResult& result);
 
-// Throws ReplayError naming the line that is wrong.
+// Throws ReplayError naming the line that is wrong, or saying how the header, the ticks and the
+// result disagree: within the runner's limits (board up to 4096x4096, up to 10000000
+// generations), one tick per generation played, and a game ended by its limit played them all.
 Replay read_replay(std::istream& in);
 
-// Plays the recorded moves again through the same game loop and rules.
+// Plays the recorded moves again through the same game loop and rules. Throws ReplayError when
+// the game goes on past the recorded ticks (a result that does not end it).
 GameResult resimulate(const Replay& replay, GameObserver& observer);
 GameResult resimulate(const Replay& replay);
 

@@ -103,7 +103,8 @@ void ResultsStore::save_index(const LeagueIndex& index) {
                 {"scoring", index.scoring}}},
               {"bots", bots},
               {"games", index.keys},
-              {"excluded", excluded}};
+              {"excluded", excluded},
+              {"paths", index.paths}};
     write_file_atomically(dir_ / "league.json", json_text(j, 2) + "\n");
 }
 
@@ -139,6 +140,8 @@ LeagueIndex load_index(const fs::path& dir) {
         index.keys = j.at("games").get<std::vector<std::string>>();
         for (const json& e : j.at("excluded"))
             index.excluded.push_back({e.at("bot").get<std::string>(), e.at("reason").get<std::string>()});
+        // Indexes written before bots' paths were kept have none.
+        index.paths = j.value("paths", std::map<std::string, std::string>{});
         return index;
     } catch (const json::exception& e) {
         throw StoreError(file.string() + ": " + e.what());

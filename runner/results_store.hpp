@@ -31,6 +31,9 @@ struct LeagueIndex {
     std::vector<ScheduledBot> bots;
     std::vector<std::string> keys;
     std::vector<ExcludedBot> excluded;
+    // The folder or file of each bot that has played under a name in this store, kept across
+    // runs: when a newcomer takes a name, the bot that had it keeps it (docs/league.md).
+    std::map<std::string, std::string> paths;
 };
 
 class ResultsStore {

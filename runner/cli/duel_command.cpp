@@ -8,6 +8,7 @@
 #include "runner/interrupt.hpp"
 #include "runner/progress.hpp"
 #include "runner/replay.hpp"
+#include "runner/terminal_text.hpp"
 #include "runner/viewer_page.hpp"
 
 #include <nlohmann/json.hpp>
@@ -66,7 +67,8 @@ void print_summary(std::ostream& out, const std::array<std::string, 2>& names, c
             << " forfeits";
         if (!s.forfeits_by_reason.empty()) out << " (" << forfeit_breakdown(s.forfeits_by_reason) << ")";
         out << ", move time median " << format_ms(median(s.move_times)) << ", max " << format_ms(maximum(s.move_times)) << "\n";
-        if (!s.last_forfeit.empty()) out << "    last forfeit: " << s.last_forfeit << "\n";
+        // Its detail can quote the bot's output.
+        if (!s.last_forfeit.empty()) out << "    last forfeit: " << terminal_line(s.last_forfeit) << "\n";
     }
 }
 

@@ -3,6 +3,7 @@
 #include "runner/atomic_file.hpp"
 #include "runner/board_png.hpp"
 #include "runner/replay.hpp"
+#include "runner/terminal_text.hpp"
 #include "runner/viewer_page.hpp"
 
 #include <fstream>
@@ -14,9 +15,10 @@ namespace gol::runner::cli {
 
 namespace {
 
+// Names come from the file: printed escaped (terminal_text.hpp).
 std::string describe_result(const Replay& replay, const GameResult& r) {
     const auto& bots = replay.header.bots;
-    std::string who = r.verdict.winner_seat == 0 ? "draw" : bots[r.verdict.winner_seat - 1] + " wins";
+    std::string who = r.verdict.winner_seat == 0 ? "draw" : terminal_line(bots[r.verdict.winner_seat - 1]) + " wins";
     return who + " by " + std::string(name(r.verdict.reason)) + " after " + std::to_string(r.generations) +
            " generations, cells " + std::to_string(r.cells[0]) + "-" + std::to_string(r.cells[1]) + ", forfeits " +
            std::to_string(r.forfeits[0]) + "-" + std::to_string(r.forfeits[1]);
@@ -38,22 +40,28 @@ void write_output(const std::string& path, std::string_view contents, const char
     std::cout << "wrote " << path << "\n";
 }
 
+// Reading and re-simulating, with errors that name the file.
+template <typename Step>
+auto in_replay(const std::string& file, Step step) {
+    try {
+        return step();
+    } catch (const ReplayError& e) {
+        throw ReplayError("replay " + terminal_line(file) + ": " + e.what());
+    }
+}
+
 int run_replay(const ReplayOptions& o) {
     const std::string& file = o.file;
     std::ifstream in(file);
     if (!in) throw UsageError(file + ": cannot be read");
-    Replay replay;
-    try {
-        replay = read_replay(in);
-    } catch (const ReplayError& e) {
-        throw ReplayError(file + ": " + e.what());
-    }
+    const Replay replay = in_replay(file, [&] { return read_replay(in); });
     if (o.generation && (*o.generation < 0 || *o.generation > replay.result.generations))
         throw UsageError("--generation " + std::to_string(*o.generation) + ": the game has generations 0.." +
                          std::to_string(replay.result.generations));
     GenerationCounts counts;  // the same re-simulation serves the check and the page
-    GameResult again = resimulate(replay, counts);
-    std::cout << file << ": " << replay.header.bots[0] << " vs " << replay.header.bots[1] << "\n";
+    const GameResult again = in_replay(file, [&] { return resimulate(replay, counts); });
+    std::cout << terminal_line(file) << ": " << terminal_line(replay.header.bots[0]) << " vs "
+              << terminal_line(replay.header.bots[1]) << "\n";
     std::cout << "  recorded:    " << describe_result(replay, replay.result) << "\n";
     std::cout << "  resimulated: " << describe_result(replay, again) << "\n";
     if (!o.html.empty()) write_output(o.html, viewer_page(replay, counts.counts), "--html");
