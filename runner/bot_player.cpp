@@ -103,6 +103,8 @@ SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
     } else {
         spec.argv = command;
         spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
+        // The sandbox's own PID namespace ends what the bot starts; without it, one of its own.
+        spec.contain = true;
     }
     spec.cwd = bot_.spec.dir;
     spec.registry = registry_;
