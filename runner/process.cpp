@@ -4,10 +4,10 @@
 #include "runner/unique_fd.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sched.h>
-#include <grp.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/prctl.h>
@@ -503,7 +503,7 @@ Containment find_containment() {
         c.clone_flags = flags;
         RunOutcome r = run(probe, &c);
         if (r.kind == RunOutcome::Kind::exited && r.exit_status == 0) return c;
-        if (why.empty()) why = describe(r);
+        why += (why.empty() ? "" : "; ") + describe(r);
     }
     return uncontained("no PID namespace can be made for a bot here (" + why + ")");
 }
