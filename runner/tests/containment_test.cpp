@@ -128,7 +128,7 @@ TEST_CASE("containment: a bot can neither ptrace nor signal the runner") {
     Contained f;
     json j = f.duel("block", "contain_ptrace", {"--generations", "3"});
     CHECK(j["forfeits"]["contain_ptrace"] == 0);
-    Attempts a = attempts(f.bots / "contain_ptrace.result");
+    Attempts a = attempts(f.bots / "ptrace_attempts.txt");
     CHECK(a.runner > 1);  // it found the runner in /proc
     // The runner's pid means nothing in the bot's namespace.
     CHECK(a.ptrace == ESRCH);
@@ -166,7 +166,7 @@ TEST_CASE("containment: under a runner that is not root, bots and builds cannot 
 
     // A contained bot, in a user namespace of its own as well here.
     duel("contain_ptrace");
-    Attempts a = attempts(f.bots / "contain_ptrace.result");
+    Attempts a = attempts(f.bots / "ptrace_attempts.txt");
     CHECK(a.runner > 1);
     CHECK(a.ptrace == ESRCH);
     CHECK(a.kill == ESRCH);
@@ -175,7 +175,7 @@ TEST_CASE("containment: under a runner that is not root, bots and builds cannot 
     // A build step runs as the runner's own user, uncontained: only the runner's not being
     // dumpable keeps it out.
     duel("contain_build_snoop");
-    Attempts b = attempts(f.bots / "contain_build_snoop" / "contain_ptrace.result");
+    Attempts b = attempts(f.bots / "contain_build_snoop" / "ptrace_attempts.txt");
     CHECK(b.runner > 1);
     CHECK(b.ptrace == EPERM);
     CHECK(b.mem == EACCES);

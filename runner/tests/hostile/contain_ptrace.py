@@ -1,6 +1,6 @@
 # Looks for the runner up its chain of parents in /proc (the host's, which numbers processes as
 # the runner does), then tries to ptrace it, signal it and open its memory. Writes
-# "RUNNER_PID PTRACE_ERRNO KILL_ERRNO MEM_ERRNO" (0: it worked) to contain_ptrace.result in its
+# "RUNNER_PID PTRACE_ERRNO KILL_ERRNO MEM_ERRNO" (0: it worked) to ptrace_attempts.txt in its
 # folder, and replies [] only if it could neither stop nor signal the runner.
 import ctypes
 import os
@@ -44,6 +44,6 @@ try:
 except OSError as e:
     mem_errno = e.errno
 
-with open("contain_ptrace.result", "w") as f:
+with open("ptrace_attempts.txt", "w") as f:
     f.write(f"{runner} {ptrace_errno} {kill_errno} {mem_errno}\n")
 print("[]" if ptrace_errno and kill_errno else "attached to the runner")
