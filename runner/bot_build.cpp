@@ -71,6 +71,8 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
         spec.argv = command;
         spec.cwd = workdir;
         spec.env = {std::string("PATH=") + bot_path, "HOME=" + home->path().string(), "LANG=C.UTF-8"};
+        // What the build starts ends with it: a daemon holding its output cannot stall the run.
+        spec.contain = true;
     }
     RunOutcome r = run_process(spec);
     if (options.sandbox) as_seen_inside(r);

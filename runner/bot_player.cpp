@@ -155,6 +155,8 @@ SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
         spec.env = env_;
         spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
         spec.cwd = bot_.dir;
+        // The sandbox's own PID namespace ends what the bot starts; without it, one of its own.
+        spec.contain = true;
     }
     spec.registry = registry_;
     spec.timeout = limits_.time_limit;

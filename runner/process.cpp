@@ -1,5 +1,6 @@
 #include "runner/process.hpp"
 
+#include "runner/contain/init_report.h"
 #include "runner/unique_fd.hpp"
 
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 #include <array>
 #include <cerrno>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -40,13 +42,27 @@ Pipe make_pipe() {
     return {UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
+// One whole report from a namespace init, or nullopt at end of file.
+std::optional<gol_init_report> read_report(int fd) {
+    gol_init_report report{};
+    ssize_t got;
+    while ((got = ::read(fd, &report, sizeof report)) < 0 && errno == EINTR) {
+    }
+    if (got != static_cast<ssize_t>(sizeof report)) return std::nullopt;
+    return report;
+}
+
 // A started child that leads its own process group. Until reaped, the destructor kills the
-// group and reaps it, so no exit path leaks a process.
+// group and reaps it, so no exit path leaks a process. A contained bot's child is the init of
+// its namespace, which reports the bot's own outcome on `report`.
 class ChildGroup {
 public:
     // pidfd_open through syscall(): glibc 2.36's <sys/pidfd.h> lacks C linkage for C++.
-    ChildGroup(pid_t pid, ProcessRegistry* registry)
-        : pid_(pid), pidfd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))), registry_(registry) {
+    ChildGroup(pid_t pid, ProcessRegistry* registry, UniqueFd report)
+        : pid_(pid),
+          pidfd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))),
+          registry_(registry),
+          report_(std::move(report)) {
         if (!pidfd_) throw std::runtime_error(std::string("pidfd_open: ") + std::strerror(errno));
         if (registry_) registry_->add(pid_);
     }
@@ -58,10 +74,10 @@ public:
 
     pid_t pid() const { return pid_; }
     int pidfd() const { return pidfd_.get(); }
-    // The leader's peak resident memory, once reaped.
+    // The bot's peak resident memory, once reaped.
     long max_rss_kb() const { return usage_.ru_maxrss; }
 
-    // Returns the leader's wait status. Kills the group first: the leader, still unreaped,
+    // Returns the bot's wait status. Kills the group first: the leader, still unreaped,
     // keeps the group id from being reused while we signal it.
     int kill_and_reap() {
         ::kill(-pid_, SIGKILL);
@@ -72,6 +88,14 @@ public:
         }
         reaped_ = true;
         reap_stragglers();
+        // The init wrote the bot's end before exiting; killed first (timeout, overflow), it did
+        // not, and the init's own death stands for the bot's.
+        if (report_) {
+            if (auto end = read_report(report_.get()); end && end->kind == GOL_INIT_ENDED) {
+                status = end->value;
+                usage_.ru_maxrss = static_cast<long>(end->max_rss_kb);
+            }
+        }
         return status;
     }
 
@@ -94,6 +118,7 @@ private:
     pid_t pid_;
     UniqueFd pidfd_;
     ProcessRegistry* registry_;
+    UniqueFd report_;
     bool reaped_ = false;
     rusage usage_{};
 };
@@ -110,6 +135,14 @@ struct Started {
     std::string error;  // set when the program could not be started
 };
 
+// How contained bots start: the init program, opened once so that a run_as identity can exec
+// it wherever the runner lives, and whether the runner clones it into a new PID namespace (as
+// root) or the init makes its namespaces itself (user and PID; namespace_init.c says why).
+struct Containment {
+    UniqueFd init;  // libexec/gol-namespace-init
+    int clone_flags = 0;
+};
+
 // What the child needs between clone() and exec. It shares our memory until it execs (vfork
 // semantics), so it reports a failure by writing `error` here.
 struct ChildSetup {
@@ -121,9 +154,14 @@ struct ChildSetup {
     int stderr_fd;
     const char* cwd;  // nullptr: stay
     const ResourceLimits* limits;
-    const Identity* run_as;  // nullptr: stay
     int pass_fd;  // -1: none
     int pass_as;
+    const Identity* run_as;  // nullptr: stay
+    // Contained: the child execs the init program (init_fd) with init_argv instead, which
+    // starts the bot in a PID namespace of its own and reports on report_fd.
+    int init_fd = -1;
+    char* const* init_argv = nullptr;
+    int report_fd = -1;
     int error = 0;
     const char* step = "";
 };
@@ -155,6 +193,7 @@ int child_main(void* arg) {
         if (c->pass_fd == c->pass_as ? ::fcntl(c->pass_as, F_SETFD, 0) != 0 : ::dup2(c->pass_fd, c->pass_as) < 0)
             fail("passing a descriptor");
     }
+    if (c->report_fd >= 0 && ::fcntl(c->report_fd, F_SETFD, 0) != 0) fail("passing the init's channel");
     if (c->cwd && ::chdir(c->cwd) != 0) fail("chdir");
     auto limit = [&](int resource, std::uint64_t value, const char* step) {
         if (value == 0) return;
@@ -168,16 +207,34 @@ int child_main(void* arg) {
     limit(RLIMIT_FSIZE, c->limits->file_size, "setrlimit RLIMIT_FSIZE");
     limit(RLIMIT_NOFILE, c->limits->open_files, "setrlimit RLIMIT_NOFILE");
     limit(RLIMIT_NPROC, c->limits->processes, "setrlimit RLIMIT_NPROC");
+    rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
     if (c->run_as) {
         if (::setgroups(0, nullptr) != 0) fail("setgroups");
         if (::setgid(c->run_as->gid) != 0) fail("setgid");
         if (::setuid(c->run_as->uid) != 0) fail("setuid");
     }
-    rlimit no_core{0, 0};
-    ::setrlimit(RLIMIT_CORE, &no_core);
-    ::execve(c->program, c->argv, c->envp);
+    if (c->init_fd >= 0) {
+        // When the runner dies, so does the init, and the kernel ends the namespace with it.
+        // Set after setuid, which clears it; kept across exec. "Parent" is the thread that
+        // cloned us, blocked right now, and a bot never outlives the thread that plays it.
+        if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail("prctl PR_SET_PDEATHSIG");
+        ::execveat(c->init_fd, "", c->init_argv, c->envp, AT_EMPTY_PATH);
+    } else {
+        ::execve(c->program, c->argv, c->envp);
+    }
     fail("execve");
     return 127;
+}
+
+// A close-on-exec copy of `fd` when the child would put something else on its number (0-2 are
+// the standard streams, and a passed descriptor takes its own), else an empty one.
+UniqueFd moved_out_of_the_way(int fd, const SpawnSpec& spec) {
+    const int taken = std::max(2, spec.pass_fd ? spec.pass_fd->as : 2);
+    if (fd > 2 && !(spec.pass_fd && fd == spec.pass_fd->as)) return UniqueFd();
+    UniqueFd moved(::fcntl(fd, F_DUPFD_CLOEXEC, taken + 1));
+    if (!moved) throw std::runtime_error(std::string("fcntl: ") + std::strerror(errno));
+    return moved;
 }
 
 // A program named without a slash, looked up in the runner's PATH before the child starts,
@@ -191,7 +248,7 @@ std::string find_program(const std::string& name) {
 
 // Starts spec.argv in a process group of its own with spec.limits applied. stdin is a pipe
 // when `stdin_pipe`, else /dev/null. Our pipe ends are non-blocking.
-Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
+Started start_child(const SpawnSpec& spec, bool stdin_pipe, const Containment* contain) {
     Started started;
     if (spec.argv.empty()) {
         started.error = "empty command";
@@ -202,9 +259,21 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
     std::optional<Pipe> in;
     if (stdin_pipe) in = make_pipe();
 
-    const std::string program = find_program(spec.argv[0]);
+    std::string program = find_program(spec.argv[0]);
+    std::optional<Pipe> report;
+    UniqueFd init_moved;
+    std::string report_fd;
     std::vector<char*> argv;
-    argv.reserve(spec.argv.size() + 1);
+    argv.reserve(spec.argv.size() + 4);
+    if (contain) {
+        report = make_pipe();
+        if (UniqueFd moved = moved_out_of_the_way(report->write.get(), spec)) report->write = std::move(moved);
+        init_moved = moved_out_of_the_way(contain->init.get(), spec);
+        report_fd = std::to_string(report->write.get());
+        argv.push_back(const_cast<char*>("gol-namespace-init"));
+        argv.push_back(report_fd.data());
+        argv.push_back(program.data());
+    }
     for (const std::string& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     std::vector<char*> envp;
@@ -220,9 +289,14 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
                      err.write.get(),
                      spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
                      &spec.limits,
-                     spec.run_as ? &*spec.run_as : nullptr,
                      spec.pass_fd ? spec.pass_fd->fd : -1,
-                     spec.pass_fd ? spec.pass_fd->as : -1};
+                     spec.pass_fd ? spec.pass_fd->as : -1,
+                     spec.run_as ? &*spec.run_as : nullptr};
+    if (contain) {
+        setup.init_fd = init_moved ? init_moved.get() : contain->init.get();
+        setup.init_argv = argv.data();
+        setup.report_fd = report->write.get();
+    }
 
     // clone(CLONE_VM | CLONE_VFORK), as posix_spawn does: no copy of our memory, so the cost
     // does not grow with the runner's size, and rlimits can be set between fork and exec,
@@ -232,22 +306,39 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     started.start = Clock::now();
-    pid_t pid = ::clone(child_main, stack.data() + stack.size(), CLONE_VM | CLONE_VFORK | SIGCHLD, &setup);
+    const int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (contain ? contain->clone_flags : 0);
+    pid_t pid = ::clone(child_main, stack.data() + stack.size(), flags, &setup);
     int clone_errno = errno;
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
     if (pid < 0) {
         started.error = std::string("could not start ") + spec.argv[0] + ": clone: " + std::strerror(clone_errno);
         return started;
     }
-    if (setup.error != 0) {
+    auto failed = [&](const std::string& why) {
         int status;
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
-        started.error = std::string("could not start ") + spec.argv[0] + ": " + std::strerror(setup.error);
-        if (std::strcmp(setup.step, "execve") != 0) started.error += std::string(" (") + setup.step + ")";
-        return started;
+        started.error = std::string("could not start ") + spec.argv[0] + ": " + why;
+        return std::move(started);
+    };
+    if (setup.error != 0) {
+        std::string why = std::strerror(setup.error);
+        if (std::strcmp(setup.step, "execve") != 0) why += std::string(" (") + setup.step + ")";
+        return failed(why);
     }
-    started.child = std::make_unique<ChildGroup>(pid, spec.registry);
+    UniqueFd report_read;
+    if (report) {
+        // Ours closed, the init's end is the only one left: it reports the bot's exec, or its
+        // end of file says it died first.
+        report->write.reset();
+        std::optional<gol_init_report> start = read_report(report->read.get());
+        if (start && start->kind == GOL_INIT_EXEC_FAILED) return failed(std::strerror(start->value));
+        if (start && start->kind == GOL_INIT_SETUP_FAILED)
+            return failed(std::string(std::strerror(start->value)) + " (making its namespaces)");
+        if (!start || start->kind != GOL_INIT_STARTED) return failed("its namespace's init ended before starting it");
+        report_read = std::move(report->read);
+    }
+    started.child = std::make_unique<ChildGroup>(pid, spec.registry, std::move(report_read));
     set_nonblocking(out.read.get());
     set_nonblocking(err.read.get());
     started.out = std::move(out.read);
@@ -344,38 +435,10 @@ std::chrono::microseconds since(Clock::time_point t) {
     return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t);
 }
 
-}  // namespace
-
-std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs) {
-    while (!dirs.empty()) {
-        const std::size_t colon = dirs.find(':');
-        std::string candidate = std::string(dirs.substr(0, colon)) + "/" + name;
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
-    }
-    return std::nullopt;
-}
-
-void ProcessRegistry::add(int pgid) {
-    std::lock_guard lock(mutex_);
-    groups_.insert(pgid);
-}
-
-void ProcessRegistry::remove(int pgid) {
-    std::lock_guard lock(mutex_);
-    groups_.erase(pgid);
-}
-
-void ProcessRegistry::kill_all() {
-    std::lock_guard lock(mutex_);
-    for (int pgid : groups_) ::kill(-pgid, SIGKILL);
-}
-
-void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
-
-RunOutcome run_process(const SpawnSpec& spec) {
+// Starts and waits for one process (run_process), contained when `contain` is given.
+RunOutcome run(const SpawnSpec& spec, const Containment* contain) {
     RunOutcome outcome;
-    Started started = start_child(spec, spec.stdin_data.has_value());
+    Started started = start_child(spec, spec.stdin_data.has_value(), contain);
     if (!started.child) {
         outcome.spawn_error = started.error;
         return outcome;
@@ -420,6 +483,73 @@ RunOutcome run_process(const SpawnSpec& spec) {
     return collect(RunOutcome::Kind::exited);
 }
 
+Containment find_containment() {
+    Containment c;
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    const std::filesystem::path init = exe.parent_path().parent_path() / "libexec" / "gol-namespace-init";
+    auto uncontained = [](const std::string& why) {
+        std::fprintf(stderr, "runner: warning: %s; so bots without the sandbox run uncontained: what one starts may "
+                             "outlive its move\n", why.c_str());
+        return Containment{};
+    };
+    c.init = UniqueFd(::open(init.c_str(), O_PATH | O_CLOEXEC));
+    if (!c.init) return uncontained(init.string() + " is missing (rebuild the runner)");
+    // The first way a trivial program starts and ends as it should is the way.
+    SpawnSpec probe;
+    probe.argv = {"/bin/true"};
+    probe.timeout = std::chrono::seconds(10);
+    std::string why;
+    for (int flags : {CLONE_NEWPID, 0}) {
+        c.clone_flags = flags;
+        RunOutcome r = run(probe, &c);
+        if (r.kind == RunOutcome::Kind::exited && r.exit_status == 0) return c;
+        why += (why.empty() ? "" : "; ") + describe(r);
+    }
+    return uncontained("no PID namespace can be made for a bot here (" + why + ")");
+}
+
+// nullptr when contained bots run as others do.
+const Containment* containment() {
+    static const Containment c = find_containment();
+    return c.init ? &c : nullptr;
+}
+
+const Containment* containment_for(const SpawnSpec& spec) { return spec.contain ? containment() : nullptr; }
+
+}  // namespace
+
+std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs) {
+    while (!dirs.empty()) {
+        const std::size_t colon = dirs.find(':');
+        std::string candidate = std::string(dirs.substr(0, colon)) + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
+    }
+    return std::nullopt;
+}
+
+void ProcessRegistry::add(int pgid) {
+    std::lock_guard lock(mutex_);
+    groups_.insert(pgid);
+}
+
+void ProcessRegistry::remove(int pgid) {
+    std::lock_guard lock(mutex_);
+    groups_.erase(pgid);
+}
+
+void ProcessRegistry::kill_all() {
+    std::lock_guard lock(mutex_);
+    for (int pgid : groups_) ::kill(-pgid, SIGKILL);
+}
+
+bool containment_available() { return containment() != nullptr; }
+
+void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
+RunOutcome run_process(const SpawnSpec& spec) { return run(spec, containment_for(spec)); }
+
 struct LineProcess::State {
     Started started;
     Streams streams;
@@ -428,7 +558,7 @@ struct LineProcess::State {
 };
 
 LineProcess::LineProcess(const SpawnSpec& spec) {
-    Started started = start_child(spec, true);
+    Started started = start_child(spec, true, containment_for(spec));
     if (!started.child) {
         start_error_ = started.error;
         return;

@@ -1,6 +1,8 @@
 // Runs one bot process to completion under a wall-clock limit, capturing its output.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -38,10 +40,13 @@ struct ResourceLimits {
     std::uint64_t cpu_seconds = 0;
     std::uint64_t file_size = 0;  // bytes
     std::uint64_t open_files = 0;
-    std::uint64_t processes = 0;  // RLIMIT_NPROC: counts every process of the uid, so only with run_as
+    // RLIMIT_NPROC: fork and thread creation fail (EAGAIN) once the bot's real uid has this many
+    // processes and threads, counting every process of that uid on the host, not only the bot's.
+    // Root ignores it: it holds with run_as, or under a runner that is not root.
+    std::uint64_t processes = 0;
 };
 
-// A host user and group a child runs as.
+// A host user and group to run as.
 struct Identity {
     uid_t uid;
     gid_t gid;
@@ -57,7 +62,6 @@ struct SpawnSpec {
     std::size_t stderr_cap = std::size_t{64} << 10;
     ProcessRegistry* registry = nullptr;  // optional: where the running group is registered
     ResourceLimits limits;
-    std::optional<Identity> run_as;  // switched to before exec, after the limits are set
     // One of our descriptors the child gets under another number (above 2), close-on-exec
     // cleared there; ours may stay close-on-exec, so no concurrent spawn inherits it.
     struct PassedFd {
@@ -65,6 +69,15 @@ struct SpawnSpec {
         int as;
     };
     std::optional<PassedFd> pass_fd;
+    // The child drops every supplementary group and switches to this group and user after its
+    // limits are set, just before exec; that takes a root runner. nullopt: the runner's own.
+    std::optional<Identity> run_as;
+    // A PID namespace of the bot's own, whose process 1 (libexec/gol-namespace-init) starts the
+    // program and ends with it: whatever the bot started ends when it does or is killed, or when
+    // the runner dies (even SIGKILLed), daemons that left its session included; and the bot cannot
+    // see the runner's pid. The outcome (status, signal, output, peak memory) reads as without.
+    // Where no namespace can be made here, the runner says so once on stderr and runs without.
+    bool contain = false;
 };
 
 struct RunOutcome {
@@ -123,6 +136,10 @@ private:
 
 // The first executable `dirs`/`name` ("/usr/bin:/bin" style list), or nullopt.
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs);
+
+// Whether SpawnSpec::contain takes effect here (the init program is found and the kernel lets
+// the runner create PID namespaces). Found out once, at the first call.
+bool containment_available();
 
 // Makes orphaned descendants of bots our children so run_process can reap them instead of
 // leaving zombies to an init that may not reap. Call once at program start.

@@ -4,6 +4,7 @@
 #include "runner/game_stats.hpp"
 #include "runner/long_argument.hpp"
 #include "runner/progress.hpp"
+#include "runner/terminal_text.hpp"
 
 #include <iostream>
 #include <memory>
@@ -60,10 +61,11 @@ std::optional<Board> big_board(const GameConfig& config) {
     return board;
 }
 
+// What a bot wrote, as one line of at most about `n` bytes, its control characters escaped.
 std::string shorten(std::string s, std::size_t n = 160) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-    if (s.size() > n) s = s.substr(0, n) + "...";
-    return s;
+    if (s.size() > n) return terminal_line(s.substr(0, n)) + "...";
+    return terminal_line(s);
 }
 
 int run_check(const CheckOptions& o) {
@@ -73,7 +75,7 @@ int run_check(const CheckOptions& o) {
     auto built = std::chrono::steady_clock::now() - t0;
     std::cout << bot.spec.name << ": " << bot.spec.path.string() << "\n";
     std::cout << "  command:  ";
-    for (const std::string& a : bot.command) std::cout << a << ' ';
+    for (const std::string& a : bot.command) std::cout << terminal_line(a) << ' ';
     std::cout << "\n  protocol: " << name(bot.spec.protocol) << "\n";
     std::cout << "  ready in  " << format_ms(std::chrono::duration_cast<std::chrono::microseconds>(built))
               << " (build included when one ran)\n";
@@ -118,7 +120,7 @@ int run_check(const CheckOptions& o) {
                     }
                 } else {
                     ++invalid;
-                    std::cout << "FORFEIT " << name(m.forfeit.kind) << ": " << m.forfeit.detail;
+                    std::cout << "FORFEIT " << name(m.forfeit.kind) << ": " << terminal_line(m.forfeit.detail);
                 }
                 std::cout << "\n";
                 if (!m.ok && !m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
@@ -140,7 +142,7 @@ int run_check(const CheckOptions& o) {
               << " of this bot's time\n";
     if (med > kSlowMove)
         std::cout << "  warning: a move takes over " << kSlowMove.count() << " ms, most of it probably starting "
-                  << bot.command[0]
+                  << terminal_line(bot.command[0])
                   << "; the stdin protocol does not help, the persistent protocol (docs/protocol.md) does\n";
     if (invalid) {
         std::cout << "  NOT OK: " << invalid << " of " << times.size() << " moves would be forfeited\n";

@@ -4,11 +4,17 @@
 #include "runner/process.hpp"
 #include "runner/replay.hpp"
 
+#include <sys/prctl.h>
+
 #include <csignal>
 #include <iostream>
 
 int main(int argc, char** argv) {
     using namespace gol::runner;
+    // Not dumpable: a bot running as our own (non-root) user may not ptrace us or open our
+    // /proc/PID/mem, environ and the like, where the other bot's moves and the host's secrets are.
+    // Root's bots have CAP_SYS_PTRACE, which overrides this (docs/sandbox.md).
+    ::prctl(PR_SET_DUMPABLE, 0);
     become_subreaper();
     // A bot that closes its stdin early must not kill the runner with SIGPIPE.
     std::signal(SIGPIPE, SIG_IGN);

@@ -286,3 +286,19 @@ TEST_CASE("java: a single-file Java bot's JVM is sized from the memory limit, an
         CHECK(j["forfeits"]["Blocky"] == 0);
     }
 }
+
+TEST_CASE("builds without the sandbox: what a build starts ends with it, so a daemon cannot stall a league") {
+    SandboxFixture f;
+    write(f.bots / "daemonic" / "bot.json",
+          json({{"run", {"sh", "run.sh"}},
+                {"build", "setsid sh -c 'sleep " + f.marker + "' & setsid sh -c 'exec sleep 600' & echo built"}})
+              .dump());
+    write(f.bots / "daemonic" / "run.sh", "echo '[]'\n");
+    RunOutcome r = f.league({"--no-sandbox"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.kind == RunOutcome::Kind::exited);  // not stalled until the fixture's timeout
+    CHECK(r.exit_status == 0);
+    CHECK(json::parse(r.out)["sandboxed"] == false);
+    CHECK(standing(json::parse(r.out), "daemonic") != nullptr);
+    CHECK_FALSE(process_with(f.marker));
+}
