@@ -7,6 +7,8 @@
 #include "runner/league_schedule.hpp"
 #include "runner/standings.hpp"
 
+#include "csv_rows.hpp"
+
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
@@ -18,6 +20,7 @@
 #include <set>
 
 using namespace gol::runner;
+using gol::runner::testing::parse_csv;
 using gol::runner::testing::read_text;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -32,24 +35,6 @@ std::set<std::string> keys_of(const std::vector<ScheduledGame>& games) {
     return keys;
 }
 
-// Splits simple CSV (quoted fields with doubled quotes) into rows of fields.
-std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
-    std::vector<std::vector<std::string>> rows(1, std::vector<std::string>(1));
-    bool quoted = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') rows.back().back() += '"', ++i;
-            else if (c == '"') quoted = false;
-            else rows.back().back() += c;
-        } else if (c == '"') quoted = true;
-        else if (c == ',') rows.back().emplace_back();
-        else if (c == '\n') rows.emplace_back(1);
-        else rows.back().back() += c;
-    }
-    if (rows.back() == std::vector<std::string>(1)) rows.pop_back();
-    return rows;
-}
 
 // Three quick bots (block wins against the two passive ones, which draw), 6 games a league.
 struct IntegrityFixture : testing::RunnerFixture {
