@@ -31,6 +31,7 @@ std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits
     const std::string cpu = "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move";
     const std::string file = "file size limit of " + mib(limits.file_size);
     const std::string memory = "memory limit of " + mib(limits.address_space) + " of address space";
+    const std::string processes = "process limit of " + std::to_string(limits.processes) + " processes and threads";
     if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXCPU)
         return Forfeit{ForfeitKind::resource_limit, cpu + " (SIGXCPU)"};
     if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXFSZ)
@@ -43,7 +44,12 @@ std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits
         const std::string& limit;
         std::uint64_t value;
     };
-    for (const Sign& sign : {Sign{"MemoryError", memory, limits.address_space},
+    // Processes first: Java reports a thread it could not make as an OutOfMemoryError.
+    for (const Sign& sign : {Sign{"Resource temporarily unavailable", processes, limits.processes},
+                             Sign{"Cannot fork", processes, limits.processes},
+                             Sign{"unable to create native thread", processes, limits.processes},
+                             Sign{"can't start new thread", processes, limits.processes},
+                             Sign{"MemoryError", memory, limits.address_space},
                              Sign{"bad_alloc", memory, limits.address_space},
                              Sign{"Cannot allocate memory", memory, limits.address_space},
                              Sign{"out of memory", memory, limits.address_space},

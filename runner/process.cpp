@@ -206,7 +206,9 @@ int child_main(void* arg) {
     limit(RLIMIT_CPU, c->limits->cpu_seconds, "setrlimit RLIMIT_CPU");
     limit(RLIMIT_FSIZE, c->limits->file_size, "setrlimit RLIMIT_FSIZE");
     limit(RLIMIT_NOFILE, c->limits->open_files, "setrlimit RLIMIT_NOFILE");
-    limit(RLIMIT_NPROC, c->limits->processes, "setrlimit RLIMIT_NPROC");
+    // It counts every process of the uid on the host: only a uid of the child's own makes it the
+    // child's limit, where under the runner's own uid it would count the user's other processes.
+    if (c->run_as) limit(RLIMIT_NPROC, c->limits->processes, "setrlimit RLIMIT_NPROC");
     rlimit no_core{0, 0};
     ::setrlimit(RLIMIT_CORE, &no_core);
     if (c->run_as) {

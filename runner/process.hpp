@@ -40,9 +40,9 @@ struct ResourceLimits {
     std::uint64_t cpu_seconds = 0;
     std::uint64_t file_size = 0;  // bytes
     std::uint64_t open_files = 0;
-    // RLIMIT_NPROC: fork and thread creation fail (EAGAIN) once the bot's real uid has this many
-    // processes and threads, counting every process of that uid on the host, not only the bot's.
-    // Root ignores it: it holds with run_as, or under a runner that is not root.
+    // RLIMIT_NPROC: fork and thread creation fail (EAGAIN) once the uid has this many processes
+    // and threads. It counts every process of the uid on the host, so it is set only with run_as
+    // (a uid of the child's own); otherwise it is left alone.
     std::uint64_t processes = 0;
 };
 

@@ -165,6 +165,13 @@ TEST_CASE("sandbox: /tmp, /dev/shm and GOL_SCRATCH are capped, and a bot's proce
         const int forked = number_after(read_text(log), "forked ");
         CHECK(forked > 0);
         CHECK(forked < 128);
+        // One that dies of it forfeits naming the limit.
+        write(f.bots / "forkdie.py",
+              "import os, time\nfor i in range(400):\n    if os.fork() == 0:\n        time.sleep(5)\n"
+              "        os._exit(0)\nprint('[]')\n");
+        json d = f.duel("forkdie", "block", {"--sandbox", "--log", log.string(), "--generations", "1"});
+        CHECK(d["forfeit_reasons"]["forkdie"]["resource_limit"] == 1);
+        CHECK(read_text(log).find("process limit of 128 processes and threads") != std::string::npos);
     }
 
     json s = f.duel("scratchfill", "block", {"--sandbox", "--generations", "2", "--time-limit", "5000"});
