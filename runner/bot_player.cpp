@@ -27,11 +27,13 @@ std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " Mi
 // A process that died of one of its limits gets a forfeit that names the limit. Some limits
 // have no signal of their own (address space), or runtimes catch the signal (Python ignores
 // SIGXFSZ): then the runtime's own words on stderr tell.
-std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits& limits) {
+// `tmp_bytes`: the size of the sandbox's /tmp and /dev/shm, 0 without the sandbox.
+std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits& limits, std::uint64_t tmp_bytes) {
     const std::string cpu = "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move";
     const std::string file = "file size limit of " + mib(limits.file_size);
     const std::string memory = "memory limit of " + mib(limits.address_space) + " of address space";
     const std::string processes = "process limit of " + std::to_string(limits.processes) + " processes and threads";
+    const std::string tmp = "size limit of " + mib(tmp_bytes) + " on /tmp and /dev/shm";
     if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXCPU)
         return Forfeit{ForfeitKind::resource_limit, cpu + " (SIGXCPU)"};
     if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXFSZ)
@@ -54,7 +56,8 @@ std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits
                              Sign{"Cannot allocate memory", memory, limits.address_space},
                              Sign{"out of memory", memory, limits.address_space},
                              Sign{"OutOfMemoryError", memory, limits.address_space},
-                             Sign{"File too large", file, limits.file_size}})
+                             Sign{"File too large", file, limits.file_size},
+                             Sign{"No space left on device", tmp, tmp_bytes}})
         if (sign.value != 0 && run.err.find(sign.text) != std::string::npos)
             return Forfeit{ForfeitKind::resource_limit, sign.limit + " (" + describe(run) + ")"};
     return std::nullopt;
@@ -298,7 +301,7 @@ MoveResult BotPlayer::move_once(const std::string& board_json) {
         result.err = std::move(run.err);
         return result;
     }
-    if (auto limit = limit_forfeit(run, spec.limits)) {
+    if (auto limit = limit_forfeit(run, spec.limits, sandbox_ ? Sandbox::tmp_bytes : 0)) {
         result.forfeit = std::move(*limit);
         result.err = std::move(run.err);
         return result;
