@@ -17,6 +17,8 @@ namespace gol::runner {
 inline constexpr std::string_view rules_version = "ppcg2016-1";
 
 struct GameConfig {
+    // The most generations a game may have: flags, tournament files and replays are held to it.
+    static constexpr int max_generations = 10'000'000;
     int width = 1000;
     int height = 1000;
     int generations = 10000;

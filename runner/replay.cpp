@@ -15,9 +15,6 @@ namespace {
 constexpr std::string_view kFormat = "gol-replay";
 constexpr int kVersion = 1;
 
-// The runner's own limits, as --width, --height and --generations allow them.
-constexpr int kMaxGenerations = 10'000'000;
-
 // `v` as an integer within [lo, hi]; `what` names it in the error.
 int int_in(const json& v, const std::string& what, int lo, int hi) {
     if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
@@ -40,7 +37,7 @@ ReplayHeader read_header(const json& j) {
     }
     h.config.width = int_field(j, "width", 1, Board::max_side);
     h.config.height = int_field(j, "height", 1, Board::max_side);
-    h.config.generations = int_field(j, "generations", 1, kMaxGenerations);
+    h.config.generations = int_field(j, "generations", 1, GameConfig::max_generations);
     h.seed = j.value("seed", std::uint64_t{0});
     h.time_limit_ms = j.value("time_limit_ms", 1000);
     h.rules = j.value("rules", "");

@@ -57,8 +57,6 @@ public:
     // The command line that runs `command` inside the sandbox as `view` says.
     std::vector<std::string> command(const SandboxView& view, const std::vector<std::string>& command) const;
 
-    const WorkArea& area() const { return area_; }
-
 private:
     std::string bwrap_;
     const WorkArea& area_;

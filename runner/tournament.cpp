@@ -1,5 +1,7 @@
 #include "runner/tournament.hpp"
 
+#include "runner/match.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <array>
@@ -61,7 +63,7 @@ Tournament parse_tournament(std::string_view text, const fs::path& file) {
     }
     t.width = int_field(j, "width", 1, 4096, file);
     t.height = int_field(j, "height", 1, 4096, file);
-    t.generations = int_field(j, "generations", 1, 10'000'000, file);
+    t.generations = int_field(j, "generations", 1, GameConfig::max_generations, file);
     t.time_limit_ms = int_field(j, "time_limit_ms", 1, 600'000, file);
     t.memory_limit_mb = int_field(j, "memory_limit_mb", 16, 1 << 20, file);
     t.cpu_limit_s = int_field(j, "cpu_limit_s", 1, 3600, file);

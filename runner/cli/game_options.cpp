@@ -15,7 +15,7 @@ void add_game_options(CLI::App& cmd, GameOptions& o) {
         ->check(CLI::Range(1, Board::max_side))
         ->capture_default_str();
     cmd.add_option("--generations", o.config.generations, "Generations in a game")
-        ->check(CLI::Range(1, 10'000'000))
+        ->check(CLI::Range(1, GameConfig::max_generations))
         ->capture_default_str();
     cmd.add_option("--time-limit", o.time_limit_ms, "Wall-clock limit per move, in milliseconds")
         ->check(CLI::Range(1, 600'000))
