@@ -2,7 +2,7 @@
 // argument and waited for SPAWNS times each way, in interleaved rounds of 100 so that drift in
 // the machine's load touches both alike. scripts/bench/contain runs it on a trivial C bot.
 // Usage: contain-bench PROGRAM SPAWNS. Prints one JSON line.
-#include "runner/process.hpp"
+#include "runner/sys/process.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -3,10 +3,10 @@
 // reply), optionally in the sandbox. scripts/bench/overhead sets it beside a bare spawn loop.
 // Usage: move-bench PROGRAM CELLS MOVES [--sandbox]. Prints one JSON line.
 #include "engine/board.hpp"
-#include "runner/bot_player.hpp"
-#include "runner/process.hpp"
-#include "runner/protocol.hpp"
-#include "runner/sandbox.hpp"
+#include "runner/bots/bot_player.hpp"
+#include "runner/sys/process.hpp"
+#include "runner/game/protocol.hpp"
+#include "runner/sys/sandbox.hpp"
 
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
 // Per-tick costs the runner adds besides the bots: encoding a board with 10000 live cells as the
 // 2016 JSON, and one generation of that board. Prints microseconds per operation.
 #include "engine/board.hpp"
-#include "runner/protocol.hpp"
+#include "runner/game/protocol.hpp"
 
 #include <chrono>
 #include <cstdio>

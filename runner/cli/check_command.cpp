@@ -1,10 +1,10 @@
 #include "runner/cli/command.hpp"
 #include "runner/cli/game_options.hpp"
 
-#include "runner/game_stats.hpp"
-#include "runner/long_argument.hpp"
-#include "runner/progress.hpp"
-#include "runner/terminal_text.hpp"
+#include "runner/game/game_stats.hpp"
+#include "runner/sys/long_argument.hpp"
+#include "runner/report/progress.hpp"
+#include "runner/text/terminal_text.hpp"
 
 #include <iostream>
 #include <memory>

@@ -1,15 +1,15 @@
 #include "runner/cli/command.hpp"
-#include "runner/json_text.hpp"
+#include "runner/text/json_text.hpp"
 #include "runner/cli/game_options.hpp"
 
-#include "runner/atomic_file.hpp"
-#include "runner/cpu_pin.hpp"
-#include "runner/game_stats.hpp"
-#include "runner/interrupt.hpp"
-#include "runner/progress.hpp"
-#include "runner/replay.hpp"
-#include "runner/terminal_text.hpp"
-#include "runner/viewer_page.hpp"
+#include "runner/sys/atomic_file.hpp"
+#include "runner/sys/cpu_pin.hpp"
+#include "runner/game/game_stats.hpp"
+#include "runner/sys/interrupt.hpp"
+#include "runner/report/progress.hpp"
+#include "runner/game/replay.hpp"
+#include "runner/text/terminal_text.hpp"
+#include "runner/report/viewer_page.hpp"
 
 #include <nlohmann/json.hpp>
 #include <unistd.h>

@@ -1,10 +1,10 @@
 // Options shared by the commands that play games.
 #pragma once
 
-#include "runner/bot_build.hpp"
-#include "runner/bot_player.hpp"
+#include "runner/bots/bot_build.hpp"
+#include "runner/bots/bot_player.hpp"
 #include "runner/cli/command.hpp"
-#include "runner/match.hpp"
+#include "runner/game/match.hpp"
 
 #include <string>
 

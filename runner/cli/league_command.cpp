@@ -1,10 +1,10 @@
 #include "runner/cli/command.hpp"
 #include "runner/cli/game_options.hpp"
 
-#include "runner/interrupt.hpp"
-#include "runner/leaderboard_page.hpp"
-#include "runner/league.hpp"
-#include "runner/tournament.hpp"
+#include "runner/sys/interrupt.hpp"
+#include "runner/report/leaderboard_page.hpp"
+#include "runner/league/league.hpp"
+#include "runner/league/tournament.hpp"
 
 #include <unistd.h>
 

@@ -1,8 +1,8 @@
 #include "runner/cli/command.hpp"
 
-#include "runner/bot.hpp"
-#include "runner/process.hpp"
-#include "runner/replay.hpp"
+#include "runner/bots/bot.hpp"
+#include "runner/sys/process.hpp"
+#include "runner/game/replay.hpp"
 
 #include <sys/prctl.h>
 

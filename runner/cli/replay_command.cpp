@@ -1,10 +1,10 @@
 #include "runner/cli/command.hpp"
 
-#include "runner/atomic_file.hpp"
-#include "runner/board_png.hpp"
-#include "runner/replay.hpp"
-#include "runner/terminal_text.hpp"
-#include "runner/viewer_page.hpp"
+#include "runner/sys/atomic_file.hpp"
+#include "runner/report/board_png.hpp"
+#include "runner/game/replay.hpp"
+#include "runner/text/terminal_text.hpp"
+#include "runner/report/viewer_page.hpp"
 
 #include <fstream>
 #include <iostream>

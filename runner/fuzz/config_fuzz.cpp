@@ -1,7 +1,7 @@
 // libFuzzer target: manifests and tournament files, however broken, must be accepted or
 // refused with their own error type, never crash or throw anything else.
-#include "runner/bot.hpp"
-#include "runner/tournament.hpp"
+#include "runner/bots/bot.hpp"
+#include "runner/league/tournament.hpp"
 
 #include <cstdint>
 #include <string_view>

@@ -1,6 +1,6 @@
 // libFuzzer target: a bot's stdout, however malformed, must give a valid move or a forfeit
 // with a reason, never a crash or an exception.
-#include "runner/protocol.hpp"
+#include "runner/game/protocol.hpp"
 
 #include <cstdint>
 #include <cstdlib>

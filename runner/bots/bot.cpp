@@ -1,0 +1,208 @@
+#include "runner/bots/bot.hpp"
+#include "runner/text/terminal_text.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace gol::runner {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct ExtensionRule {
+    std::string_view ext;
+    SourceKind kind;
+};
+
+constexpr std::array<ExtensionRule, 9> kExtensions = {{
+    {".py", SourceKind::python},
+    {".rb", SourceKind::ruby},
+    {".js", SourceKind::node},
+    {".sh", SourceKind::shell},
+    {".pl", SourceKind::perl},
+    {".c", SourceKind::c},
+    {".cpp", SourceKind::cpp},
+    {".cc", SourceKind::cpp},
+    {".java", SourceKind::java},
+}};
+
+constexpr std::string_view kExtensionList = ".py .rb .js .sh .pl .c .cpp .cc .java, or an executable file";
+constexpr std::array<std::string_view, 4> kManifestKeys = {"run", "build", "name", "protocol"};
+
+// A path in a message, on one line whatever bytes its file names hold.
+std::string quoted(const fs::path& p) { return terminal_line(p.string()); }
+
+// A bot's name is printed on terminals and in log lines, where a control character would
+// move the cursor, clear the screen or forge a line: such a name is refused. `fix` says how to
+// choose another.
+void check_name(const std::string& name, const fs::path& where, std::string_view fix) {
+    if (!is_printable_text(name))
+        throw BotError(quoted(where) + ": the bot's name \"" + terminal_line(name) +
+                       "\" holds control characters or bytes that are not UTF-8; " + std::string(fix));
+}
+
+bool is_executable_file(const fs::path& p) {
+    return fs::is_regular_file(p) && ::access(p.c_str(), X_OK) == 0;
+}
+
+// The bot's program: a relative path that exists in the bot directory is that file; a bare
+// name that does not is looked up in PATH when the bot runs.
+std::string resolve_program(const std::string& program, const fs::path& dir) {
+    fs::path p(program);
+    if (p.is_absolute()) return program;
+    if (program.find('/') != std::string::npos || fs::exists(dir / p)) return fs::absolute(dir / p).lexically_normal();
+    return program;
+}
+
+}  // namespace
+
+BotError::BotError(const std::string& message) : std::runtime_error(terminal_lines(message)) {}
+
+std::string_view name(Protocol protocol) {
+    switch (protocol) {
+        case Protocol::argv: return "argv";
+        case Protocol::stdin: return "stdin";
+        case Protocol::persistent: return "persistent";
+    }
+    return "argv";
+}
+
+BotSpec read_manifest(const fs::path& dir) {
+    const fs::path file = dir / "bot.json";
+    std::ifstream in(file);
+    if (!in) throw BotError(quoted(file) + ": cannot be read");
+    std::stringstream text;
+    text << in.rdbuf();
+    return parse_manifest(text.str(), dir);
+}
+
+BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
+    const fs::path file = dir / "bot.json";
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::exception& e) {  // parse errors, and numbers too large to hold
+        throw BotError(quoted(file) + ": invalid JSON: " + e.what());
+    }
+    if (!j.is_object()) throw BotError(quoted(file) + ": must be a JSON object with a \"run\" field");
+    for (const auto& [key, value] : j.items())
+        if (std::find(kManifestKeys.begin(), kManifestKeys.end(), key) == kManifestKeys.end())
+            throw BotError(quoted(file) + ": unknown key \"" + terminal_line(key) +
+                           "\" (allowed: run, build, name, protocol)");
+
+    BotSpec bot;
+    bot.path = dir;
+    bot.dir = fs::absolute(dir).lexically_normal();
+    bot.kind = SourceKind::manifest;
+    bot.name = bot.dir.filename().string();
+
+    if (!j.contains("run")) throw BotError(quoted(file) + ": missing \"run\" (an array of strings: the command)");
+    const json& run = j["run"];
+    if (!run.is_array() || run.empty() ||
+        !std::all_of(run.begin(), run.end(), [](const json& a) { return a.is_string(); }) ||
+        run[0].get<std::string>().empty())
+        throw BotError(quoted(file) + ": \"run\" must be a non-empty array of strings, e.g. [\"python3\", \"bot.py\"]");
+    for (const json& a : run) bot.run.push_back(a.get<std::string>());
+    bot.run[0] = resolve_program(bot.run[0], bot.dir);
+
+    if (j.contains("build")) {
+        if (!j["build"].is_string()) throw BotError(quoted(file) + ": \"build\" must be a string (a shell command)");
+        bot.build = j["build"].get<std::string>();
+    }
+    if (j.contains("name")) {
+        const json& n = j["name"];
+        if (!n.is_string() || n.get<std::string>().empty() || n.get<std::string>().size() > 64)
+            throw BotError(quoted(file) + ": \"name\" must be a non-empty string of at most 64 characters");
+        bot.name = n.get<std::string>();
+        check_name(bot.name, file, "choose a printable \"name\"");
+    } else {
+        check_name(bot.name, dir, "rename the folder, or set a printable \"name\" in its bot.json");
+    }
+    if (j.contains("protocol")) {
+        const json& p = j["protocol"];
+        std::string v = p.is_string() ? p.get<std::string>() : "";
+        if (v == "argv") bot.protocol = Protocol::argv;
+        else if (v == "stdin") bot.protocol = Protocol::stdin;
+        else if (v == "persistent") bot.protocol = Protocol::persistent;
+        else throw BotError(quoted(file) + ": \"protocol\" must be \"argv\", \"stdin\" or \"persistent\"");
+    }
+    return bot;
+}
+
+BotSpec single_file_bot(const fs::path& file) {
+    BotSpec bot;
+    bot.path = file;
+    fs::path abs = fs::absolute(file).lexically_normal();
+    bot.dir = abs.parent_path();
+    bot.name = abs.stem().string();
+    check_name(bot.name, file, "rename the file");
+    const std::string ext = abs.extension().string();
+    for (const ExtensionRule& rule : kExtensions)
+        if (rule.ext == ext) {
+            bot.kind = rule.kind;
+            return bot;
+        }
+    if (is_executable_file(abs)) {
+        bot.kind = SourceKind::executable;
+        return bot;
+    }
+    throw BotError(quoted(file) + ": cannot tell how to run this file; bots are " + std::string(kExtensionList) +
+                   " (or a directory with a bot.json)");
+}
+
+BotSpec find_bot(const std::string& name_or_path, const fs::path& bots_dir) {
+    fs::path p(name_or_path);
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+        if (!fs::exists(p / "bot.json"))
+            throw BotError(quoted(p) + ": a bot directory needs a bot.json manifest with a \"run\" command");
+        return read_manifest(p);
+    }
+    if (fs::is_regular_file(p, ec)) return single_file_bot(p);
+    if (fs::exists(p, ec)) throw BotError(quoted(p) + ": not a file or directory");
+    if (name_or_path.find('/') == std::string::npos && fs::is_directory(bots_dir, ec)) {
+        if (fs::is_directory(bots_dir / p)) return find_bot((bots_dir / p).string(), bots_dir);
+        for (const auto& entry : fs::directory_iterator(bots_dir))
+            if (entry.is_regular_file() && entry.path().stem() == name_or_path) return single_file_bot(entry.path());
+    }
+    throw BotError("no bot named \"" + name_or_path + "\": not a path, and not a bot in " + quoted(bots_dir));
+}
+
+std::vector<Discovered> discover_bots(const fs::path& dir) {
+    std::vector<fs::path> entries;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        const std::string fname = entry.path().filename().string();
+        const std::string ext = entry.path().extension().string();
+        if (fname.starts_with(".") || fname.starts_with("README") || fname == "__pycache__" || ext == ".md" ||
+            ext == ".txt")
+            continue;
+        entries.push_back(entry.path());
+    }
+    std::sort(entries.begin(), entries.end());
+    std::vector<Discovered> found;
+    for (const fs::path& p : entries) {
+        Discovered d{p, std::nullopt, {}};
+        try {
+            if (fs::is_directory(p)) {
+                if (!fs::exists(p / "bot.json"))
+                    throw BotError(quoted(p) + ": a bot directory needs a bot.json manifest with a \"run\" command");
+                d.bot = read_manifest(p);
+            } else {
+                d.bot = single_file_bot(p);
+            }
+        } catch (const BotError& e) {
+            d.error = e.what();
+        }
+        found.push_back(std::move(d));
+    }
+    return found;
+}
+
+}  // namespace gol::runner

@@ -1,0 +1,213 @@
+#include "runner/bots/bot_build.hpp"
+
+#include "runner/bots/content_hash.hpp"
+#include "runner/sys/copy_tree.hpp"
+#include "runner/sys/process.hpp"
+#include "runner/sys/sandbox.hpp"
+#include "runner/sys/temp_dir.hpp"
+
+#include <cstdlib>
+#include <unistd.h>
+
+namespace gol::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kBuildOutputCap = std::size_t{4} << 20;
+constexpr int kTailLines = 20;
+
+// What a build may use: no address-space limit (compilers and the JVM reserve far more than
+// they touch), but a bounded number of processes and file sizes.
+constexpr ResourceLimits kBuildLimits{
+    .address_space = 0, .cpu_seconds = 0, .file_size = std::uint64_t{1} << 30, .open_files = 1024, .processes = 1024};
+
+std::string tail_lines(const std::string& text, int n) {
+    std::size_t pos = text.size();
+    while (pos > 0 && (text[pos - 1] == '\n')) --pos;
+    std::size_t end = pos;
+    for (int seen = 0; pos > 0; --pos)
+        if (text[pos - 1] == '\n' && ++seen == n) break;
+    return text.substr(pos, end - pos);
+}
+
+// Moves a finished build, `made`, into its place in the cache. Another runner sharing the cache
+// may have put the same build there first: then that one is used.
+void publish(const fs::path& made, const fs::path& dest) {
+    std::error_code ec;
+    fs::rename(made, dest, ec);
+    if (ec && !fs::exists(dest)) throw BotError("cannot store the build in " + dest.string() + ": " + ec.message());
+}
+
+// Where a build's result is put together: beside its final place in the cache, so that a rename
+// puts it there whole; what is left of it goes with the object.
+TempDir staging_for(const fs::path& dest) {
+    fs::create_directories(dest.parent_path());
+    return TempDir(".tmp-" + dest.filename().string(), dest.parent_path());
+}
+
+// A build step: `argv` runs in `workdir`, inside the sandbox when there is one (seeing `mounts`),
+// with a minimal environment. Throws BotError with the tail of its output when it fails.
+// `who`: the sandbox's user for it, which must own its writable mounts.
+void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const fs::path& workdir,
+               const std::vector<SandboxView::Mount>& mounts, const std::optional<Identity>& who,
+               const BuildOptions& options, const std::string& what) {
+    // Build output goes to stderr and stdout alike; one stream keeps their order for the tail.
+    std::vector<std::string> command = {"/bin/sh", "-c", "exec \"$@\" 2>&1", "build"};
+    command.insert(command.end(), argv.begin(), argv.end());
+    SpawnSpec spec;
+    spec.timeout = options.timeout;
+    spec.stdout_cap = kBuildOutputCap;
+    spec.limits = kBuildLimits;
+    std::optional<TempDir> home;
+    if (options.sandbox) {
+        SandboxView view{mounts, workdir, {std::string("PATH=") + bot_path, "HOME=/tmp", "LANG=C.UTF-8"}};
+        spec.argv = options.sandbox->command(view, command);
+        spec.env = std::vector<std::string>{};
+        spec.run_as = who;
+    } else {
+        home.emplace("gol-build-home");
+        spec.argv = command;
+        spec.cwd = workdir;
+        spec.env = {std::string("PATH=") + bot_path, "HOME=" + home->path().string(), "LANG=C.UTF-8"};
+        // What the build starts ends with it: a daemon holding its output cannot stall the run.
+        spec.contain = true;
+    }
+    RunOutcome r = run_process(spec);
+    if (options.sandbox) as_seen_inside(r);
+    if (r.kind == RunOutcome::Kind::exited && r.exit_status == 0) return;
+    std::string msg = bot.name + ": " + what + " failed (" + describe(r) + ")";
+    std::string tail = tail_lines(r.out, kTailLines);
+    if (!tail.empty()) msg += ":\n" + tail;
+    throw BotError(msg);
+}
+
+// `path` moved from under `from` to under `to`, or unchanged when it is not under `from`.
+std::string rebase(const std::string& path, const fs::path& from, const fs::path& to) {
+    const fs::path rel = fs::path(path).lexically_relative(from);
+    if (rel.empty() || *rel.begin() == "..") return path;
+    return (to / rel).string();
+}
+
+// A manifest's build runs on a copy of the bot's folder, never on the folder itself: what it
+// writes (or touches) cannot change the bot's source or its hash, and the bot plays from the
+// built copy, kept in the cache under the source's hash. Inside the sandbox the copy is built
+// where it will stay, so paths a build writes into its files hold.
+PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options) {
+    const std::string hash = hash_directory(bot.dir);
+    if (!bot.build) return {bot, bot.run, hash, bot.dir, {bot.dir}};
+    const fs::path dest = fs::absolute(options.cache_dir) / "builds" / hash;
+    if (!fs::exists(dest)) {
+        const TempDir staging = staging_for(dest);
+        const fs::path made = staging.path() / "bot";
+        const std::vector<std::string> argv = {"/bin/sh", "-c", *bot.build};
+        const std::string what = "build \"" + *bot.build + "\"";
+        if (options.sandbox) {
+            const std::optional<Identity> who = options.sandbox->new_identity();
+            const TempDir work = options.sandbox->writable_dir("build", who);
+            copy_tree(bot.dir, work.path() / "bot");
+            if (who) chown_tree(work.path(), who->uid, who->gid);
+            run_build(bot, argv, dest, {{work.path() / "bot", dest, true}}, who, options, what);
+            copy_tree(work.path() / "bot", made);
+        } else {
+            copy_tree(bot.dir, made);
+            run_build(bot, argv, made, {}, std::nullopt, options, what);
+        }
+        publish(made, dest);
+    }
+    PreparedBot prepared{bot, bot.run, hash, dest, {dest}};
+    prepared.command[0] = rebase(prepared.command[0], bot.dir, dest);
+    return prepared;
+}
+
+// Compiled single-file bots live in the cache under their content hash.
+PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options) {
+    const fs::path src = fs::absolute(bot.path).lexically_normal();
+    const std::string hash = hash_file(src);
+    // Absolute: the bot runs in its own folder, where a relative --cache would point elsewhere.
+    const fs::path dest = fs::absolute(options.cache_dir) / "bin" / hash;
+    const std::string stem = src.stem().string();
+    PreparedBot prepared{bot, {}, hash, bot.dir, {src, dest}};
+    // The JVM's own options depend on the memory limit, and are added when the bot plays.
+    if (bot.kind == SourceKind::java) prepared.command = {"java", "-cp", dest.string(), stem};
+    else prepared.command = {(dest / "bot").string()};
+    if (fs::exists(dest)) return prepared;
+
+    const TempDir staging = staging_for(dest);
+    const fs::path made = staging.path() / "bin";
+    // The compiler writes into `out`, which it sees at `dest`, its final place.
+    auto compile = [&](const fs::path& out, const std::vector<SandboxView::Mount>& mounts,
+                       const std::optional<Identity>& who) {
+        std::vector<std::string> argv;
+        if (bot.kind == SourceKind::c) argv = {"gcc", "-O2", "-o", (out / "bot").string(), src.string(), "-lm"};
+        else if (bot.kind == SourceKind::cpp) argv = {"g++", "-O2", "-o", (out / "bot").string(), src.string()};
+        else argv = {"javac", "-d", out.string(), src.string()};
+        run_build(bot, argv, bot.dir, mounts, who, options, "compiling " + src.filename().string());
+    };
+    if (options.sandbox) {
+        const std::optional<Identity> who = options.sandbox->new_identity();
+        const TempDir work = options.sandbox->writable_dir("compile", who);
+        std::vector<SandboxView::Mount> mounts = options.sandbox->stage("source " + src.string() + " " + hash, {src});
+        mounts.push_back({work.path(), dest, true});
+        compile(dest, mounts, who);
+        copy_tree(work.path(), made);
+    } else {
+        fs::create_directory(made);
+        compile(made, {}, std::nullopt);
+    }
+    publish(made, dest);
+    return prepared;
+}
+
+// Programs named without a slash are looked up in bot_path once, here, rather than by every
+// spawn; a missing interpreter is then a clear error before any game starts.
+void resolve_program(PreparedBot& bot) {
+    std::string& program = bot.command.at(0);
+    if (program.find('/') != std::string::npos) {
+        if (::access(program.c_str(), X_OK) != 0)
+            throw BotError(bot.spec.name + ": " + program + " is not an executable file");
+        return;
+    }
+    if (auto found = find_in_path(program, bot_path)) {
+        program = *found;
+        return;
+    }
+    throw BotError(bot.spec.name + ": " + program + " is not installed (looked in " + bot_path + ")");
+}
+
+PreparedBot prepare_any(const BotSpec& bot, const BuildOptions& options) {
+    const fs::path file = fs::absolute(bot.path).lexically_normal();
+    auto interpreted = [&](const char* interpreter) {
+        return PreparedBot{bot, {interpreter, file.string()}, hash_file(file), bot.dir, {file}};
+    };
+    switch (bot.kind) {
+        case SourceKind::manifest: return prepare_manifest_bot(bot, options);
+        case SourceKind::python: return interpreted("python3");
+        case SourceKind::ruby: return interpreted("ruby");
+        case SourceKind::node: return interpreted("node");
+        case SourceKind::shell: return interpreted("sh");
+        case SourceKind::perl: return interpreted("perl");
+        case SourceKind::executable: return {bot, {file.string()}, hash_file(file), bot.dir, {file}};
+        case SourceKind::c:
+        case SourceKind::cpp:
+        case SourceKind::java: return prepare_compiled_bot(bot, options);
+    }
+    throw BotError(bot.name + ": unknown bot kind");
+}
+
+}  // namespace
+
+fs::path default_cache_dir() {
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "gol-runner";
+    if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "gol-runner";
+    return fs::temp_directory_path() / "gol-runner-cache";
+}
+
+PreparedBot prepare_bot(const BotSpec& bot, const BuildOptions& options) {
+    PreparedBot prepared = prepare_any(bot, options);
+    resolve_program(prepared);
+    return prepared;
+}
+
+}  // namespace gol::runner

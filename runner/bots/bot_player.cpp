@@ -1,0 +1,337 @@
+#include "runner/bots/bot_player.hpp"
+
+#include "runner/sys/process.hpp"
+#include "runner/sys/process_tree.hpp"
+#include "runner/sys/sandbox.hpp"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+
+namespace gol::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::size_t kOutputPreview = 200;
+
+std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+// A process that died of one of its limits gets a forfeit that names the limit. Some limits
+// have no signal of their own (address space), or runtimes catch the signal (Python ignores
+// SIGXFSZ): then the runtime's own words on stderr tell.
+// `tmp_bytes`: the size of the sandbox's /tmp and /dev/shm, 0 without the sandbox.
+std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits& limits, std::uint64_t tmp_bytes) {
+    const std::string cpu = "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move";
+    const std::string file = "file size limit of " + mib(limits.file_size);
+    const std::string memory = "memory limit of " + mib(limits.address_space) + " of address space";
+    const std::string processes = "process limit of " + std::to_string(limits.processes) + " processes and threads";
+    const std::string tmp = "size limit of " + mib(tmp_bytes) + " on /tmp and /dev/shm";
+    if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXCPU)
+        return Forfeit{ForfeitKind::resource_limit, cpu + " (SIGXCPU)"};
+    if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXFSZ)
+        return Forfeit{ForfeitKind::resource_limit, file + " (SIGXFSZ)"};
+    const bool failed = run.kind == RunOutcome::Kind::signaled ||
+                        (run.kind == RunOutcome::Kind::exited && run.exit_status != 0);
+    if (!failed) return std::nullopt;
+    struct Sign {
+        const char* text;
+        const std::string& limit;
+        std::uint64_t value;
+    };
+    // Processes first: Java reports a thread it could not make as an OutOfMemoryError.
+    for (const Sign& sign : {Sign{"Resource temporarily unavailable", processes, limits.processes},
+                             Sign{"Cannot fork", processes, limits.processes},
+                             Sign{"unable to create native thread", processes, limits.processes},
+                             Sign{"can't start new thread", processes, limits.processes},
+                             Sign{"MemoryError", memory, limits.address_space},
+                             Sign{"bad_alloc", memory, limits.address_space},
+                             Sign{"Cannot allocate memory", memory, limits.address_space},
+                             Sign{"out of memory", memory, limits.address_space},
+                             Sign{"OutOfMemoryError", memory, limits.address_space},
+                             Sign{"File too large", file, limits.file_size},
+                             Sign{"No space left on device", tmp, tmp_bytes}})
+        if (sign.value != 0 && run.err.find(sign.text) != std::string::npos)
+            return Forfeit{ForfeitKind::resource_limit, sign.limit + " (" + describe(run) + ")"};
+    return std::nullopt;
+}
+
+// A reply that arrived in time: the move it holds, or the forfeit it earns.
+void take_reply(MoveResult& result, std::string_view text) {
+    ParsedReply parsed = parse_reply(text);
+    result.ok = parsed.ok;
+    if (parsed.ok) result.cells = std::move(parsed.cells);
+    else result.forfeit = std::move(parsed.forfeit);
+}
+
+}  // namespace
+
+MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s) {
+    MoveLimits limits;
+    limits.time_limit = std::chrono::milliseconds(time_limit_ms);
+    limits.resources.address_space = static_cast<std::uint64_t>(memory_limit_mb) << 20;
+    limits.resources.cpu_seconds =
+        static_cast<std::uint64_t>(cpu_limit_s > 0 ? cpu_limit_s : std::max(1, (time_limit_ms + 999) / 1000));
+    return limits;
+}
+
+namespace {
+
+// Where GOL_SCRATCH is inside the sandbox: outside any bot's own folder, even one directly in /tmp.
+constexpr const char* kScratchInside = "/run/gol/scratch";
+
+// The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of
+// class space) fail under a move's address-space limit: a single-file Java bot's JVM is sized
+// from it (a quarter for the heap), which works from 512 MiB up.
+std::vector<std::string> jvm_options(std::uint64_t address_space) {
+    if (address_space == 0) return {"-XX:+UseSerialGC"};
+    const std::uint64_t mib = address_space >> 20, small = std::min<std::uint64_t>(64, mib / 16);
+    return {"-XX:+UseSerialGC", "-Xmx" + std::to_string(mib / 4) + "m",
+            "-XX:CompressedClassSpaceSize=" + std::to_string(small) + "m",
+            "-XX:ReservedCodeCacheSize=" + std::to_string(small) + "m"};
+}
+
+TempDir make_scratch(const BotHost& host, const std::optional<Identity>& who) {
+    return host.sandbox ? host.sandbox->writable_dir("gol-scratch", who) : TempDir("gol-scratch", host.area.path());
+}
+
+// Bytes a folder takes on disk (sparse files count what they use), links not followed.
+std::uint64_t disk_usage(const fs::path& dir) {
+    std::uint64_t bytes = 0;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        struct stat st {};
+        if (::lstat(it->path().c_str(), &st) == 0) bytes += static_cast<std::uint64_t>(st.st_blocks) * 512;
+    }
+    return bytes;
+}
+
+}  // namespace
+
+BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
+    : bot_(std::move(bot)),
+      limits_(limits),
+      registry_(host.registry),
+      sandbox_(host.sandbox),
+      identity_(sandbox_ ? sandbox_->new_identity() : std::nullopt),
+      scratch_(make_scratch(host, identity_)) {
+    const std::string scratch = sandbox_ ? kScratchInside : scratch_.path().string();
+    // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
+    env_ = {std::string("PATH=") + bot_path, "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
+    spawn_spec_ = make_spawn_spec(false);
+    if (bot_.spec.protocol != Protocol::argv) return;
+    long_library_ = long_argument_library();
+    if (long_library_) long_board_spec_ = make_spawn_spec(true);
+}
+
+SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
+    SpawnSpec spec;
+    std::vector<std::string> command = bot_.command;
+    if (bot_.spec.kind == SourceKind::java) {
+        const std::vector<std::string> jvm = jvm_options(limits_.resources.address_space);
+        command.insert(command.begin() + 1, jvm.begin(), jvm.end());
+    }
+    std::vector<std::string> extra_env;
+    if (long_board) {
+        extra_env = long_argument_environment(*long_library_, command.size());
+        command.push_back(long_argument_placeholder);
+    }
+    if (sandbox_) {
+        SandboxView view;
+        view.mounts = sandbox_->stage(bot_.spec.name + " " + bot_.hash, bot_.files);
+        if (long_board) {
+            std::vector<SandboxView::Mount> library = sandbox_->stage("preload library", {*long_library_});
+            view.mounts.insert(view.mounts.end(), library.begin(), library.end());
+        }
+        view.mounts.push_back({scratch_.path(), kScratchInside, true});
+        view.workdir = bot_.dir;
+        // Set inside, for the bot's program: preloaded into bwrap, the library would take the
+        // board there.
+        view.environment = env_;
+        view.environment.insert(view.environment.end(), extra_env.begin(), extra_env.end());
+        spec.argv = sandbox_->command(view, command);
+        spec.env = std::vector<std::string>{};
+        spec.run_as = identity_;
+    } else {
+        spec.argv = command;
+        spec.env = env_;
+        spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
+        spec.cwd = bot_.dir;
+        // The sandbox's own PID namespace ends what the bot starts; without it, one of its own.
+        spec.contain = true;
+    }
+    spec.registry = registry_;
+    spec.timeout = limits_.time_limit;
+    spec.stdout_cap = limits_.stdout_cap;
+    spec.stderr_cap = limits_.stderr_cap;
+    spec.limits = limits_.resources;
+    if (bot_.spec.protocol == Protocol::persistent) spec.limits.cpu_seconds = 0;
+    return spec;
+}
+
+void BotPlayer::check_scratch(MoveResult& result) {
+    const std::uint64_t used = disk_usage(scratch_.path());
+    if (used <= limits_.scratch_bytes) return;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(scratch_.path(), ec)) fs::remove_all(entry.path(), ec);
+    result.ok = false;
+    result.cells.clear();
+    result.forfeit = {ForfeitKind::resource_limit, "scratch limit of " + mib(limits_.scratch_bytes) +
+                                                       " (GOL_SCRATCH held " + mib(used) + "; emptied)"};
+}
+
+MoveResult BotPlayer::move(const std::string& board_json) {
+    MoveResult result =
+        bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
+    check_scratch(result);
+    return result;
+}
+
+MoveResult BotPlayer::move_persistent(const std::string& board_json) {
+    MoveResult result;
+    if (gave_up_) {
+        result.forfeit = {ForfeitKind::gave_up, "failed after " + std::to_string(max_restarts) +
+                                                    " restarts this game; sits out the rest of it"};
+        return result;
+    }
+    // Every failure below ends the process; the next tick starts a new one, up to max_restarts.
+    auto failed = [&](ForfeitKind kind, std::string detail) {
+        end_persistent();
+        if (restarts_ >= max_restarts) gave_up_ = true;
+        result.forfeit = {kind, std::move(detail)};
+        return result;
+    };
+    if (!line_) {
+        ++restarts_;
+        line_ = std::make_unique<LineProcess>(spawn_spec_);
+        cpu_when_frozen_ = {};
+        if (!line_->started()) return failed(ForfeitKind::could_not_start, line_->start_error());
+    }
+    signal_each(frozen_, SIGCONT);
+    frozen_.clear();
+    LineProcess::Reply reply = line_->exchange(board_json, limits_.time_limit);
+    result.elapsed = reply.elapsed;
+    result.out = reply.line.substr(0, kOutputPreview);
+    result.err = std::move(reply.err);
+    using Kind = LineProcess::Reply::Kind;
+    switch (reply.kind) {
+        case Kind::timed_out:
+            return failed(ForfeitKind::timeout,
+                          "no reply line within " + std::to_string(limits_.time_limit.count()) + " ms");
+        case Kind::stdout_overflow:
+            return failed(ForfeitKind::output_cap,
+                          "more than " + std::to_string(limits_.stdout_cap) + " bytes without a newline");
+        case Kind::exited:
+            line_.reset();  // reaped with its group: its pid may name another process now
+            return failed(reply.signaled ? ForfeitKind::signal : ForfeitKind::exit_status,
+                          "the process ended (" + reply.how + ") before replying");
+        case Kind::extra_output:
+            return failed(ForfeitKind::protocol, "wrote more than one line for the previous tick");
+        case Kind::line: break;
+    }
+    // Until its next board the bot's every process is stopped, so children it leaves spinning
+    // take no CPU from the opponent's move (all of a game's bots share one CPU).
+    StoppedTree stopped = stop_tree(line_->pid(), orphan_adopter());
+    frozen_ = std::move(stopped.pids);
+    // RLIMIT_CPU counts a process's whole life, which for a persistent bot is the game, so the
+    // runner measures each move instead: the tree's CPU time now, less when it was last stopped
+    // (at the start, nothing). Time used while it should have been stopped counts too.
+    const std::chrono::milliseconds used = stopped.cpu - cpu_when_frozen_;
+    cpu_when_frozen_ = stopped.cpu;
+    const auto limit = std::chrono::seconds(limits_.resources.cpu_seconds);
+    if (limits_.resources.cpu_seconds != 0 && used > limit) {
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, "%.2f", std::chrono::duration<double>(used).count());
+        return failed(ForfeitKind::resource_limit, "CPU time limit of " + std::to_string(limit.count()) +
+                                                       " s per move (used " + seconds + " s)");
+    }
+    take_reply(result, reply.line);
+    return result;
+}
+
+void BotPlayer::end_persistent() {
+    // Stopped first, so that none forks or is orphaned out of reach while the others die.
+    if (line_ && line_->started()) signal_each(stop_tree(line_->pid(), orphan_adopter()).pids, SIGKILL);
+    frozen_.clear();
+    line_.reset();
+}
+
+int BotPlayer::orphan_adopter() const { return sandbox_ ? 0 : static_cast<int>(::getpid()); }
+
+BotPlayer::~BotPlayer() { end_persistent(); }
+
+MoveResult BotPlayer::move_once(const std::string& board_json) {
+    MoveResult result;
+    SpawnSpec spec = spawn_spec_;
+    std::optional<LongArgument> long_board;
+    auto too_large = [&](std::string_view why) {
+        result.forfeit = {ForfeitKind::board_too_large, "the board is " + std::to_string(board_json.size()) +
+                                                            " bytes of JSON, over Linux's 128 KiB limit for one "
+                                                            "argument, and " + std::string(why)};
+    };
+    if (bot_.spec.protocol == Protocol::stdin) {
+        spec.stdin_data = board_json + "\n";
+    } else if (!too_long_for_argv(board_json)) {
+        spec.argv.push_back(board_json);
+    } else if (!long_board_spec_) {
+        too_large("the runner's preload library that delivers it is missing (lib/libgol_long_argv.so beside the "
+                  "runner's bin/): rebuild the runner (scripts/setup), or use the stdin protocol");
+        return result;
+    } else {
+        spec = *long_board_spec_;
+        long_board.emplace(board_json);
+        spec.pass_fd = SpawnSpec::PassedFd{long_board->fd(), long_argument_fd};
+    }
+
+    RunOutcome run = run_process(spec);
+    if (sandbox_) as_seen_inside(run);
+    result.elapsed = run.elapsed;
+    result.out = run.out.substr(0, kOutputPreview);
+    if (long_board && run.kind != RunOutcome::Kind::spawn_failed && !long_board->taken()) {
+        too_large("the bot's program did not take it from the runner's preload library (LD_PRELOAD has no effect "
+                  "on a statically linked executable): link the bot dynamically, or use the stdin protocol "
+                  "(docs/protocol.md)");
+        result.err = std::move(run.err);
+        return result;
+    }
+    if (auto limit = limit_forfeit(run, spec.limits, sandbox_ ? Sandbox::tmp_bytes : 0)) {
+        result.forfeit = std::move(*limit);
+        result.err = std::move(run.err);
+        return result;
+    }
+    result.err = std::move(run.err);
+    switch (run.kind) {
+        case RunOutcome::Kind::timed_out:
+            result.forfeit = {ForfeitKind::timeout,
+                              "no reply within " + std::to_string(limits_.time_limit.count()) + " ms"};
+            return result;
+        case RunOutcome::Kind::signaled: result.forfeit = {ForfeitKind::signal, describe(run)}; return result;
+        case RunOutcome::Kind::stdout_overflow:
+            result.forfeit = {ForfeitKind::output_cap,
+                              "more than " + std::to_string(limits_.stdout_cap) + " bytes on stdout"};
+            return result;
+        case RunOutcome::Kind::spawn_failed:
+            if (run.spawn_error.find(std::strerror(E2BIG)) != std::string::npos)
+                result.forfeit = {ForfeitKind::board_too_large, run.spawn_error};
+            else
+                result.forfeit = {ForfeitKind::could_not_start, run.spawn_error};
+            return result;
+        case RunOutcome::Kind::exited:
+            if (run.exit_status != 0) {
+                result.forfeit = {ForfeitKind::exit_status, describe(run)};
+                return result;
+            }
+            break;
+    }
+    take_reply(result, run.out);
+    return result;
+}
+
+}  // namespace gol::runner

@@ -1,0 +1,91 @@
+// Plays one bot's moves: starts it per its protocol, enforces the limits, validates the reply.
+#pragma once
+
+#include "runner/bots/bot_build.hpp"
+#include "runner/sys/long_argument.hpp"
+#include "runner/game/move.hpp"
+#include "runner/sys/process.hpp"
+#include "runner/sys/sandbox.hpp"
+#include "runner/sys/temp_dir.hpp"
+#include "runner/sys/work_area.hpp"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gol::runner {
+
+struct MoveLimits {
+    std::chrono::milliseconds time_limit{1000};
+    std::size_t stdout_cap = std::size_t{1} << 20;
+    std::size_t stderr_cap = std::size_t{64} << 10;
+    // CPU seconds per move. A bot started per move gets them as RLIMIT_CPU; a persistent bot's
+    // moves are measured through /proc instead (BotPlayer::move_persistent).
+    ResourceLimits resources{std::uint64_t{1} << 30, 1, std::uint64_t{64} << 20, 256, 128};
+    // What GOL_SCRATCH may hold after a move.
+    std::uint64_t scratch_bytes = std::uint64_t{64} << 20;
+};
+
+// The limits for a time limit per move and a memory limit in MiB; CPU seconds per move
+// default to the time limit rounded up.
+MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s = 0);
+
+// Where a game's bots run.
+struct BotHost {
+    const WorkArea& area;  // the bots' scratch folders go here
+    Sandbox* sandbox = nullptr;  // they run inside it when set
+    ProcessRegistry* registry = nullptr;  // where their processes are registered, when set
+};
+
+// One bot for one game. It owns the game's scratch directory (GOL_SCRATCH, also HOME), where
+// a bot may keep state between its moves, and a persistent bot's process.
+class BotPlayer : public Mover {
+public:
+    BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host);
+
+    ~BotPlayer() override;
+
+    const PreparedBot& bot() const { return bot_; }
+    MoveResult move(const std::string& board_json) override;
+
+    // A persistent bot that fails is restarted for the next tick this many times in a game;
+    // after that it forfeits the rest of the game.
+    static constexpr int max_restarts = 3;
+
+private:
+    MoveResult move_once(const std::string& board_json);
+    // A move that left GOL_SCRATCH over its limit is forfeited, and the folder emptied.
+    void check_scratch(MoveResult& result);
+    MoveResult move_persistent(const std::string& board_json);
+    // Kills every process of the persistent bot's tree, also those outside its process group,
+    // then the group; the next move starts a new process.
+    void end_persistent();
+    // Where the persistent bot's orphans go: the runner, a subreaper, when unsandboxed; in the
+    // sandbox the PID namespace's init, which is in the tree already.
+    int orphan_adopter() const;
+    // Built once per game: the sandbox's command line checks the file system. `long_board`:
+    // the board travels through the preload library (long_argument.hpp).
+    SpawnSpec make_spawn_spec(bool long_board) const;
+
+    PreparedBot bot_;
+    MoveLimits limits_;
+    ProcessRegistry* registry_;
+    Sandbox* sandbox_;
+    std::optional<Identity> identity_;  // the host user it runs as in the sandbox, when not ours
+    TempDir scratch_;
+    std::vector<std::string> env_;
+    SpawnSpec spawn_spec_;
+    // For an argv bot's boards over the argument limit, when the preload library is there.
+    std::optional<std::filesystem::path> long_library_;
+    std::optional<SpawnSpec> long_board_spec_;
+    std::unique_ptr<LineProcess> line_;
+    // line_'s processes, stopped between its moves, and their CPU time when they were stopped.
+    std::vector<int> frozen_;
+    std::chrono::milliseconds cpu_when_frozen_{0};
+    int restarts_ = -1;  // the first start is not a restart
+    bool gave_up_ = false;
+};
+
+}  // namespace gol::runner

@@ -1,0 +1,187 @@
+#include "runner/bots/bot_player.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+using namespace gol;
+using namespace gol::runner;
+
+namespace {
+
+PreparedBot shell_bot(const std::string& script, Protocol protocol) {
+    PreparedBot bot;
+    bot.spec.name = "sh";
+    bot.spec.dir = "/tmp";
+    bot.dir = bot.spec.dir;
+    bot.spec.protocol = protocol;
+    bot.command = {"/bin/sh", "-c", script, "bot"};
+    return bot;
+}
+
+// A 1000x1000 board whose JSON is well over Linux's 128 KiB limit for one argument.
+std::string big_board_json() {
+    Board board(1000, 1000);
+    std::vector<Cell> cells;
+    std::mt19937 rng(1);
+    for (int i = 0; i < 20000; ++i) cells.push_back({static_cast<int>(rng() % 1000), static_cast<int>(rng() % 1000)});
+    board.place(Player::one, cells);
+    std::string json;
+    encode_board(board, 2, 7, json);
+    return json;
+}
+
+}  // namespace
+
+TEST_CASE("bot player: the argv protocol passes the board as the last argument") {
+    const WorkArea area;  // the players' scratch folders
+    BotPlayer p(shell_bot("case \"$1\" in *'\"bot_id\":2'*) echo '[[1,1]]';; *) echo '[]';; esac", Protocol::argv), {}, {area});
+    MoveResult m = p.move(R"({"y_size":3,"x_size":3,"board":{},"bot_id":2,"tick_id":0})");
+    REQUIRE(m.ok);
+    CHECK(m.cells == std::vector<Cell>{{1, 1}});
+}
+
+TEST_CASE("bot player: a board over Linux's argument limit arrives whole, as argv and as stdin") {
+    const WorkArea area;  // the players' scratch folders
+    const std::string json = big_board_json();
+    REQUIRE(too_long_for_argv(json));
+    // Each bot answers with the byte count it read, as a cell, to show it got everything.
+    BotPlayer argv_bot(shell_bot("n=$(printf %s \"$1\" | wc -c); echo \"[[0,$n]]\"", Protocol::argv), {}, {area});
+    MoveResult a = argv_bot.move(json);
+    INFO(a.forfeit.detail);
+    REQUIRE(a.ok);
+    CHECK(a.cells[0].x == static_cast<int>(json.size()));
+
+    BotPlayer stdin_bot(shell_bot("n=$(wc -c); echo \"[[0,$n]]\"", Protocol::stdin), {}, {area});
+    MoveResult s = stdin_bot.move(json);
+    REQUIRE(s.ok);
+    CHECK(s.cells[0].x == static_cast<int>(json.size() + 1));
+}
+
+TEST_CASE("bot player: a long board leaves no trace of its delivery in the bot's process") {
+    const WorkArea area;  // the players' scratch folders
+    const std::string json = big_board_json();
+    // No preload variables, no extra descriptor, and the board is the last of two arguments.
+    BotPlayer p(shell_bot("test -z \"$LD_PRELOAD$GOL_LONG_ARGS\" && ! test -e /proc/self/fd/3 && test $# = 1 && "
+                          "echo '[[0,1]]'",
+                          Protocol::argv),
+                {}, {area});
+    MoveResult m = p.move(json);
+    INFO(m.forfeit.detail);
+    REQUIRE(m.ok);
+    CHECK(m.cells == std::vector<Cell>{{0, 1}});
+}
+
+TEST_CASE("bot player: a long board passes on through exec to the program a bot starts") {
+    const WorkArea area;  // the players' scratch folders
+    const std::string json = big_board_json();
+    BotPlayer p(shell_bot("exec /bin/sh -c 'n=$(printf %s \"$1\" | wc -c); echo \"[[1,$n]]\"' relay \"$1\"",
+                          Protocol::argv),
+                {}, {area});
+    MoveResult m = p.move(json);
+    INFO(m.forfeit.detail);
+    REQUIRE(m.ok);
+    CHECK(m.cells == std::vector<Cell>{{1, static_cast<int>(json.size())}});
+}
+
+TEST_CASE("bot player: bots see only an allow-listed environment with a scratch directory") {
+    const WorkArea area;  // the players' scratch folders
+    BotPlayer p(shell_bot("test -d \"$GOL_SCRATCH\" && test \"$HOME\" = \"$GOL_SCRATCH\" && test -z \"$USER$SHELL\" "
+                          "&& echo '[]'",
+                          Protocol::argv),
+                {}, {area});
+    CHECK(p.move("{}").ok);
+}
+
+namespace {
+
+PreparedBot persistent_bot(const std::string& script, const std::string& arg) {
+    PreparedBot bot;
+    bot.spec.name = "persistent";
+    bot.spec.dir = TEST_BOTS_DIR;
+    bot.dir = bot.spec.dir;
+    bot.spec.protocol = Protocol::persistent;
+    bot.command = {"/usr/bin/python3", std::string(TEST_BOTS_DIR) + "/" + script, arg};
+    return bot;
+}
+
+// Tests run in parallel: `marker` must name this test's own process (script and mode).
+bool running(const std::string& marker) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "cmdline");
+        std::string cmd((std::istreambuf_iterator<char>(in)), {});
+        if (cmd.find(marker) != std::string::npos) return true;
+    }
+    return false;
+}
+
+const std::string kBoard = R"({"y_size":3,"x_size":3,"board":{},"bot_id":1,"tick_id":0})";
+
+}  // namespace
+
+TEST_CASE("persistent: one process answers every tick") {
+    const WorkArea area;  // the players' scratch folders
+    PreparedBot bot = persistent_bot("persist_py/main.py", "");
+    BotPlayer p(bot, {}, {area});
+    MoveResult first = p.move(kBoard);
+    REQUIRE(first.ok);
+    CHECK(first.cells.size() == 4);
+    for (int i = 0; i < 20; ++i) {
+        MoveResult m = p.move(kBoard);
+        REQUIRE(m.ok);
+        CHECK(m.cells.empty());  // a restarted process would place its block again
+    }
+}
+
+TEST_CASE("persistent: a crash forfeits the turn, restarts, and after three restarts the bot sits out") {
+    const WorkArea area;  // the players' scratch folders
+    {
+        BotPlayer p(persistent_bot("persist_bad/main.py", "crash"), {}, {area});
+        std::vector<std::string> outcome;
+        for (int tick = 0; tick < 14; ++tick) {
+            MoveResult m = p.move(kBoard);
+            outcome.push_back(m.ok ? "ok" : std::string(name(m.forfeit.kind)));
+        }
+        // Each process answers twice, then exits 7 on its third line.
+        CHECK(outcome == std::vector<std::string>{"ok", "ok", "exit_status", "ok", "ok", "exit_status", "ok", "ok",
+                                                  "exit_status", "ok", "ok", "exit_status", "gave_up", "gave_up"});
+    }
+    CHECK_FALSE(running(std::string(TEST_BOTS_DIR) + "/persist_bad/main.py" + '\0' + "crash"));
+}
+
+TEST_CASE("persistent: a bot that stops answering times out and is replaced") {
+    const WorkArea area;  // the players' scratch folders
+    {
+        BotPlayer p(persistent_bot("persist_bad/main.py", "hang"), {std::chrono::milliseconds(300)}, {area});
+        CHECK(p.move(kBoard).ok);
+        CHECK(p.move(kBoard).ok);
+        MoveResult m = p.move(kBoard);
+        CHECK(m.forfeit.kind == ForfeitKind::timeout);
+        CHECK(m.elapsed < std::chrono::seconds(2));
+        CHECK(p.move(kBoard).ok);  // a fresh process
+    }
+    CHECK_FALSE(running(std::string(TEST_BOTS_DIR) + "/persist_bad/main.py" + '\0' + "hang"));
+}
+
+TEST_CASE("persistent: two lines for one tick break the protocol") {
+    const WorkArea area;  // the players' scratch folders
+    BotPlayer p(persistent_bot("persist_bad/main.py", "two"), {}, {area});
+    CHECK(p.move(kBoard).ok);
+    CHECK(p.move(kBoard).ok);
+    CHECK(p.move(kBoard).ok);  // the first of its two lines
+    MoveResult m = p.move(kBoard);
+    CHECK(m.forfeit.kind == ForfeitKind::protocol);
+    CHECK(m.forfeit.detail == "wrote more than one line for the previous tick");
+    CHECK(p.move(kBoard).ok);
+}
+
+TEST_CASE("persistent: a board over 128 KiB of JSON arrives whole") {
+    const WorkArea area;  // the players' scratch folders
+    const std::string json = big_board_json();
+    BotPlayer p(persistent_bot("persist_py/main.py", ""), {}, {area});
+    MoveResult m = p.move(json);
+    REQUIRE(m.ok);
+    CHECK(m.cells.size() == 4);
+}

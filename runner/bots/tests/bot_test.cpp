@@ -1,0 +1,167 @@
+#include "runner/bots/bot.hpp"
+#include "runner/bots/bot_build.hpp"
+#include "runner/bots/content_hash.hpp"
+#include "runner/sys/temp_dir.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+using namespace gol::runner;
+namespace fs = std::filesystem;
+
+namespace {
+
+void write(const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+}
+
+std::string manifest_error(const std::string& manifest) {
+    TempDir dir("bot-test");
+    write(dir.path() / "b" / "bot.json", manifest);
+    try {
+        read_manifest(dir.path() / "b");
+    } catch (const BotError& e) {
+        std::string msg = e.what();
+        REQUIRE(msg.find("bot.json") != std::string::npos);  // every message names the file
+        return msg;
+    }
+    return "";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("manifest: run, build, name and protocol are read; relative programs resolve") {
+    TempDir dir("bot-test");
+    write(dir.path() / "alpha" / "bot.json",
+          R"({"run": ["./go", "--fast"], "build": "make", "name": "Alpha Bot", "protocol": "stdin"})");
+    write(dir.path() / "alpha" / "go", "");
+    BotSpec bot = read_manifest(dir.path() / "alpha");
+    CHECK(bot.name == "Alpha Bot");
+    CHECK(bot.run == std::vector<std::string>{(dir.path() / "alpha" / "go").string(), "--fast"});
+    CHECK(bot.build == "make");
+    CHECK(bot.protocol == Protocol::stdin);
+    CHECK(bot.dir == dir.path() / "alpha");
+
+    write(dir.path() / "beta" / "bot.json", R"({"run": ["python3", "main.py"]})");
+    BotSpec beta = read_manifest(dir.path() / "beta");
+    CHECK(beta.name == "beta");
+    CHECK(beta.run[0] == "python3");  // not in the bot directory: looked up in PATH
+    CHECK(beta.protocol == Protocol::argv);
+}
+
+TEST_CASE("manifest: every mistake names the field") {
+    CHECK(contains(manifest_error("{"), "invalid JSON"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "name": -368934809474e51615})"), "invalid JSON"));  // found by fuzz-config
+    CHECK(contains(manifest_error("[]"), "must be a JSON object"));
+    CHECK(contains(manifest_error("{}"), "missing \"run\""));
+    CHECK(contains(manifest_error(R"({"run": "python3 bot.py"})"), "\"run\" must be a non-empty array"));
+    CHECK(contains(manifest_error(R"({"run": []})"), "\"run\" must be a non-empty array"));
+    CHECK(contains(manifest_error(R"({"run": [1]})"), "\"run\" must be a non-empty array"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "runn": 1})"), "unknown key \"runn\""));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "build": ["make"]})"), "\"build\" must be a string"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "name": ""})"), "\"name\" must be"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "protocol": "tcp"})"), "\"protocol\" must be"));
+}
+
+TEST_CASE("single-file bots are classified by extension") {
+    TempDir dir("bot-test");
+    for (const char* f : {"a.py", "b.rb", "c.js", "d.sh", "e.pl", "f.c", "g.cpp", "h.cc", "Main.java", "notes.xyz"})
+        write(dir.path() / f, "");
+    CHECK(single_file_bot(dir.path() / "a.py").kind == SourceKind::python);
+    CHECK(single_file_bot(dir.path() / "a.py").name == "a");
+    CHECK(single_file_bot(dir.path() / "a.py").dir == dir.path());
+    CHECK(single_file_bot(dir.path() / "h.cc").kind == SourceKind::cpp);
+    CHECK(single_file_bot(dir.path() / "Main.java").kind == SourceKind::java);
+    CHECK_THROWS_WITH_AS(single_file_bot(dir.path() / "notes.xyz"), doctest::Contains(".py .rb .js .sh"), BotError);
+    ::chmod((dir.path() / "notes.xyz").c_str(), 0755);
+    CHECK(single_file_bot(dir.path() / "notes.xyz").kind == SourceKind::executable);
+}
+
+TEST_CASE("bots are found by path or by name under the bots folder") {
+    TempDir dir("bot-test");
+    write(dir.path() / "zeta.py", "");
+    write(dir.path() / "eta" / "bot.json", R"({"run": ["sh", "x.sh"]})");
+    write(dir.path() / "empty" / "readme", "");
+    CHECK(find_bot("zeta", dir.path()).kind == SourceKind::python);
+    CHECK(find_bot("eta", dir.path()).kind == SourceKind::manifest);
+    CHECK(find_bot((dir.path() / "zeta.py").string(), "/nonexistent").name == "zeta");
+    CHECK_THROWS_WITH_AS(find_bot("nobody", dir.path()), doctest::Contains("no bot named \"nobody\""), BotError);
+    CHECK_THROWS_WITH_AS(find_bot((dir.path() / "empty").string(), dir.path()), doctest::Contains("needs a bot.json"),
+                         BotError);
+}
+
+TEST_CASE("discovery lists usable bots and reasons for the rest, skipping documentation") {
+    TempDir dir("bot-test");
+    write(dir.path() / "good.py", "");
+    write(dir.path() / "README.md", "");
+    write(dir.path() / "notes.txt", "");
+    write(dir.path() / ".hidden.py", "");
+    write(dir.path() / "broken" / "bot.json", "{");
+    write(dir.path() / "weird.dat", "");
+    std::vector<Discovered> found = discover_bots(dir.path());
+    REQUIRE(found.size() == 3);
+    CHECK(found[0].path.filename() == "broken");
+    CHECK_FALSE(found[0].bot.has_value());
+    CHECK(contains(found[0].error, "invalid JSON"));
+    CHECK(found[1].bot->name == "good");
+    CHECK(found[2].path.filename() == "weird.dat");
+    CHECK(contains(found[2].error, "cannot tell how to run"));
+}
+
+TEST_CASE("builds: compiled once into the cache, failures report the compiler's last lines") {
+    TempDir dir("bot-test");
+    TempDir cache("bot-cache");
+    write(dir.path() / "ok.c", "#include <stdio.h>\nint main(void){puts(\"[]\");return 0;}\n");
+    BuildOptions options{cache.path()};
+    PreparedBot first = prepare_bot(single_file_bot(dir.path() / "ok.c"), options);
+    CHECK(fs::exists(first.command[0]));
+    CHECK(first.command[0].starts_with(cache.path().string()));
+    auto stamp = fs::last_write_time(first.command[0]);
+    PreparedBot again = prepare_bot(single_file_bot(dir.path() / "ok.c"), options);
+    CHECK(again.command == first.command);
+    CHECK(fs::last_write_time(again.command[0]) == stamp);
+
+    write(dir.path() / "bad.cpp", "int main() { return undeclared_thing; }\n");
+    CHECK_THROWS_WITH_AS(prepare_bot(single_file_bot(dir.path() / "bad.cpp"), options),
+                         doctest::Contains("undeclared_thing"), BotError);
+}
+
+TEST_CASE("builds: a manifest build runs once per content, on a copy that the bot plays from") {
+    TempDir dir("bot-test");
+    TempDir cache("bot-cache");
+    const fs::path bot = dir.path() / "m";
+    // The build also touches its manifest, as formatters and package managers do.
+    write(bot / "bot.json", R"({"run": ["./out.sh"], "build": "printf 'echo []' > out.sh; chmod +x out.sh; )"
+                            R"(touch bot.json; od -An -N8 -tx8 /dev/urandom > stamp"})");
+    BuildOptions options{cache.path()};
+    PreparedBot a = prepare_bot(read_manifest(bot), options);
+    PreparedBot b = prepare_bot(read_manifest(bot), options);
+    CHECK(a.hash == b.hash);
+    CHECK(a.dir == b.dir);
+    CHECK(a.dir.string().starts_with(cache.path().string()));
+    CHECK(a.command[0] == (a.dir / "out.sh").string());
+    std::ifstream stamp(a.dir / "stamp");
+    std::string once((std::istreambuf_iterator<char>(stamp)), {});
+    CHECK(once.size() > 8);  // built once: the second call found the first build
+    CHECK_FALSE(fs::exists(bot / "out.sh"));
+    CHECK_FALSE(fs::exists(bot / "stamp"));
+    CHECK(hash_directory(bot) == a.hash);
+
+    write(bot / "extra.txt", "changed");
+    PreparedBot c = prepare_bot(read_manifest(bot), options);
+    CHECK(c.hash != a.hash);
+    CHECK(c.dir != a.dir);
+}
+
+TEST_CASE("builds: a missing interpreter is reported before any game") {
+    TempDir dir("bot-test");
+    write(dir.path() / "m" / "bot.json", R"({"run": ["no-such-interpreter-xyz", "bot"]})");
+    TempDir cache("bot-cache");
+    CHECK_THROWS_WITH_AS(prepare_bot(read_manifest(dir.path() / "m"), BuildOptions{cache.path()}),
+                         doctest::Contains("no-such-interpreter-xyz is not installed"), BotError);
+}

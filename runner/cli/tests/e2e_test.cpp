@@ -1,0 +1,211 @@
+// End to end: the real runner binary against real bots in Python, shell and C++.
+#include "runner/testing/runner_fixture.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace gol::runner;
+using gol::runner::testing::process_with;
+using gol::runner::testing::read_text;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A private copy of the test bots, so builds write nowhere in the source tree.
+struct Fixture : testing::RunnerFixture {
+    Fixture() { fs::copy(TEST_BOTS_DIR, bots, fs::copy_options::recursive); }
+};
+
+}  // namespace
+
+TEST_CASE("e2e: duel --json reports the winner, reason, cells, forfeits and seats") {
+    Fixture f;
+    json j = f.duel("block", "idle");
+    CHECK(j["winner"] == "block");
+    CHECK(j["reason"] == "extinction");
+    CHECK(j["generations"] == 1);
+    CHECK(j["cells"]["block"] == 4);
+    CHECK(j["cells"]["idle"] == 0);
+    CHECK(j["forfeits"]["idle"] == 0);
+    CHECK(j["seats"]["block"] == 1);
+    CHECK(j["seats"]["idle"] == 2);
+}
+
+TEST_CASE("e2e: Python, C++, stdin and persistent bots play full games to a draw") {
+    Fixture f;
+    json j = f.duel((f.bots / "block.cpp").string(), "block");
+    CHECK(j["winner"].is_null());
+    CHECK(j["reason"] == "generations");
+    CHECK(j["generations"] == 5);
+    CHECK(j["cells"]["block"] == 4);
+    j = f.duel("stdin_block", "block", {"--generations", "7"});
+    CHECK(j["reason"] == "generations");
+    CHECK(j["generations"] == 7);
+    CHECK(j["cells"]["stdin_block"] == 4);
+    // Persistent bots in C++ (built by its manifest) and Python: one process each per game.
+    j = f.duel("persist_cpp", "persist_py", {"--generations", "50"});
+    CHECK(j["reason"] == "generations");
+    CHECK(j["cells"]["persist_cpp"] == 4);
+    CHECK(j["cells"]["persist_py"] == 4);
+    CHECK(j["forfeits"]["persist_cpp"] == 0);
+    CHECK(j["forfeits"]["persist_py"] == 0);
+}
+
+TEST_CASE("e2e: a compiled bot plays from a build cache named by a relative path") {
+    Fixture f;
+    // The runner's folder is the fixture's; bots run in their own folders.
+    RunOutcome r;
+    json j = f.duel((f.bots / "block.cpp").string(), "idle", {"--cache", "relative-cache"}, &r);
+    CHECK(j["forfeits"]["block"] == 0);
+    CHECK(j["winner"] == "block");
+    CHECK(fs::exists(f.root.path() / "relative-cache" / "bin"));
+}
+
+TEST_CASE("e2e: a bot against itself is NAME and NAME#2") {
+    Fixture f;
+    json j = f.duel("block", "block");
+    CHECK(j["seats"]["block"] == 1);
+    CHECK(j["seats"]["block#2"] == 2);
+}
+
+TEST_CASE("e2e: every way a bot can fail forfeits its turn with the right reason") {
+    Fixture f;
+    struct Case {
+        const char* bot;
+        const char* reason;
+    };
+    for (const Case& c : {Case{"hang", "timeout"}, Case{"crash", "signal"}, Case{"flood", "output_cap"},
+                          Case{"garbage", "not_json"}, Case{"exit3", "exit_status"},
+                          Case{"too_many", "too_many_cells"}}) {
+        CAPTURE(c.bot);
+        json j = f.duel("block", c.bot, {"--time-limit", "500"});
+        CHECK(j["winner"] == "block");
+        CHECK(j["forfeits"][c.bot] == 1);
+        CHECK(j["forfeit_reasons"][c.bot][c.reason] == 1);
+    }
+    CHECK_FALSE(process_with("31.4159"));
+}
+
+TEST_CASE("e2e: a bot flooding stderr still gets its reply through, and the log keeps a capped copy") {
+    Fixture f;
+    fs::path log = f.root.path() / "game.log";
+    json j = f.duel("stderr_flood", "block", {"--log", log.string()});
+    CHECK(j["forfeits"]["stderr_flood"] == 0);
+    CHECK(fs::file_size(log) < std::size_t{2} << 20);
+    CHECK(fs::file_size(log) > std::size_t{32} << 10);
+}
+
+TEST_CASE("e2e: a manifest build runs, and the bot plays") {
+    Fixture f;
+    json j = f.duel("built", "block");
+    CHECK(j["seats"]["built-c"] == 1);
+    CHECK(j["forfeits"]["built-c"] == 0);
+    // Built on a copy in the cache: the bot's own folder is left as it was.
+    CHECK_FALSE(fs::exists(f.bots / "built" / "bot"));
+}
+
+TEST_CASE("e2e: a replay re-simulates to its result, and a doctored one does not") {
+    Fixture f;
+    fs::path replay = f.root.path() / "game.replay";
+    f.duel("block", (f.bots / "block.cpp").string(), {"--replay", replay.string(), "--generations", "30"});
+    RunOutcome ok = f.runner({"replay", replay.string()});
+    CHECK(ok.exit_status == 0);
+    CHECK(ok.out.find("OK") != std::string::npos);
+
+    std::string text = read_text(replay);
+    auto at = text.find("\"cells\":[4,4]");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 13, "\"cells\":[4,5]");
+    std::ofstream(replay) << text;
+    RunOutcome bad = f.runner({"replay", replay.string()});
+    CHECK(bad.exit_status == 1);
+    CHECK(bad.out.find("MISMATCH") != std::string::npos);
+}
+
+TEST_CASE("e2e: seats can be drawn from a seed, repeatably") {
+    Fixture f;
+    json a = f.duel("block", "idle", {"--seats", "random", "--seed", "7"});
+    json b = f.duel("block", "idle", {"--seats", "random", "--seed", "7"});
+    CHECK(a["seats"] == b["seats"]);
+    CHECK(a["seed"] == 7);
+    bool seen_swap = false;
+    for (int seed = 0; seed < 8 && !seen_swap; ++seed)
+        seen_swap = f.duel("block", "idle", {"--seats", "random", "--seed", std::to_string(seed)})["seats"]["block"] == 2;
+    CHECK(seen_swap);
+}
+
+TEST_CASE("e2e: usage errors exit 2 and name their cause") {
+    Fixture f;
+    RunOutcome r = f.runner({"duel", "nobody", "idle", "--bots", f.bots.string()});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("no bot named \"nobody\"") != std::string::npos);
+    r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--width", "0"});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("--width") != std::string::npos);
+    r = f.runner({"duel", "block"});
+    CHECK(r.exit_status == 2);
+    r = f.runner({"frobnicate"});
+    CHECK(r.exit_status == 2);
+    r = f.runner({"replay", (f.root.path() / "missing.replay").string()});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("missing.replay") != std::string::npos);
+}
+
+TEST_CASE("e2e: check reports valid replies and timings, and fails a broken bot") {
+    Fixture f;
+    RunOutcome ok = f.runner({"check", "block", "--bots", f.bots.string(), "--cache", f.cache.string(), "--runs", "2"});
+    CHECK(ok.exit_status == 0);
+    CHECK(ok.out.find("OK: every reply was valid") != std::string::npos);
+    CHECK(ok.out.find("move time: median") != std::string::npos);
+    CHECK(ok.out.find("10000-generation game takes about") != std::string::npos);
+    RunOutcome bad = f.runner({"check", "garbage", "--bots", f.bots.string(), "--runs", "1"});
+    CHECK(bad.exit_status == 1);
+    CHECK(bad.out.find("FORFEIT not_json") != std::string::npos);
+}
+
+TEST_CASE("e2e: duel --html and replay --html write the same viewer page; replay --png draws a generation") {
+    Fixture f;
+    const fs::path replay = f.root.path() / "game.jsonl", page = f.root.path() / "duel.html";
+    f.duel("block", (f.bots / "block.cpp").string(), {"--replay", replay.string(), "--html", page.string(), "--generations", "20"});
+    REQUIRE(fs::exists(page));
+    const std::string html = read_text(page);
+    CHECK(html.find("id=\"game-data\"") != std::string::npos);
+    CHECK(html.find("\"counts\":[[4,4],") != std::string::npos);
+
+    const fs::path again = f.root.path() / "again.html", png = f.root.path() / "board.png";
+    RunOutcome r = f.runner({"replay", replay.string(), "--html", again.string(), "--png", png.string(),
+                             "--generation", "10"});
+    INFO("stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    CHECK(r.out.find("wrote " + png.string()) != std::string::npos);
+    CHECK(read_text(again) == html);
+    CHECK(read_text(png).compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+
+    r = f.runner({"replay", replay.string(), "--png", png.string(), "--generation", "21"});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("--generation 21: the game has generations 0..20") != std::string::npos);
+    r = f.runner({"replay", replay.string(), "--generation", "3"});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("--png") != std::string::npos);
+}
+
+TEST_CASE("e2e: an --html or --replay path that cannot be written is refused before the game") {
+    Fixture f;
+    std::ofstream(f.root.path() / "a-file") << "not a folder";
+    RunOutcome r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(), "--html",
+                             (f.root.path() / "a-file" / "game.html").string()});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("a-file is not a folder") != std::string::npos);
+    CHECK(r.out.empty());
+
+    // Folders that do not exist yet are made.
+    const fs::path nested = f.root.path() / "new" / "folder" / "game.html";
+    r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(), "--generations", "5",
+                  "--html", nested.string()});
+    CHECK(r.exit_status == 0);
+    CHECK(fs::exists(nested));
+}

@@ -1,0 +1,66 @@
+// What a game report needs beyond its result: move times, forfeits by reason, the bots' stderr.
+#pragma once
+
+#include "runner/game/match.hpp"
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gol::runner {
+
+struct SeatStats {
+    std::vector<std::chrono::microseconds> move_times;
+    std::map<std::string, int> forfeits_by_reason;
+    std::string last_forfeit;  // "reason: detail" of the most recent forfeit
+};
+
+// "reason n, reason n" in reason order, as reports show a seat's forfeits; empty without any.
+std::string forfeit_breakdown(const std::map<std::string, int>& by_reason);
+
+std::chrono::microseconds median(std::vector<std::chrono::microseconds> times);
+std::chrono::microseconds maximum(const std::vector<std::chrono::microseconds>& times);
+
+class GameStats : public GameObserver {
+public:
+    void on_move(int tick, int seat, const SeatMove& move) override;
+    const SeatStats& seat(int seat) const { return seats_[seat - 1]; }
+
+private:
+    std::array<SeatStats, 2> seats_;
+};
+
+// The game's log: every forfeit, and what each bot wrote to stderr, capped per bot per game, with
+// control characters escaped (terminal_text.hpp).
+class GameLog : public GameObserver {
+public:
+    GameLog(std::ostream& out, std::array<std::string, 2> names, std::size_t cap_per_bot = std::size_t{1} << 20);
+    void on_move(int tick, int seat, const SeatMove& move) override;
+
+private:
+    std::ostream& out_;
+    std::array<std::string, 2> names_;
+    std::size_t cap_;
+    std::array<std::size_t, 2> written_{};
+};
+
+// Passes every event to each observer in turn.
+class Observers : public GameObserver {
+public:
+    explicit Observers(std::vector<GameObserver*> list) : list_(std::move(list)) {}
+    void on_move(int tick, int seat, const SeatMove& move) override {
+        for (GameObserver* o : list_) o->on_move(tick, seat, move);
+    }
+    void on_generation(int generation, std::int64_t cells1, std::int64_t cells2) override {
+        for (GameObserver* o : list_) o->on_generation(generation, cells1, cells2);
+    }
+
+private:
+    std::vector<GameObserver*> list_;
+};
+
+}  // namespace gol::runner

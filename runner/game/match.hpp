@@ -1,0 +1,75 @@
+// One game: the tick loop, move order, and who wins (rules in docs/rules.md).
+#pragma once
+
+#include "runner/game/move.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace gol::runner {
+
+// Bump when anything that decides a game's result changes: stored league games are keyed by it.
+inline constexpr std::string_view rules_version = "ppcg2016-1";
+
+struct GameConfig {
+    // The most generations a game may have: flags, tournament files and replays are held to it.
+    static constexpr int max_generations = 10'000'000;
+    int width = 1000;
+    int height = 1000;
+    int generations = 10000;
+};
+
+enum class EndReason { extinction, generations };
+std::string_view name(EndReason reason);
+
+struct Verdict {
+    int winner_seat = 0;  // 1 or 2; 0 for a draw
+    EndReason reason = EndReason::generations;
+};
+
+// The rule applied after each generation: one side extinct ends the game; otherwise it ends
+// after the last generation with the larger population winning.
+std::optional<Verdict> judge(std::int64_t cells1, std::int64_t cells2, int generation, int last_generation);
+
+struct GameResult {
+    Verdict verdict;
+    int generations = 0;  // generations played
+    std::array<std::int64_t, 2> cells{};
+    std::array<int, 2> forfeits{};
+};
+
+// What a seat did in one tick: the cells actually placed, or why the turn was forfeited.
+struct SeatMove {
+    std::vector<Cell> applied;
+    std::optional<Forfeit> forfeit;
+    std::chrono::microseconds elapsed{0};
+    const std::string* err = nullptr;  // the bot's stderr for this move, valid during the callback
+};
+
+class GameObserver {
+public:
+    virtual ~GameObserver() = default;
+    virtual void on_move(int /*tick*/, int /*seat*/, const SeatMove& /*move*/) {}
+    virtual void on_generation(int /*generation*/, std::int64_t /*cells1*/, std::int64_t /*cells2*/) {}
+};
+
+// Thrown when a game is stopped from outside: nothing of it is to be kept.
+struct GameInterrupted : std::runtime_error {
+    GameInterrupted() : std::runtime_error("game interrupted") {}
+};
+
+// Seat 1 moves and its cells are placed, then seat 2 moves seeing them, then one generation;
+// repeated until judge() decides. Throws GameInterrupted once `stop` is requested.
+GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
+                     std::stop_token stop = {});
+
+// The cells of `requested` that `player` would really place on `board`, in request order:
+// on the board, empty, and each once.
+std::vector<Cell> placeable_cells(const Board& board, const std::vector<Cell>& requested);
+
+}  // namespace gol::runner

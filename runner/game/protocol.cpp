@@ -1,0 +1,200 @@
+#include "runner/game/protocol.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <climits>
+#include <cstring>
+
+namespace gol::runner {
+
+namespace {
+
+constexpr std::array<std::string_view, 13> kForfeitNames = {
+    "timeout",     "signal",         "exit_status",     "output_cap",      "not_json", "not_pairs",      "non_integer",
+    "too_many_cells", "could_not_start", "board_too_large", "protocol", "gave_up", "resource_limit",
+};
+
+// Checks the shape of a reply while nlohmann's SAX parser walks it: no DOM is built, so a
+// hostile reply costs no more memory than its own bytes.
+class ReplyShape : public nlohmann::json_sax<nlohmann::json> {
+public:
+    // Without shape checks it only records the syntax error, for replies that are not JSON.
+    explicit ReplyShape(bool check_shape) : check_(check_shape) {}
+
+    std::vector<Cell> cells;
+    std::size_t pairs = 0;
+    std::string error;
+    bool non_integer = false;
+
+    bool null() override { return wrong("null"); }
+    bool boolean(bool) override { return wrong("a boolean"); }
+    bool number_integer(number_integer_t v) override { return coordinate(v); }
+    bool number_unsigned(number_unsigned_t v) override {
+        return coordinate(v > static_cast<number_unsigned_t>(INT_MAX) ? -1 : static_cast<std::int64_t>(v));
+    }
+    bool number_float(number_float_t, const string_t& raw) override {
+        // An integer literal too large for 64 bits arrives here; it is still an integer, just
+        // one that lies off any board.
+        if (raw.find_first_of(".eE") == string_t::npos) return coordinate(-1);
+        if (!check_) return true;
+        non_integer = true;
+        error = "coordinate " + raw + " is not an integer";
+        return false;
+    }
+    bool string(string_t&) override { return wrong("a string"); }
+    bool binary(binary_t&) override { return wrong("binary data"); }
+    bool start_object(std::size_t) override { return wrong("an object"); }
+    bool key(string_t&) override { return wrong("an object"); }
+    bool end_object() override { return wrong("an object"); }
+    bool start_array(std::size_t) override {
+        if (!check_) return true;
+        if (depth_ == 0) return ++depth_, true;
+        if (depth_ == 1) {
+            in_pair_ = 0;
+            return ++depth_, true;
+        }
+        return wrong("a list nested more than two deep");
+    }
+    bool end_array() override {
+        if (!check_) return true;
+        if (depth_ == 2) {
+            if (in_pair_ != 2) return wrong("a list of " + std::to_string(in_pair_) + " numbers");
+            if (cells.size() < max_cells_per_move) cells.push_back({pair_[0], pair_[1]});
+            ++pairs;
+        }
+        --depth_;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+        error = e.what();
+        return false;
+    }
+
+private:
+    bool coordinate(std::int64_t v) {
+        if (!check_) return true;
+        if (depth_ != 2) return wrong("a number outside a pair");
+        if (in_pair_ >= 2) return wrong("a list of more than 2 numbers");
+        pair_[in_pair_++] = (v < 0 || v > INT_MAX) ? -1 : static_cast<int>(v);
+        return true;
+    }
+    bool wrong(const std::string& what) {
+        if (!check_) return true;
+        error = (depth_ == 0 ? "the reply is " : "found ") + what;
+        return false;
+    }
+
+    bool check_;
+    int depth_ = 0;
+    int in_pair_ = 0;
+    std::array<int, 2> pair_{};
+};
+
+}  // namespace
+
+std::string_view name(ForfeitKind kind) { return kForfeitNames[static_cast<std::size_t>(kind)]; }
+
+bool forfeit_kind_from_name(std::string_view text, ForfeitKind& kind) {
+    for (std::size_t i = 0; i < kForfeitNames.size(); ++i)
+        if (kForfeitNames[i] == text) {
+            kind = static_cast<ForfeitKind>(i);
+            return true;
+        }
+    return false;
+}
+
+namespace {
+
+// v's decimal digits at `at`; returns the end. v is a coordinate or a seat: never negative.
+char* put_digits(char* at, std::int64_t v) {
+    char digits[20];
+    int n = 0;
+    do digits[n++] = static_cast<char>('0' + v % 10);
+    while ((v /= 10) > 0);
+    while (n > 0) *at++ = digits[--n];
+    return at;
+}
+
+char* put_text(char* at, std::string_view text) {
+    std::memcpy(at, text.data(), text.size());
+    return at + text.size();
+}
+
+}  // namespace
+
+void encode_board(const Board& board, int bot_id, std::int64_t tick_id, std::string& out) {
+    // A busy board is hundreds of KiB every move: the cells stream from the board straight into
+    // the string's bytes, each row's `"(y,` made once. The string is only ever grown to the
+    // bound (zero-filling just the growth) and cut to what was written.
+    static_assert(Board::max_side <= 10000, "a cell's entry is at most 16 bytes");
+    const auto cells = static_cast<std::size_t>(board.population(Player::one) + board.population(Player::two));
+    const std::size_t bound = 128 + cells * 16;
+    if (out.size() < bound) out.resize(bound);
+    char* const begin = out.data();
+    char* p = put_text(begin, "{\"y_size\":");
+    p = put_digits(p, board.height());
+    p = put_text(p, ",\"x_size\":");
+    p = put_digits(p, board.width());
+    p = put_text(p, ",\"board\":{");
+    char* const first = p;
+    char row[16];
+    std::size_t row_size = 0;
+    int row_y = -1;
+    board.for_each_live_cell([&](int y, int x, Player owner) {
+        if (y != row_y) {
+            row_y = y;
+            row[0] = '"';
+            row[1] = '(';
+            row_size = static_cast<std::size_t>(put_digits(row + 2, y) - row);
+            row[row_size++] = ',';
+        }
+        if (p != first) *p++ = ',';
+        std::memcpy(p, row, row_size);
+        p = put_text(put_digits(p + row_size, x), ")\":");
+        *p++ = owner == Player::one ? '1' : '2';
+    });
+    p = put_text(p, "},\"bot_id\":");
+    p = put_digits(p, bot_id);
+    p = put_text(p, ",\"tick_id\":");
+    p = put_digits(p, tick_id);
+    *p++ = '}';
+    out.resize(static_cast<std::size_t>(p - begin));
+}
+
+ParsedReply parse_reply(std::string_view text) {
+    ParsedReply reply;
+    // nlohmann's lexer takes a NUL byte for the end of its input and would accept what comes
+    // before it, ignoring the rest: JSON text holds no NUL, so a reply with one is not JSON.
+    if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+        reply.forfeit = {ForfeitKind::not_json, "a NUL byte at offset " + std::to_string(nul) + " of the reply"};
+        return reply;
+    }
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        reply.forfeit = {ForfeitKind::not_json, "empty output"};
+        return reply;
+    }
+    // First pass: is it JSON at all? The acceptor is iterative, so deep nesting is harmless.
+    if (!nlohmann::json::accept(text)) {
+        ReplyShape probe(false);
+        nlohmann::json::sax_parse(text, &probe);
+        reply.forfeit = {ForfeitKind::not_json, probe.error.empty() ? "invalid JSON" : probe.error};
+        return reply;
+    }
+    ReplyShape shape(true);
+    bool whole = nlohmann::json::sax_parse(text, &shape);
+    if (!whole) {
+        reply.forfeit = {shape.non_integer ? ForfeitKind::non_integer : ForfeitKind::not_pairs, shape.error};
+        return reply;
+    }
+    if (shape.pairs > max_cells_per_move) {
+        reply.forfeit = {ForfeitKind::too_many_cells,
+                         std::to_string(shape.pairs) + " cells, at most " + std::to_string(max_cells_per_move)};
+        return reply;
+    }
+    reply.ok = true;
+    reply.cells = std::move(shape.cells);
+    return reply;
+}
+
+}  // namespace gol::runner

@@ -1,0 +1,143 @@
+#include "runner/game/protocol.hpp"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <random>
+#include <string>
+
+using namespace gol;
+using namespace gol::runner;
+
+namespace {
+
+ParsedReply parse(const std::string& text) { return parse_reply(text); }
+
+ForfeitKind kind_of(const std::string& text) {
+    ParsedReply r = parse(text);
+    REQUIRE_FALSE(r.ok);
+    return r.forfeit.kind;
+}
+
+}  // namespace
+
+TEST_CASE("codec: an empty board in the exact 2016 format") {
+    Board board(2000, 1000);
+    std::string out;
+    encode_board(board, 1, 0, out);
+    CHECK(out == R"j({"y_size":2000,"x_size":1000,"board":{},"bot_id":1,"tick_id":0})j");
+}
+
+TEST_CASE("codec: keys are (y,x), row first, values are owners, cells in (y, x) order") {
+    Board board(5, 7);
+    std::vector<Cell> one = {{4, 6}, {0, 3}};
+    std::vector<Cell> two = {{0, 1}, {2, 5}};
+    board.place(Player::one, one);
+    board.place(Player::two, two);
+    std::string out;
+    encode_board(board, 2, 12345678901, out);
+    CHECK(out == R"j({"y_size":5,"x_size":7,"board":{"(0,1)":2,"(0,3)":1,"(2,5)":2,"(4,6)":1},"bot_id":2,"tick_id":12345678901})j");
+    // Reuse keeps no trace of the previous encoding.
+    Board empty(1, 1);
+    encode_board(empty, 1, 3, out);
+    CHECK(out == R"j({"y_size":1,"x_size":1,"board":{},"bot_id":1,"tick_id":3})j");
+}
+
+TEST_CASE("codec: a big board on the largest side, cell for cell as nlohmann/json writes it") {
+    Board board(Board::max_side, Board::max_side);
+    std::mt19937 rng(7);
+    std::vector<Cell> one, two;
+    for (int i = 0; i < 40000; ++i) {
+        // Whole rows too, and the corners: every digit count of y and x.
+        const Cell c = i < 4096 ? Cell{4095 * (i % 2), i} : Cell{static_cast<int>(rng() % 4096), static_cast<int>(rng() % 4096)};
+        (rng() % 2 ? one : two).push_back(c);
+    }
+    board.place(Player::one, one);
+    board.place(Player::two, two);
+    std::vector<LiveCell> scratch;
+    std::string out;
+    encode_board(board, 2, 9, out);
+
+    nlohmann::ordered_json expected = {{"y_size", Board::max_side}, {"x_size", Board::max_side}};
+    nlohmann::ordered_json cells = nlohmann::ordered_json::object();
+    board.live_cells(scratch);
+    for (const LiveCell& c : scratch)
+        cells["(" + std::to_string(c.y) + "," + std::to_string(c.x) + ")"] = c.owner == Player::one ? 1 : 2;
+    expected["board"] = cells;
+    expected["bot_id"] = 2;
+    expected["tick_id"] = 9;
+    CHECK(scratch.size() > 35000);
+    CHECK(out == expected.dump());
+}
+
+TEST_CASE("reply: valid moves, whitespace allowed") {
+    ParsedReply r = parse(" \n[ [1, 2] ,[0,0],\t[1,2] ]\n");
+    REQUIRE(r.ok);
+    CHECK(r.cells == std::vector<Cell>{{1, 2}, {0, 0}, {1, 2}});
+    CHECK(parse("[]").ok);
+    CHECK(parse("[]").cells.empty());
+}
+
+TEST_CASE("reply: coordinates that cannot be on a board are kept as off-board") {
+    ParsedReply r = parse("[[-5, 3], [99999999999999999999999, 1], [2147483648, 0], [-0, 4]]");
+    REQUIRE(r.ok);
+    CHECK(r.cells == std::vector<Cell>{{-1, 3}, {-1, 1}, {-1, 0}, {0, 4}});
+}
+
+TEST_CASE("reply: exactly 30 cells are allowed, 31 forfeit") {
+    std::string thirty = "[";
+    for (int i = 0; i < 30; ++i) thirty += (i ? ",[" : "[") + std::to_string(i) + ",0]";
+    CHECK(parse(thirty + "]").ok);
+    ParsedReply r = parse(thirty + ",[0,0]]");
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.forfeit.kind == ForfeitKind::too_many_cells);
+    CHECK(r.forfeit.detail == "31 cells, at most 30");
+}
+
+TEST_CASE("reply: anything that is not JSON") {
+    CHECK(kind_of("") == ForfeitKind::not_json);
+    CHECK(kind_of("   \n") == ForfeitKind::not_json);
+    CHECK(kind_of("hello") == ForfeitKind::not_json);
+    CHECK(kind_of("[[1,2]") == ForfeitKind::not_json);
+    CHECK(kind_of("[[1,2]] [[3,4]]") == ForfeitKind::not_json);
+    CHECK(kind_of("{\"a\":") == ForfeitKind::not_json);
+    CHECK(kind_of(std::string(2000000, '[')) == ForfeitKind::not_json);
+    CHECK(parse("[[1,2]").forfeit.detail.find("parse error") != std::string::npos);
+}
+
+TEST_CASE("reply: JSON of the wrong shape") {
+    CHECK(kind_of("null") == ForfeitKind::not_pairs);
+    CHECK(kind_of("{\"cells\":[]}") == ForfeitKind::not_pairs);
+    CHECK(kind_of("[[1,2,3]]") == ForfeitKind::not_pairs);
+    CHECK(kind_of("[[1]]") == ForfeitKind::not_pairs);
+    CHECK(kind_of("[[]]") == ForfeitKind::not_pairs);
+    CHECK(kind_of("[1,2]") == ForfeitKind::not_pairs);
+    CHECK(kind_of("[[\"1\",2]]") == ForfeitKind::not_pairs);
+    CHECK(kind_of("[[null,2]]") == ForfeitKind::not_pairs);
+    CHECK(kind_of("[[[1],2]]") == ForfeitKind::not_pairs);
+    CHECK(kind_of("[[true,2]]") == ForfeitKind::not_pairs);
+    CHECK(kind_of("\"[[1,2]]\"") == ForfeitKind::not_pairs);
+    CHECK(kind_of("5") == ForfeitKind::not_pairs);
+    std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    CHECK(kind_of(deep) == ForfeitKind::not_pairs);
+    CHECK(parse("[[1,2,3]]").forfeit.detail == "found a list of more than 2 numbers");
+}
+
+TEST_CASE("reply: non-integer coordinates") {
+    CHECK(kind_of("[[1.5,2]]") == ForfeitKind::non_integer);
+    CHECK(kind_of("[[1,2e3]]") == ForfeitKind::non_integer);
+    CHECK(kind_of("[[1.0,2]]") == ForfeitKind::non_integer);
+    CHECK(parse("[[1.5,2]]").forfeit.detail == "coordinate 1.5 is not an integer");
+}
+
+TEST_CASE("forfeit kinds round-trip through their names") {
+    for (int i = 0; i <= static_cast<int>(ForfeitKind::resource_limit); ++i) {
+        auto kind = static_cast<ForfeitKind>(i);
+        ForfeitKind back{};
+        REQUIRE(forfeit_kind_from_name(name(kind), back));
+        CHECK(back == kind);
+    }
+    ForfeitKind dummy{};
+    CHECK_FALSE(forfeit_kind_from_name("bogus", dummy));
+}

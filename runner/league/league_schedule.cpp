@@ -1,0 +1,71 @@
+#include "runner/league/league_schedule.hpp"
+
+#include "runner/bots/content_hash.hpp"
+
+#include <string>
+
+namespace gol::runner {
+
+namespace {
+
+std::uint64_t u64(int v) { return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)); }
+
+// The seed depends on the league seed and the pair's names, not on list positions, so adding
+// or removing another bot leaves this pair's games, and their keys, alone.
+std::uint64_t game_seed(std::uint64_t league_seed, const std::string& a, const std::string& b, int game_index) {
+    const std::string hex = Sha256()
+                                .add_field("gol-runner game seed")
+                                .add_u64(league_seed)
+                                .add_field(a < b ? a : b)
+                                .add_field(a < b ? b : a)
+                                .add_u64(u64(game_index))
+                                .hex();
+    return std::stoull(hex.substr(0, 16), nullptr, 16);
+}
+
+}  // namespace
+
+std::string game_key(const GameInputs& in) {
+    Sha256 h;
+    h.add_field("gol-runner league game").add_field(in.rules_version);
+    for (int seat = 0; seat < 2; ++seat) h.add_field(in.bots[seat]).add_field(in.hashes[seat]);
+    return h.add_u64(u64(in.game_index))
+        .add_u64(in.seed)
+        .add_u64(u64(in.width))
+        .add_u64(u64(in.height))
+        .add_u64(u64(in.generations))
+        .add_u64(u64(in.time_limit_ms))
+        .add_u64(u64(in.memory_limit_mb))
+        .add_u64(u64(in.cpu_limit_s))
+        .add_u64(in.sandboxed ? 1 : 0)
+        .hex();
+}
+
+std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots, const LeagueSettings& s) {
+    std::vector<ScheduledGame> games;
+    for (std::size_t i = 0; i < bots.size(); ++i)
+        for (std::size_t j = i + 1; j < bots.size(); ++j)
+            for (int g = 0; g < s.games_per_pair; ++g) {
+                ScheduledGame game;
+                game.seats = g % 2 == 0 ? std::array<int, 2>{int(i), int(j)} : std::array<int, 2>{int(j), int(i)};
+                const ScheduledBot& a = bots[game.seats[0]];
+                const ScheduledBot& b = bots[game.seats[1]];
+                GameInputs& in = game.inputs;
+                in.bots = {a.name, b.name};
+                in.hashes = {a.hash, b.hash};
+                in.game_index = g;
+                in.seed = game_seed(s.seed, a.name, b.name, g);
+                in.width = s.config.width;
+                in.height = s.config.height;
+                in.generations = s.config.generations;
+                in.time_limit_ms = s.time_limit_ms;
+                in.memory_limit_mb = s.memory_limit_mb;
+                in.cpu_limit_s = s.cpu_limit_s;
+                in.sandboxed = s.sandboxed;
+                game.key = game_key(in);
+                games.push_back(std::move(game));
+            }
+    return games;
+}
+
+}  // namespace gol::runner

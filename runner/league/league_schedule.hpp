@@ -1,0 +1,59 @@
+// Who plays whom in a league, in which seats, and the key that identifies each game's result.
+#pragma once
+
+#include "runner/game/match.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gol::runner {
+
+struct LeagueSettings {
+    GameConfig config;
+    int time_limit_ms = 1000;
+    int memory_limit_mb = 1024;
+    int cpu_limit_s = 0;  // 0: the time limit, rounded up
+    int games_per_pair = 2;
+    std::uint64_t seed = 1;
+    bool sandboxed = true;  // whether bots run inside bubblewrap
+};
+
+struct ScheduledBot {
+    std::string name;
+    std::string hash;
+};
+
+// Everything that decides one game's result. A game's key is the SHA-256 of exactly these, and
+// a stored result names them, so it can be checked against the game it is loaded for.
+struct GameInputs {
+    std::string rules_version{gol::runner::rules_version};
+    std::array<std::string, 2> bots;    // by seat
+    std::array<std::string, 2> hashes;  // by seat: the bots' content hashes
+    int game_index = 0;                 // within its pair
+    std::uint64_t seed = 0;
+    int width = 0, height = 0, generations = 0;  // the board and the generation limit
+    int time_limit_ms = 0;
+    int memory_limit_mb = 0;
+    int cpu_limit_s = 0;
+    bool sandboxed = true;
+
+    bool operator==(const GameInputs&) const = default;
+};
+
+// 64 hex digits. Every field is fixed-width or length-prefixed, so no two different inputs hash
+// the same bytes.
+std::string game_key(const GameInputs& inputs);
+
+struct ScheduledGame {
+    std::string key;             // game_key(inputs): decides whether a stored result still holds
+    std::array<int, 2> seats{};  // indexes into the bot list: seat 1, seat 2
+    GameInputs inputs;
+};
+
+// Every pair plays games_per_pair games, seat orders alternating, so each order is played
+// equally often (games_per_pair must be even). Bots are taken in the given order.
+std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots, const LeagueSettings& settings);
+
+}  // namespace gol::runner

@@ -1,0 +1,167 @@
+#include "runner/league/results_store.hpp"
+#include "runner/text/json_text.hpp"
+
+#include "runner/sys/atomic_file.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+namespace gol::runner {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kRecordCap = std::size_t{1} << 20;
+constexpr std::size_t kIndexCap = std::size_t{256} << 20;
+
+// A store file's bytes, or none when it does not exist. Opened without following a symlink or
+// blocking on a fifo, and read only if it is a regular file no larger than `cap`: a planted
+// link to /proc or a fifo must not hang the runner.
+std::optional<std::string> read_store_file(const fs::path& file, std::size_t cap) {
+    UniqueFd fd(::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    if (!fd) {
+        if (errno == ENOENT) return std::nullopt;
+        throw StoreError(errno == ELOOP ? "it is a symlink" : std::strerror(errno));
+    }
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) throw StoreError(std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) throw StoreError("it is not a regular file");
+    if (static_cast<std::uint64_t>(st.st_size) > cap)
+        throw StoreError("it is larger than " + std::to_string(cap >> 20) + " MiB");
+    // One byte more than its size, to notice a file that is not what its size says.
+    std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t n = ::read(fd.get(), text.data() + got, text.size() - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw StoreError(std::strerror(errno));
+        if (n == 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    if (got != static_cast<std::size_t>(st.st_size)) throw StoreError("it changed while being read");
+    text.resize(got);
+    return text;
+}
+
+// An integer setting; a float or a number out of int's range is an error, not a conversion.
+int int_setting(const json& s, const char* key) {
+    const json& v = s.at(key);
+    if (!v.is_number_integer() || v < INT_MIN || v > INT_MAX)
+        throw StoreError(std::string("\"") + key + "\" is not an integer");
+    return v.get<int>();
+}
+
+}  // namespace
+
+ResultsStore::ResultsStore(fs::path dir) : dir_(std::move(dir)) {
+    std::error_code ec;
+    fs::create_directories(dir_ / "games", ec);
+    if (ec) throw StoreError("results directory " + dir_.string() + ": " + ec.message());
+    lock_.reset(::open((dir_ / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+    if (!lock_) throw StoreError("results directory " + dir_.string() + ": " + std::strerror(errno));
+    if (::flock(lock_.get(), LOCK_EX | LOCK_NB) != 0)
+        throw StoreError("results directory " + dir_.string() + " is in use by another league run");
+}
+
+std::optional<GameRecord> ResultsStore::load(const ScheduledGame& game) const { return load_record(dir_, game); }
+
+fs::path ResultsStore::replay_path(const std::string& key) const { return dir_ / "replays" / (key + ".jsonl"); }
+fs::path ResultsStore::viewer_path(const std::string& key) const { return dir_ / "viewers" / (key + ".html"); }
+
+void ResultsStore::save(const GameRecord& record, const std::string& replay, const std::string& log) {
+    write_file_atomically(replay_path(record.key), replay);
+    write_file_atomically(dir_ / "logs" / (record.key + ".log"), log);
+    write_file_atomically(dir_ / "games" / (record.key + ".json"), record_text(record));
+}
+
+void ResultsStore::save_index(const LeagueIndex& index) {
+    json bots = json::array();
+    for (const ScheduledBot& b : index.bots) bots.push_back({{"name", b.name}, {"hash", b.hash}});
+    json excluded = json::array();
+    for (const ExcludedBot& e : index.excluded) excluded.push_back({{"bot", e.bot}, {"reason", e.reason}});
+    const LeagueSettings& s = index.settings;
+    json j = {{"settings",
+               {{"width", s.config.width},
+                {"height", s.config.height},
+                {"generations", s.config.generations},
+                {"time_limit_ms", s.time_limit_ms},
+                {"memory_limit_mb", s.memory_limit_mb},
+                {"cpu_limit_s", s.cpu_limit_s},
+                {"games_per_pair", s.games_per_pair},
+                {"seed", s.seed},
+                {"sandboxed", s.sandboxed},
+                {"scoring", index.scoring}}},
+              {"bots", bots},
+              {"games", index.keys},
+              {"excluded", excluded},
+              {"paths", index.paths}};
+    write_file_atomically(dir_ / "league.json", json_text(j, 2) + "\n");
+}
+
+LeagueIndex load_index(const fs::path& dir) {
+    const fs::path file = dir / "league.json";
+    std::optional<std::string> text;
+    try {
+        text = read_store_file(file, kIndexCap);
+    } catch (const StoreError& e) {
+        throw StoreError(file.string() + ": " + e.what());
+    }
+    if (!text) throw StoreError(file.string() + ": cannot be read (no league has run with these results yet?)");
+    try {
+        json j = json::parse(*text);
+        LeagueIndex index;
+        const json& s = j.at("settings");
+        if (!s.contains("sandboxed") || !j.at("bots").is_array() || (!j["bots"].empty() && !j["bots"][0].is_object()))
+            throw StoreError("written by an older runner; run the league again to replay its games under the "
+                             "new keys");
+        index.settings.config.width = int_setting(s, "width");
+        index.settings.config.height = int_setting(s, "height");
+        index.settings.config.generations = int_setting(s, "generations");
+        index.settings.time_limit_ms = int_setting(s, "time_limit_ms");
+        index.settings.memory_limit_mb = int_setting(s, "memory_limit_mb");
+        index.settings.cpu_limit_s = int_setting(s, "cpu_limit_s");
+        index.settings.games_per_pair = int_setting(s, "games_per_pair");
+        if (!s.at("seed").is_number_unsigned()) throw StoreError("\"seed\" is not a non-negative integer");
+        index.settings.seed = s.at("seed").get<std::uint64_t>();
+        index.settings.sandboxed = s.at("sandboxed").get<bool>();
+        index.scoring = s.at("scoring").get<std::string>();
+        for (const json& b : j.at("bots"))
+            index.bots.push_back({b.at("name").get<std::string>(), b.at("hash").get<std::string>()});
+        index.keys = j.at("games").get<std::vector<std::string>>();
+        for (const json& e : j.at("excluded"))
+            index.excluded.push_back({e.at("bot").get<std::string>(), e.at("reason").get<std::string>()});
+        // Indexes written before bots' paths were kept have none.
+        index.paths = j.value("paths", std::map<std::string, std::string>{});
+        return index;
+    } catch (const json::exception& e) {
+        throw StoreError(file.string() + ": " + e.what());
+    } catch (const StoreError& e) {
+        throw StoreError(file.string() + ": " + e.what());
+    }
+}
+
+std::optional<GameRecord> load_record(const fs::path& dir, const ScheduledGame& game) {
+    // Named as the store's layout names it: the messages go to the host's log.
+    const std::string name = "games/" + game.key + ".json";
+    try {
+        std::optional<std::string> text = read_store_file(dir / name, kRecordCap);
+        if (!text) return std::nullopt;
+        return read_record(*text, game);
+    } catch (const StoreError& e) {
+        throw StoreError(name + ": " + e.what());
+    } catch (const RecordError& e) {
+        throw StoreError(name + ": " + e.what());
+    }
+}
+
+}  // namespace gol::runner

@@ -1,0 +1,69 @@
+// The league's results on disk: one durable record per finished game, with its replay and log,
+// and an index of the league's current schedule. A record exists only once its game is over.
+#pragma once
+
+#include "runner/league/game_record.hpp"
+#include "runner/league/league_schedule.hpp"
+#include "runner/sys/unique_fd.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gol::runner {
+
+struct StoreError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct ExcludedBot {
+    std::string bot;
+    std::string reason;
+};
+
+// What `runner table` needs to rebuild the table without the bots: the league's bots with their
+// content hashes, scheduled game keys, exclusions and settings, as of the last league run.
+struct LeagueIndex {
+    LeagueSettings settings;
+    std::string scoring = "wins";
+    std::vector<ScheduledBot> bots;
+    std::vector<std::string> keys;
+    std::vector<ExcludedBot> excluded;
+    // The folder or file of each bot that has played under a name in this store, kept across
+    // runs: when a newcomer takes a name, the bot that had it keeps it (docs/league.md).
+    std::map<std::string, std::string> paths;
+};
+
+class ResultsStore {
+public:
+    // Opens (creating) `dir` and locks it against a second league writing to it at once.
+    // Throws StoreError when the directory cannot be used or is locked.
+    explicit ResultsStore(std::filesystem::path dir);
+
+    const std::filesystem::path& dir() const { return dir_; }
+    std::optional<GameRecord> load(const ScheduledGame& game) const;
+    // Replay and log first, the record last: a record never points at a missing replay.
+    void save(const GameRecord& record, const std::string& replay, const std::string& log);
+    void save_index(const LeagueIndex& index);
+
+    std::filesystem::path replay_path(const std::string& key) const;
+    // Where the game's viewer page goes (docs/viewer.md): made from its replay, so it can be
+    // made again.
+    std::filesystem::path viewer_path(const std::string& key) const;
+
+private:
+    std::filesystem::path dir_;
+    UniqueFd lock_;
+};
+
+// Reading needs no lock: every file is replaced atomically. Throws StoreError.
+LeagueIndex load_index(const std::filesystem::path& dir);
+
+// The record stored for `game`, or none. Throws StoreError "games/KEY.json: what is wrong" when
+// one is stored but does not hold for the game (read_record()), or cannot be read; such a record
+// is not to be counted.
+std::optional<GameRecord> load_record(const std::filesystem::path& dir, const ScheduledGame& game);
+
+}  // namespace gol::runner

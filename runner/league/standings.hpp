@@ -1,0 +1,49 @@
+// The league table: scoring systems, tie-breaks (docs/league.md) and the table's formats.
+#pragma once
+
+#include "runner/league/results_store.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gol::runner {
+
+enum class Scoring { wins, points, half, kd };
+std::optional<Scoring> scoring_from_name(std::string_view name);
+std::string_view name(Scoring scoring);
+
+struct Standing {
+    int rank = 0;
+    std::string bot;
+    int played = 0, wins = 0, draws = 0, losses = 0;
+    double points = 0;
+    int forfeits = 0;
+    double mean_cells = 0;  // final live cells, averaged over the bot's games
+};
+
+// Standings of `bots` over `games` (games naming other bots are ignored), best first.
+std::vector<Standing> compute_standings(const std::vector<std::string>& bots, const std::vector<GameRecord>& games,
+                                        Scoring scoring);
+
+struct LeagueTable {
+    Scoring scoring = Scoring::wins;
+    LeagueSettings settings;
+    std::vector<GameRecord> games;  // the stored games the standings count, in schedule order
+    std::vector<Standing> standings;
+    int total = 0, played = 0, reused = 0;  // games scheduled, played by this run, taken from the store
+    std::vector<ExcludedBot> excluded;
+};
+
+enum class TableFormat { text, markdown, json, csv };
+std::optional<TableFormat> table_format_from_name(std::string_view name);
+
+std::string format_table(const LeagueTable& table, TableFormat format);
+
+// As every table format writes them: points with a decimal only when they have one
+// (half-point scoring), mean cells with one decimal.
+std::string format_points(double points);
+std::string format_mean_cells(double cells);
+
+}  // namespace gol::runner

@@ -1,0 +1,135 @@
+// Stored records: read back only for the game they name, and only with a result that game can have.
+#include "runner/league/game_record.hpp"
+#include "runner/league/league_schedule.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+
+using namespace gol::runner;
+using nlohmann::json;
+
+namespace {
+
+// Game 0 of a against b on a 20x10 board, 100 generations.
+ScheduledGame scheduled(int which = 0) {
+    LeagueSettings s;
+    s.config = {20, 10, 100};
+    return schedule_league({{"a", "hash-a"}, {"b", "hash-b"}}, s).at(static_cast<std::size_t>(which));
+}
+
+// What a league would store for it: seat 1 wins 30 to 12 after all generations, seat 2 having
+// timed out twice.
+GameRecord valid_record(const ScheduledGame& g) {
+    GameRecord r{g.inputs, g.key, {}, {}, {}};
+    r.result.verdict = {1, EndReason::generations};
+    r.result.generations = 100;
+    r.result.cells = {30, 12};
+    r.result.forfeits = {0, 2};
+    r.forfeit_reasons[1] = {{"timeout", 2}};
+    r.last_forfeit[1] = "timeout: no reply within 1000 ms";
+    return r;
+}
+
+// read_record's complaint about the valid record changed by `change`, or "" if it accepts it.
+std::string problem(const std::function<void(json&)>& change, const ScheduledGame& g = scheduled()) {
+    json j = json::parse(record_text(valid_record(scheduled())));
+    change(j);
+    try {
+        read_record(j.dump(), g);
+    } catch (const RecordError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("game record: written and read back for its game, naming every input") {
+    const ScheduledGame g = scheduled();
+    const GameRecord r = read_record(record_text(valid_record(g)), g);
+    CHECK(r.key == g.key);
+    CHECK(r.bots == std::array<std::string, 2>{"a", "b"});
+    CHECK(r.hashes == std::array<std::string, 2>{"hash-a", "hash-b"});
+    CHECK(r.seed == g.inputs.seed);
+    CHECK(r.result.verdict.winner_seat == 1);
+    CHECK(r.result.cells == std::array<std::int64_t, 2>{30, 12});
+    CHECK(r.forfeit_reasons[1].at("timeout") == 2);
+    CHECK(r.last_forfeit[1] == "timeout: no reply within 1000 ms");
+
+    const json inputs = json::parse(record_text(r))["inputs"];
+    for (const char* field : {"rules_version", "bots", "hashes", "game_index", "seed", "width", "height", "generations",
+                              "time_limit_ms", "memory_limit_mb", "cpu_limit_s", "sandboxed"})
+        CHECK_MESSAGE(inputs.contains(field), field);
+    CHECK(problem([](json&) {}) == "");
+}
+
+TEST_CASE("game record: one for another game, another key or an older runner is refused") {
+    CHECK(has(problem([](json&) {}, scheduled(1)), "other inputs than the scheduled game's (bots, hashes, game_index, seed differ)"));
+    CHECK(has(problem([](json& j) { j["inputs"]["sandboxed"] = false; }), "(sandboxed differ)"));
+    CHECK(has(problem([](json& j) { j["inputs"]["memory_limit_mb"] = 2048; }), "(memory_limit_mb differ)"));
+    CHECK(has(problem([](json& j) { j["inputs"]["rules_version"] = "ppcg2016-0"; }), "(rules_version differ)"));
+    CHECK(has(problem([](json& j) { j["key"] = std::string(64, '0'); }), "its key is"));
+    CHECK(has(problem([](json& j) {
+              j["bots"] = j["inputs"]["bots"];
+              j.erase("inputs");
+          }),
+          "names no inputs (a record from an older runner)"));
+    CHECK(has(problem([](json& j) { j = json::array(); }), "not a JSON object"));
+    CHECK(has(problem([](json& j) { j = "{"; }), "not a JSON object"));
+    CHECK_THROWS_WITH_AS(read_record("{\"key\": ", scheduled()), doctest::Contains("invalid JSON"), RecordError);
+}
+
+TEST_CASE("game record: impossible results are refused, naming what is wrong") {
+    using Change = std::function<void(json&)>;
+    const std::vector<std::pair<Change, std::string>> cases = {
+        {[](json& j) { j["winner"] = 7; }, "\"winner\" is 7, not 1, 2 or null"},
+        {[](json& j) { j["winner"] = "1"; }, "\"winner\" is \"1\""},
+        {[](json& j) { j["winner"] = 1.0; }, "\"winner\" is 1.0"},
+        {[](json& j) { j["cells"] = {-5, 1000000000000}; }, "\"cells\" is -5, not from 0 to 200"},
+        {[](json& j) { j["cells"] = {30, 1000000000000}; }, "\"cells\" is 1000000000000, not from 0 to 200"},
+        {[](json& j) { j["cells"] = {30.5, 12}; }, "\"cells\" is 30.5, not an integer"},
+        {[](json& j) { j["cells"] = {1e300, 12}; }, "not an integer"},
+        {[](json& j) { j["cells"] = {30}; }, "\"cells\" is not a list of two"},
+        {[](json& j) { j["cells"] = {12, 30}; }, "the winner is not the side with more cells"},
+        {[](json& j) { j["cells"] = {12, 12}; }, "the winner is not the side with more cells (or a draw when equal)"},
+        {[](json& j) { j["cells"] = {30, 0}; }, "one side has 0 cells"},
+        {[](json& j) { j["generations"] = 0; }, "\"generations\" is 0, not from 1 to 100"},
+        {[](json& j) { j["generations"] = 101; }, "\"generations\" is 101, not from 1 to 100"},
+        {[](json& j) { j["generations"] = 99; }, "it ended by generations after 99 of 100"},
+        {[](json& j) { j["reason"] = "forfeit"; }, "\"reason\" is \"forfeit\""},
+        {[](json& j) { j["reason"] = "extinction"; }, "not exactly one side has 0 cells"},
+        {[](json& j) {
+             j["reason"] = "extinction";
+             j["cells"] = {0, 12};
+         },
+         "the winner is not the side with cells left"},
+        {[](json& j) { j["forfeits"] = {0, 101}; }, "\"forfeits\" is 101, not from 0 to 100"},
+        {[](json& j) { j["forfeits"] = {-1, 2}; }, "\"forfeits\" is -1"},
+        {[](json& j) { j["forfeits"] = {0, 3}; }, "seat 2's forfeit_reasons add up to 2, not its 3 forfeits"},
+        {[](json& j) { j["forfeit_reasons"][1]["timeout"] = 0; }, "\"forfeit_reasons\" is 0"},
+        {[](json& j) { j.erase("last_forfeit"); }, "it has no \"last_forfeit\""},
+    };
+    for (const auto& [change, expected] : cases) {
+        const std::string p = problem(change);
+        CAPTURE(p);
+        CHECK(has(p, expected));
+    }
+
+    // What the rules allow is accepted: a draw on equal cells, and extinction before the limit.
+    CHECK(problem([](json& j) {
+              j["cells"] = {12, 12};
+              j["winner"] = nullptr;
+          }) == "");
+    CHECK(problem([](json& j) {
+              j["reason"] = "extinction";
+              j["generations"] = 7;
+              j["cells"] = {0, 12};
+              j["winner"] = 2;
+              j["forfeits"] = {0, 0};
+              j["forfeit_reasons"][1] = json::object();
+          }) == "");
+}

@@ -1,0 +1,220 @@
+// End to end: `runner league` and `runner table` on real bots, including a kill -9 mid-league.
+#include "runner/testing/runner_fixture.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+using namespace gol::runner;
+using gol::runner::testing::read_text;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct LeagueFixture : testing::RunnerFixture {
+    LeagueFixture() {
+        fs::create_directories(bots);
+        const fs::path src = TEST_BOTS_DIR;
+        fs::copy(src / "block.py", bots / "block.py");
+        fs::copy(src / "block.cpp", bots / "cblock.cpp");
+        fs::copy(src / "idle.sh", bots / "idle.sh");
+        fs::copy(src / "nap.sh", bots / "nap.sh");
+    }
+
+    std::vector<std::string> league_args(const std::string& results, const std::string& format = "json") {
+        return {"league", bots.string(), "--results", (root.path() / results).string(), "--cache", cache.string(),
+                "--width", "20", "--height", "20", "--generations", "100", "-j", "1", "--format", format};
+    }
+
+    json league(const std::string& results) {
+        RunOutcome r = runner(league_args(results));
+        INFO("stderr: " << r.err);
+        REQUIRE(r.kind == RunOutcome::Kind::exited);
+        REQUIRE(r.exit_status == 0);
+        return json::parse(r.out);
+    }
+
+    // Finished games only: a runner killed mid-write leaves a hidden temporary file beside them.
+    int stored(const std::string& results) {
+        fs::path games = root.path() / results / "games";
+        if (!fs::exists(games)) return 0;
+        int n = 0;
+        for (const auto& entry : fs::directory_iterator(games))
+            n += entry.path().extension() == ".json" && !entry.path().filename().string().starts_with(".");
+        return n;
+    }
+};
+
+json row(const json& table, const std::string& bot) {
+    for (const json& r : table["standings"])
+        if (r["bot"] == bot) return r;
+    return json();
+}
+
+}  // namespace
+
+TEST_CASE("league e2e: the expected table, then an unchanged re-run plays nothing") {
+    LeagueFixture f;
+    json t = f.league("results");
+    CHECK(t["games"]["total"] == 12);
+    CHECK(t["games"]["played"] == 12);
+    CHECK(t["games"]["reused"] == 0);
+    // block and cblock never meet (draws) and beat the two passive bots, which draw each other.
+    for (const char* b : {"block", "cblock"}) {
+        CAPTURE(b);
+        CHECK(row(t, b)["rank"] == 1);
+        CHECK(row(t, b)["wins"] == 4);
+        CHECK(row(t, b)["draws"] == 2);
+        CHECK(row(t, b)["losses"] == 0);
+        CHECK(row(t, b)["points"] == 6);
+    }
+    for (const char* b : {"idle", "nap"}) {
+        CAPTURE(b);
+        CHECK(row(t, b)["rank"] == 3);
+        CHECK(row(t, b)["losses"] == 4);
+        CHECK(row(t, b)["points"] == 2);
+    }
+    CHECK(f.stored("results") == 12);
+    CHECK(fs::exists(f.root.path() / "results" / "league.json"));
+
+    json again = f.league("results");
+    CHECK(again["games"]["played"] == 0);
+    CHECK(again["games"]["reused"] == 12);
+    CHECK(again["standings"] == t["standings"]);
+
+    RunOutcome table = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "json"});
+    CHECK(table.exit_status == 0);
+    CHECK(json::parse(table.out)["standings"] == t["standings"]);
+    RunOutcome csv = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "csv"});
+    CHECK(csv.out.rfind("rank,bot,played,wins,draws,losses,points,forfeits,mean_cells,sandboxed,excluded\n", 0) == 0);
+    CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 5);
+
+    SUBCASE("a changed bot replays only its own games") {
+        std::ofstream(f.bots / "idle.sh", std::ios::app) << "# changed\n";
+        json changed = f.league("results");
+        CHECK(changed["games"]["played"] == 6);
+        CHECK(changed["games"]["reused"] == 6);
+    }
+    SUBCASE("a removed bot drops out of the table") {
+        fs::remove(f.bots / "nap.sh");
+        json fewer = f.league("results");
+        CHECK(fewer["standings"].size() == 3);
+        CHECK(fewer["games"]["total"] == 6);
+        CHECK(fewer["games"]["played"] == 0);
+        CHECK(row(fewer, "nap").is_null());
+    }
+}
+
+TEST_CASE("league e2e: killed with SIGKILL mid-run, a re-run completes to the same table with no game redone") {
+    LeagueFixture f;
+    // Once the first game is stored, SIGKILL the runner, as kill -9 would.
+    ProcessRegistry registry;
+    RunOutcome killed;
+    std::thread league([&] { killed = f.runner(f.league_args("results"), std::chrono::seconds(120), &registry); });
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (f.stored("results") == 0 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    registry.kill_all();
+    league.join();
+    REQUIRE(killed.kind == RunOutcome::Kind::signaled);
+    CHECK(killed.signal == SIGKILL);
+    const int before = f.stored("results");
+    CHECK(before > 0);
+    CHECK(before < 12);
+
+    json resumed = f.league("results");
+    CHECK(resumed["games"]["reused"] == before);
+    CHECK(resumed["games"]["played"] == 12 - before);
+    CHECK(f.stored("results") == 12);
+
+    json uninterrupted = f.league("reference");
+    CHECK(resumed["standings"] == uninterrupted["standings"]);
+}
+
+TEST_CASE("league e2e: unusable bots are excluded with their reasons; the rest play") {
+    LeagueFixture f;
+    fs::remove(f.bots / "nap.sh");
+    fs::create_directories(f.bots / "broken");
+    std::ofstream(f.bots / "broken" / "bot.json") << "{\"run\": \"not a list\"}";
+    std::ofstream(f.bots / "notes.dat") << "?";
+    std::ofstream(f.bots / "fails.c") << "this is not C";
+    json t = f.league("results");
+    CHECK(t["standings"].size() == 3);
+    REQUIRE(t["excluded"].size() == 3);
+    std::string all;
+    for (const json& e : t["excluded"]) all += e["bot"].get<std::string>() + ": " + e["reason"].get<std::string>() + "\n";
+    CHECK(all.find("\"run\" must be a non-empty array") != std::string::npos);
+    CHECK(all.find("cannot tell how to run") != std::string::npos);
+    CHECK(all.find("compiling fails.c failed") != std::string::npos);
+}
+
+TEST_CASE("league e2e: bad settings exit 2 naming the problem") {
+    LeagueFixture f;
+    RunOutcome r = f.runner({"league", f.bots.string(), "--games-per-pair", "3"});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("--games-per-pair") != std::string::npos);
+    r = f.runner({"league", (f.root.path() / "nowhere").string()});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("nowhere") != std::string::npos);
+    std::ofstream(f.root.path() / "t.json") << R"({"bots": "bots", "widht": 3})";
+    r = f.runner({"league", "--tournament", (f.root.path() / "t.json").string()});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("unknown key \"widht\"") != std::string::npos);
+    r = f.runner({"table", "--results", (f.root.path() / "empty").string()});
+    CHECK(r.exit_status == 2);
+}
+
+TEST_CASE("league e2e: a tournament file supplies settings, flags override, results go beside it") {
+    LeagueFixture f;
+    fs::remove(f.bots / "nap.sh");
+    std::ofstream(f.root.path() / "cup.json")
+        << R"({"bots": "bots", "width": 20, "height": 20, "generations": 10, "games_per_pair": 4, "scoring": "points"})";
+    RunOutcome r = f.runner({"league", "--tournament", (f.root.path() / "cup.json").string(), "--cache",
+                             f.cache.string(), "--games-per-pair", "2", "--format", "json"});
+    REQUIRE(r.exit_status == 0);
+    json t = json::parse(r.out);
+    CHECK(t["games"]["total"] == 6);
+    CHECK(t["scoring"] == "points");
+    CHECK(row(t, "block")["points"] == 3 * 2 + 1 * 2);
+    CHECK(fs::exists(f.root.path() / "cup" / "league.json"));
+}
+
+TEST_CASE("league e2e: leaderboard.html and a viewer page for every game; table --format html; names escaped") {
+    LeagueFixture f;
+    fs::remove(f.bots / "nap.sh");
+    fs::create_directories(f.bots / "evil");
+    fs::copy(fs::path(TEST_BOTS_DIR) / "block.py", f.bots / "evil" / "bot.py");
+    std::ofstream(f.bots / "evil" / "bot.json") << R"({"name": "<script>alert(1)</script>", "run": ["python3", "bot.py"]})";
+    json t = f.league("results");
+    REQUIRE(t["standings"].size() == 4);
+    const fs::path dir = f.root.path() / "results";
+    const std::string page = read_text(dir / "leaderboard.html");
+    CHECK(page.find("<script>alert(1)</script>") == std::string::npos);
+    CHECK(page.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+    int links = 0;
+    for (const auto& entry : fs::directory_iterator(dir / "games")) {
+        const std::string key = entry.path().stem().string();
+        CHECK(fs::exists(dir / "viewers" / (key + ".html")));
+        links += page.find("href=\"viewers/" + key + ".html\"") != std::string::npos;
+    }
+    CHECK(links == 12);
+
+    // A store from before viewer pages: the next run makes the missing ones, counting by playing
+    // the replays again, to the same pages as the games' own counts made.
+    std::map<fs::path, std::string> pages;
+    for (const auto& entry : fs::directory_iterator(dir / "viewers")) pages[entry.path()] = read_text(entry.path());
+    fs::remove_all(dir / "viewers");
+    f.league("results");
+    CHECK(std::distance(fs::directory_iterator(dir / "viewers"), fs::directory_iterator()) == 12);
+    for (const auto& [path, text] : pages) CHECK(read_text(path) == text);
+
+    RunOutcome r = f.runner({"table", "--results", dir.string(), "--format", "html"});
+    CHECK(r.exit_status == 0);
+    CHECK(r.out == page);
+}

@@ -1,0 +1,170 @@
+// The viewer page, the leaderboard page and the board picture: what they hold, and that text
+// from bots never reaches a page as markup.
+#include "runner/report/board_png.hpp"
+#include "runner/text/html_text.hpp"
+#include "runner/report/leaderboard_page.hpp"
+#include "runner/report/viewer_page.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+#include <png.h>
+
+#include <string>
+
+using namespace gol;
+using namespace gol::runner;
+using nlohmann::json;
+
+namespace {
+
+const std::string kHostile = "</script><script>alert(1)</script>";
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+// A game of 12 generations: seat 1 places a blinker, seat 2 a block, seat 2 then forfeits a turn.
+Replay sample_replay() {
+    Replay r;
+    r.header.bots = {kHostile, "<img src=x onerror=alert(1)>"};
+    r.header.hashes = {"h1", "h2"};
+    r.header.config = {12, 10, 12};
+    r.ticks.resize(12);
+    r.ticks[0][0].applied = {{1, 1}, {1, 2}, {1, 3}};
+    r.ticks[0][1].applied = {{6, 6}, {6, 7}, {7, 6}, {7, 7}};
+    r.ticks[3][1].forfeit = Forfeit{ForfeitKind::not_json, "printed " + kHostile};
+    r.result = resimulate(r);
+    return r;
+}
+
+json embedded_data(const std::string& page) {
+    const std::string open = "<script type=\"application/json\" id=\"game-data\">";
+    const std::size_t from = page.find(open);
+    REQUIRE(from != std::string::npos);
+    const std::size_t to = page.find("</script>", from);
+    REQUIRE(to != std::string::npos);
+    return json::parse(page.substr(from + open.size(), to - from - open.size()));
+}
+
+}  // namespace
+
+TEST_CASE("html_escape and script_safe_json leave no markup") {
+    CHECK(html_escape("<a href=\"x\">Tom & 'Jerry'</a>") ==
+          "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;");
+    const json j = {{"name", kHostile + " & more"}};
+    const std::string safe = script_safe_json(j.dump());
+    CHECK(safe.find('<') == std::string::npos);
+    CHECK(safe.find('>') == std::string::npos);
+    CHECK(safe.find('&') == std::string::npos);
+    CHECK(json::parse(safe) == j);
+}
+
+TEST_CASE("viewer page: the game's data, this engine's counts, and hostile names kept as data") {
+    const Replay replay = sample_replay();
+    REQUIRE(replay.result.generations == 12);
+    const std::string page = viewer_page(replay);
+    for (const char* placeholder : {"/*@STYLE@*/", "/*@SCRIPT@*/", "@GAME_DATA@"})
+        CHECK(page.find(placeholder) == std::string::npos);
+    CHECK(page.find(kHostile) == std::string::npos);
+    CHECK(page.find("<img") == std::string::npos);
+    // Every script element the template opens is closed by the template: the assets and the
+    // data add no </script of their own.
+    CHECK(count(page, "<script") == count(page, "</script>"));
+    CHECK(page.find("http://") == std::string::npos);
+    CHECK(page.find("https://") == std::string::npos);
+
+    const json data = embedded_data(page);
+    CHECK(data["header"]["bots"][0]["name"] == kHostile);
+    CHECK(data["header"]["width"] == 12);
+    CHECK(data["header"]["height"] == 10);
+    REQUIRE(data["moves"].size() == 12);
+    CHECK(data["moves"][0][0] == json::parse("[[1,1],[1,2],[1,3]]"));
+    CHECK(data["moves"][3][1]["forfeit"] == "not_json");
+    CHECK(data["result"]["cells"] == json::array({3, 4}));
+    REQUIRE(data["counts"].size() == 12);
+    CHECK(data["counts"][11] == json::array({3, 4}));
+}
+
+TEST_CASE("board_at: the board after each generation, the blinker turning") {
+    const Replay replay = sample_replay();
+    const Board start = board_at(replay, 0);
+    CHECK(start.population(Player::one) == 0);
+    CHECK(start.population(Player::two) == 0);
+    const Board one = board_at(replay, 1);
+    CHECK(one.at(0, 2) == Player::one);
+    CHECK(one.at(2, 2) == Player::one);
+    CHECK(one.at(1, 1) == Player::none);
+    const Board last = board_at(replay, 12);
+    CHECK(last.at(1, 1) == Player::one);
+    CHECK(last.at(7, 7) == Player::two);
+    CHECK(last.population(Player::one) == replay.result.cells[0]);
+    CHECK_THROWS_AS(board_at(replay, 13), ReplayError);
+    CHECK_THROWS_AS(board_at(replay, -1), ReplayError);
+}
+
+TEST_CASE("board PNG: scaled cells in the seats' colours") {
+    CHECK(png_cell_size(Board(1000, 1000)) == 2);
+    CHECK(png_cell_size(Board(100, 80)) == 16);
+    CHECK(png_cell_size(Board(4096, 10)) == 1);
+
+    Board board(10, 12);
+    const std::vector<Cell> mine = {{2, 3}}, theirs = {{5, 9}};
+    board.place(Player::one, mine);
+    board.place(Player::two, theirs);
+    const std::string bytes = board_png(board);
+    REQUIRE(bytes.size() > 8);
+    CHECK(bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+
+    png_image image{};
+    image.version = PNG_IMAGE_VERSION;
+    REQUIRE(png_image_begin_read_from_memory(&image, bytes.data(), bytes.size()));
+    image.format = PNG_FORMAT_RGB;
+    const int scale = png_cell_size(board);
+    CHECK(image.width == static_cast<png_uint_32>(12 * scale));
+    CHECK(image.height == static_cast<png_uint_32>(10 * scale));
+    std::vector<unsigned char> pixels(PNG_IMAGE_SIZE(image));
+    REQUIRE(png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr));
+    auto pixel = [&](int cell_y, int cell_x) {
+        const std::size_t i = ((static_cast<std::size_t>(cell_y) * scale + 1) * image.width + cell_x * scale + 1) * 3;
+        return std::vector<int>{pixels[i], pixels[i + 1], pixels[i + 2]};
+    };
+    CHECK(pixel(2, 3) == std::vector<int>{77, 163, 255});
+    CHECK(pixel(5, 9) == std::vector<int>{255, 122, 69});
+    CHECK(pixel(0, 0) == std::vector<int>{16, 20, 26});
+}
+
+TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and everything escaped") {
+    LeagueTable t;
+    t.settings.config = {100, 80, 400};
+    t.total = 2;
+    GameRecord g;
+    g.key = "k1";
+    g.bots = {kHostile, "plain"};
+    g.result.verdict = {1, EndReason::generations};
+    g.result.generations = 400;
+    g.result.cells = {50, 7};
+    g.result.forfeits = {0, 2};
+    g.forfeit_reasons[1] = {{"timeout", 2}};
+    g.last_forfeit[1] = "timeout: </td><b>late</b>";
+    t.games = {g};
+    t.standings = compute_standings({kHostile, "plain"}, t.games, Scoring::wins);
+    t.excluded = {{"<i>broken</i>", "bot.json: <img src=x onerror=alert(1)>"}};
+
+    const std::string page = leaderboard_page(t);
+    CHECK(page.find(kHostile) == std::string::npos);
+    CHECK(page.find("<img") == std::string::npos);
+    CHECK(page.find("<i>broken") == std::string::npos);
+    CHECK(page.find("</td><b>late") == std::string::npos);
+    CHECK(page.find(html_escape(kHostile)) != std::string::npos);
+    CHECK(page.find("&lt;img src=x onerror=alert(1)&gt;") != std::string::npos);
+    CHECK(page.find("id=\"standings\"") != std::string::npos);
+    CHECK(page.find("id=\"matrix\"") != std::string::npos);
+    CHECK(page.find("href=\"viewers/k1.html\"") != std::string::npos);
+    CHECK(page.find("href=\"replays/k1.jsonl\"") != std::string::npos);
+    CHECK(page.find(">1-0-0</span>") != std::string::npos);
+    CHECK(page.find(">0-0-1</span>") != std::string::npos);
+    CHECK(page.find("timeout 2") != std::string::npos);
+    CHECK(page.find("1 of 2 games played") != std::string::npos);
+}

@@ -1,0 +1,67 @@
+#include "runner/report/viewer_page.hpp"
+
+#include "runner/text/html_text.hpp"
+#include "runner/text/json_text.hpp"
+#include "runner/report/viewer_assets.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace gol::runner {
+
+namespace {
+
+using nlohmann::json;
+
+json game_data(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts) {
+    json moves = json::array();
+    for (const auto& tick : replay.ticks)
+        moves.push_back({move_json(tick[0].applied, tick[0].forfeit), move_json(tick[1].applied, tick[1].forfeit)});
+    return {{"header", header_json(replay.header)},
+            {"moves", std::move(moves)},
+            {"result", result_json(replay.result)},
+            {"counts", counts}};
+}
+
+struct Slot {
+    std::string_view placeholder;
+    std::string content;
+};
+
+// The template with each slot's placeholder (which it must hold exactly once) replaced. Found
+// in the template alone, so nothing filled in is ever taken for a placeholder.
+std::string fill(std::string_view page, const std::vector<Slot>& slots) {
+    std::vector<std::pair<std::size_t, const Slot*>> at;
+    for (const Slot& s : slots) {
+        const std::size_t i = page.find(s.placeholder);
+        if (i == std::string_view::npos || page.find(s.placeholder, i + 1) != std::string_view::npos)
+            throw std::logic_error("viewer.html must hold " + std::string(s.placeholder) + " exactly once");
+        at.emplace_back(i, &s);
+    }
+    std::sort(at.begin(), at.end());
+    std::string out;
+    std::size_t from = 0;
+    for (const auto& [i, slot] : at) {
+        out.append(page.substr(from, i - from)).append(slot->content);
+        from = i + slot->placeholder.size();
+    }
+    return out.append(page.substr(from));
+}
+
+}  // namespace
+
+std::string viewer_page(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts) {
+    return fill(assets::viewer_html,
+                {{"/*@STYLE@*/", std::string(assets::viewer_css)},
+                 {"/*@SCRIPT@*/", std::string(assets::life_js) + "\n" + std::string(assets::viewer_js)},
+                 {"@GAME_DATA@", script_safe_json(json_text(game_data(replay, counts)))}});
+}
+
+std::string viewer_page(const Replay& replay) {
+    GenerationCounts counts;
+    resimulate(replay, counts);
+    return viewer_page(replay, counts.counts);
+}
+
+}  // namespace gol::runner

@@ -1,0 +1,639 @@
+#include "runner/sys/process.hpp"
+
+#include "runner/sys/contain/init_report.h"
+#include "runner/sys/unique_fd.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <grp.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace gol::runner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Pipe {
+    UniqueFd read;
+    UniqueFd write;
+};
+
+Pipe make_pipe() {
+    int fds[2];
+    // O_CLOEXEC: a pipe end leaking into a bot spawned concurrently by another thread would keep
+    // this bot's stdout open and hide its EOF.
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+    return {UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+// One whole report from a namespace init, or nullopt at end of file.
+std::optional<gol_init_report> read_report(int fd) {
+    gol_init_report report{};
+    ssize_t got;
+    while ((got = ::read(fd, &report, sizeof report)) < 0 && errno == EINTR) {
+    }
+    if (got != static_cast<ssize_t>(sizeof report)) return std::nullopt;
+    return report;
+}
+
+// A started child that leads its own process group. Until reaped, the destructor kills the
+// group and reaps it, so no exit path leaks a process. A contained bot's child is the init of
+// its namespace, which reports the bot's own outcome on `report`.
+class ChildGroup {
+public:
+    // pidfd_open through syscall(): glibc 2.36's <sys/pidfd.h> lacks C linkage for C++.
+    ChildGroup(pid_t pid, ProcessRegistry* registry, UniqueFd report)
+        : pid_(pid),
+          pidfd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))),
+          registry_(registry),
+          report_(std::move(report)) {
+        if (!pidfd_) throw std::runtime_error(std::string("pidfd_open: ") + std::strerror(errno));
+        if (registry_) registry_->add(pid_);
+    }
+    ChildGroup(const ChildGroup&) = delete;
+    ChildGroup& operator=(const ChildGroup&) = delete;
+    ~ChildGroup() {
+        if (!reaped_) kill_and_reap();
+    }
+
+    pid_t pid() const { return pid_; }
+    int pidfd() const { return pidfd_.get(); }
+    // The bot's peak resident memory, once reaped.
+    long max_rss_kb() const { return usage_.ru_maxrss; }
+
+    // Returns the bot's wait status. Kills the group first: the leader, still unreaped,
+    // keeps the group id from being reused while we signal it.
+    int kill_and_reap() {
+        ::kill(-pid_, SIGKILL);
+        // Unregistered before the reap: once reaped, the group id may belong to someone else.
+        if (registry_) registry_->remove(pid_);
+        int status = 0;
+        while (::wait4(pid_, &status, 0, &usage_) < 0 && errno == EINTR) {
+        }
+        reaped_ = true;
+        reap_stragglers();
+        // The init wrote the bot's end before exiting; killed first (timeout, overflow), it did
+        // not, and the init's own death stands for the bot's.
+        if (report_) {
+            if (auto end = read_report(report_.get()); end && end->kind == GOL_INIT_ENDED) {
+                status = end->value;
+                usage_.ru_maxrss = static_cast<long>(end->max_rss_kb);
+            }
+        }
+        return status;
+    }
+
+private:
+    // Group members orphaned by the kill are reparented to us (we are a subreaper); reap them
+    // until the group is gone. Bounded, because a member whose parent escaped the group is
+    // not ours to reap.
+    void reap_stragglers() {
+        const auto give_up = Clock::now() + std::chrono::seconds(2);
+        while (Clock::now() < give_up) {
+            siginfo_t info{};
+            while (::waitid(P_PGID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG) == 0 && info.si_pid != 0)
+                info = {};
+            if (::kill(-pid_, 0) != 0 && errno == ESRCH) return;
+            ::kill(-pid_, SIGKILL);
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+
+    pid_t pid_;
+    UniqueFd pidfd_;
+    ProcessRegistry* registry_;
+    UniqueFd report_;
+    bool reaped_ = false;
+    rusage usage_{};
+};
+
+void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+// The parent's side of a freshly started child: its group, and the pipe ends we keep.
+struct Started {
+    std::unique_ptr<ChildGroup> child;
+    UniqueFd in;  // only when stdin is a pipe
+    UniqueFd out;
+    UniqueFd err;
+    Clock::time_point start;
+    std::string error;  // set when the program could not be started
+};
+
+// How contained bots start: the init program, opened once so that a run_as identity can exec
+// it wherever the runner lives, and whether the runner clones it into a new PID namespace (as
+// root) or the init makes its namespaces itself (user and PID; namespace_init.c says why).
+struct Containment {
+    UniqueFd init;  // libexec/gol-namespace-init
+    int clone_flags = 0;
+};
+
+// What the child needs between clone() and exec. It shares our memory until it execs (vfork
+// semantics), so it reports a failure by writing `error` here.
+struct ChildSetup {
+    const char* program;
+    char* const* argv;
+    char* const* envp;
+    int stdin_fd;  // -1: /dev/null
+    int stdout_fd;
+    int stderr_fd;
+    const char* cwd;  // nullptr: stay
+    const ResourceLimits* limits;
+    int pass_fd;  // -1: none
+    int pass_as;
+    const Identity* run_as;  // nullptr: stay
+    // Contained: the child execs the init program (init_fd) with init_argv instead, which
+    // starts the bot in a PID namespace of its own and reports on report_fd.
+    int init_fd = -1;
+    char* const* init_argv = nullptr;
+    int report_fd = -1;
+    int error = 0;
+    const char* step = "";
+};
+
+// Runs in the child on its own stack: only async-signal-safe calls until execve.
+int child_main(void* arg) {
+    auto* c = static_cast<ChildSetup*>(arg);
+    auto fail = [c](const char* step) {
+        c->error = errno;
+        c->step = step;
+        _exit(127);
+    };
+    // A session of its own, so a process group of its own (pgid = pid) and no controlling
+    // terminal: a bot cannot open /dev/tty to type into the host's shell.
+    if (::setsid() < 0) fail("setsid");
+    // The runner ignores SIGPIPE and blocks SIGINT/SIGTERM in its threads; ignored and
+    // blocked signals survive exec, so the bot gets the defaults back.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGXCPU, SIGXFSZ}) ::sigaction(sig, &dfl, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    int in = c->stdin_fd;
+    if (in < 0 && (in = ::open("/dev/null", O_RDONLY)) < 0) fail("open /dev/null");
+    if (::dup2(in, 0) < 0 || ::dup2(c->stdout_fd, 1) < 0 || ::dup2(c->stderr_fd, 2) < 0) fail("dup2");
+    if (c->pass_fd >= 0) {
+        // dup2 onto itself would keep close-on-exec.
+        if (c->pass_fd == c->pass_as ? ::fcntl(c->pass_as, F_SETFD, 0) != 0 : ::dup2(c->pass_fd, c->pass_as) < 0)
+            fail("passing a descriptor");
+    }
+    if (c->report_fd >= 0 && ::fcntl(c->report_fd, F_SETFD, 0) != 0) fail("passing the init's channel");
+    if (c->cwd && ::chdir(c->cwd) != 0) fail("chdir");
+    auto limit = [&](int resource, std::uint64_t value, const char* step) {
+        if (value == 0) return;
+        rlimit r{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+        // CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
+        if (resource == RLIMIT_CPU) r.rlim_max = r.rlim_cur + 1;
+        if (::setrlimit(resource, &r) != 0) fail(step);
+    };
+    limit(RLIMIT_AS, c->limits->address_space, "setrlimit RLIMIT_AS");
+    limit(RLIMIT_CPU, c->limits->cpu_seconds, "setrlimit RLIMIT_CPU");
+    limit(RLIMIT_FSIZE, c->limits->file_size, "setrlimit RLIMIT_FSIZE");
+    limit(RLIMIT_NOFILE, c->limits->open_files, "setrlimit RLIMIT_NOFILE");
+    // It counts every process of the uid on the host: only a uid of the child's own makes it the
+    // child's limit, where under the runner's own uid it would count the user's other processes.
+    if (c->run_as) limit(RLIMIT_NPROC, c->limits->processes, "setrlimit RLIMIT_NPROC");
+    rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    if (c->run_as) {
+        if (::setgroups(0, nullptr) != 0) fail("setgroups");
+        if (::setgid(c->run_as->gid) != 0) fail("setgid");
+        if (::setuid(c->run_as->uid) != 0) fail("setuid");
+    }
+    if (c->init_fd >= 0) {
+        // When the runner dies, so does the init, and the kernel ends the namespace with it.
+        // Set after setuid, which clears it; kept across exec. "Parent" is the thread that
+        // cloned us, blocked right now, and a bot never outlives the thread that plays it.
+        if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail("prctl PR_SET_PDEATHSIG");
+        ::execveat(c->init_fd, "", c->init_argv, c->envp, AT_EMPTY_PATH);
+    } else {
+        ::execve(c->program, c->argv, c->envp);
+    }
+    fail("execve");
+    return 127;
+}
+
+// A close-on-exec copy of `fd` when the child would put something else on its number (0-2 are
+// the standard streams, and a passed descriptor takes its own), else an empty one.
+UniqueFd moved_out_of_the_way(int fd, const SpawnSpec& spec) {
+    const int taken = std::max(2, spec.pass_fd ? spec.pass_fd->as : 2);
+    if (fd > 2 && !(spec.pass_fd && fd == spec.pass_fd->as)) return UniqueFd();
+    UniqueFd moved(::fcntl(fd, F_DUPFD_CLOEXEC, taken + 1));
+    if (!moved) throw std::runtime_error(std::string("fcntl: ") + std::strerror(errno));
+    return moved;
+}
+
+// A program named without a slash, looked up in the runner's PATH before the child starts,
+// so the child itself only needs execve.
+std::string find_program(const std::string& name) {
+    if (name.find('/') != std::string::npos) return name;
+    const char* path = std::getenv("PATH");
+    // Not found: execve fails with ENOENT, reported like any other start failure.
+    return find_in_path(name, path && *path ? path : "/usr/bin:/bin").value_or(name);
+}
+
+// Starts spec.argv in a process group of its own with spec.limits applied. stdin is a pipe
+// when `stdin_pipe`, else /dev/null. Our pipe ends are non-blocking.
+Started start_child(const SpawnSpec& spec, bool stdin_pipe, const Containment* contain) {
+    Started started;
+    if (spec.argv.empty()) {
+        started.error = "empty command";
+        return started;
+    }
+    Pipe out = make_pipe();
+    Pipe err = make_pipe();
+    std::optional<Pipe> in;
+    if (stdin_pipe) in = make_pipe();
+
+    std::string program = find_program(spec.argv[0]);
+    std::optional<Pipe> report;
+    UniqueFd init_moved;
+    std::string report_fd;
+    std::vector<char*> argv;
+    argv.reserve(spec.argv.size() + 4);
+    if (contain) {
+        report = make_pipe();
+        if (UniqueFd moved = moved_out_of_the_way(report->write.get(), spec)) report->write = std::move(moved);
+        init_moved = moved_out_of_the_way(contain->init.get(), spec);
+        report_fd = std::to_string(report->write.get());
+        argv.push_back(const_cast<char*>("gol-namespace-init"));
+        argv.push_back(report_fd.data());
+        argv.push_back(program.data());
+    }
+    for (const std::string& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<char*> envp;
+    if (spec.env) {
+        for (const std::string& e : *spec.env) envp.push_back(const_cast<char*>(e.c_str()));
+        envp.push_back(nullptr);
+    }
+    ChildSetup setup{program.c_str(),
+                     argv.data(),
+                     spec.env ? envp.data() : environ,
+                     in ? in->read.get() : -1,
+                     out.write.get(),
+                     err.write.get(),
+                     spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
+                     &spec.limits,
+                     spec.pass_fd ? spec.pass_fd->fd : -1,
+                     spec.pass_fd ? spec.pass_fd->as : -1,
+                     spec.run_as ? &*spec.run_as : nullptr};
+    if (contain) {
+        setup.init_fd = init_moved ? init_moved.get() : contain->init.get();
+        setup.init_argv = argv.data();
+        setup.report_fd = report->write.get();
+    }
+
+    // clone(CLONE_VM | CLONE_VFORK), as posix_spawn does: no copy of our memory, so the cost
+    // does not grow with the runner's size, and rlimits can be set between fork and exec,
+    // which posix_spawn cannot do. Signals stay blocked so nothing runs on the child's stack.
+    std::vector<char> stack(64 * 1024);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    started.start = Clock::now();
+    const int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (contain ? contain->clone_flags : 0);
+    pid_t pid = ::clone(child_main, stack.data() + stack.size(), flags, &setup);
+    int clone_errno = errno;
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (pid < 0) {
+        started.error = std::string("could not start ") + spec.argv[0] + ": clone: " + std::strerror(clone_errno);
+        return started;
+    }
+    auto failed = [&](const std::string& why) {
+        int status;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        started.error = std::string("could not start ") + spec.argv[0] + ": " + why;
+        return std::move(started);
+    };
+    if (setup.error != 0) {
+        std::string why = std::strerror(setup.error);
+        if (std::strcmp(setup.step, "execve") != 0) why += std::string(" (") + setup.step + ")";
+        return failed(why);
+    }
+    UniqueFd report_read;
+    if (report) {
+        // Ours closed, the init's end is the only one left: it reports the bot's exec, or its
+        // end of file says it died first.
+        report->write.reset();
+        std::optional<gol_init_report> start = read_report(report->read.get());
+        if (start && start->kind == GOL_INIT_EXEC_FAILED) return failed(std::strerror(start->value));
+        if (start && start->kind == GOL_INIT_SETUP_FAILED)
+            return failed(std::string(std::strerror(start->value)) + " (making its namespaces)");
+        if (!start || start->kind != GOL_INIT_STARTED) return failed("its namespace's init ended before starting it");
+        report_read = std::move(report->read);
+    }
+    started.child = std::make_unique<ChildGroup>(pid, spec.registry, std::move(report_read));
+    set_nonblocking(out.read.get());
+    set_nonblocking(err.read.get());
+    started.out = std::move(out.read);
+    started.err = std::move(err.read);
+    if (in) {
+        set_nonblocking(in->write.get());
+        started.in = std::move(in->write);
+    }
+    return started;
+}
+
+// The pipes of a running child and what has passed through them.
+struct Streams {
+    UniqueFd in, out, err;
+    std::string_view to_write;  // what is left to send on stdin
+    bool close_in_after = false;  // end stdin once to_write is sent (one-shot bots read to EOF)
+    std::string out_buf, err_buf;
+    std::size_t out_cap = 0, err_cap = 0;
+    bool err_truncated = false;
+};
+
+enum class Pumped { done, child_exited, timed_out, stdout_overflow };
+
+// Moves bytes between the child's pipes and `s` until `done()` holds, the child exits (when
+// pidfd >= 0), stdout passes its cap, or the deadline passes. stderr beyond its cap is read
+// and dropped, so a bot flooding it never blocks.
+template <class Done>
+Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
+    std::array<char, 65536> buf;
+    for (;;) {
+        if (done()) return Pumped::done;
+        std::array<pollfd, 4> fds{};
+        nfds_t n = 0;
+        int out_i = -1, err_i = -1, pid_i = -1, in_i = -1;
+        if (s.out) out_i = static_cast<int>(n), fds[n++] = {s.out.get(), POLLIN, 0};
+        if (s.err) err_i = static_cast<int>(n), fds[n++] = {s.err.get(), POLLIN, 0};
+        if (pidfd >= 0) pid_i = static_cast<int>(n), fds[n++] = {pidfd, POLLIN, 0};
+        if (s.in && !s.to_write.empty()) in_i = static_cast<int>(n), fds[n++] = {s.in.get(), POLLOUT, 0};
+        if (n == 0) return Pumped::done;
+        auto wait_ms = std::max<long>(0, std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count());
+        int ready = ::poll(fds.data(), n, static_cast<int>(wait_ms));
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+        }
+        if (ready == 0) return Pumped::timed_out;
+        if (out_i >= 0 && fds[out_i].revents) {
+            ssize_t got = ::read(s.out.get(), buf.data(), buf.size());
+            if (got > 0) {
+                s.out_buf.append(buf.data(), static_cast<std::size_t>(got));
+                if (s.out_buf.size() > s.out_cap) {
+                    s.out_buf.resize(s.out_cap);
+                    return Pumped::stdout_overflow;
+                }
+            } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+                s.out.reset();
+            }
+        }
+        if (err_i >= 0 && fds[err_i].revents) {
+            ssize_t got = ::read(s.err.get(), buf.data(), buf.size());
+            if (got > 0) {
+                std::size_t room = s.err_cap - std::min(s.err_cap, s.err_buf.size());
+                std::size_t keep = std::min(room, static_cast<std::size_t>(got));
+                s.err_buf.append(buf.data(), keep);
+                if (keep < static_cast<std::size_t>(got)) s.err_truncated = true;
+            } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+                s.err.reset();
+            }
+        }
+        if (in_i >= 0 && fds[in_i].revents) {
+            ssize_t put = ::write(s.in.get(), s.to_write.data(), s.to_write.size());
+            if (put > 0) s.to_write.remove_prefix(static_cast<std::size_t>(put));
+            // A bot that closes stdin without reading it all is its own business.
+            else if (errno != EAGAIN && errno != EINTR) s.to_write = {};
+            if (s.to_write.empty() && s.close_in_after) s.in.reset();
+        }
+        if (pid_i >= 0 && fds[pid_i].revents) return Pumped::child_exited;
+        // Checked after the events too: a child that never stops writing must still time out.
+        if (Clock::now() >= deadline) return done() ? Pumped::done : Pumped::timed_out;
+    }
+}
+
+Streams streams_of(Started& started, std::size_t out_cap, std::size_t err_cap) {
+    Streams s;
+    s.in = std::move(started.in);
+    s.out = std::move(started.out);
+    s.err = std::move(started.err);
+    s.out_cap = out_cap;
+    s.err_cap = err_cap;
+    return s;
+}
+
+std::chrono::microseconds since(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t);
+}
+
+// Starts and waits for one process (run_process), contained when `contain` is given.
+RunOutcome run(const SpawnSpec& spec, const Containment* contain) {
+    RunOutcome outcome;
+    Started started = start_child(spec, spec.stdin_data.has_value(), contain);
+    if (!started.child) {
+        outcome.spawn_error = started.error;
+        return outcome;
+    }
+    ChildGroup& child = *started.child;
+    Streams s = streams_of(started, spec.stdout_cap, spec.stderr_cap);
+    if (spec.stdin_data) s.to_write = *spec.stdin_data;
+    s.close_in_after = true;
+    if (s.to_write.empty()) s.in.reset();
+    const auto deadline = started.start + spec.timeout;
+    auto collect = [&](RunOutcome::Kind kind) {
+        outcome.kind = kind;
+        outcome.max_rss_kb = child.max_rss_kb();
+        outcome.out = std::move(s.out_buf);
+        outcome.err = std::move(s.err_buf);
+        outcome.err_truncated = s.err_truncated;
+        return outcome;
+    };
+
+    // Until the bot exits: stdin is fed, stdout and stderr drained.
+    Pumped r = pump(s, child.pidfd(), deadline, [] { return false; });
+    outcome.elapsed = since(started.start);
+    if (r == Pumped::timed_out) {
+        child.kill_and_reap();
+        return collect(RunOutcome::Kind::timed_out);
+    }
+    if (r == Pumped::stdout_overflow) {
+        child.kill_and_reap();
+        return collect(RunOutcome::Kind::stdout_overflow);
+    }
+    // It exited: kill what it left in its group, then read what is still in the pipes. A
+    // leftover that escaped the group and holds them open is not waited for past the deadline.
+    int status = child.kill_and_reap();
+    s.in.reset();
+    if (pump(s, -1, deadline, [&] { return !s.out && !s.err; }) == Pumped::stdout_overflow)
+        return collect(RunOutcome::Kind::stdout_overflow);
+    if (WIFSIGNALED(status)) {
+        outcome.signal = WTERMSIG(status);
+        return collect(RunOutcome::Kind::signaled);
+    }
+    outcome.exit_status = WEXITSTATUS(status);
+    return collect(RunOutcome::Kind::exited);
+}
+
+Containment find_containment() {
+    Containment c;
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    const std::filesystem::path init = exe.parent_path().parent_path() / "libexec" / "gol-namespace-init";
+    auto uncontained = [](const std::string& why) {
+        std::fprintf(stderr, "runner: warning: %s; so bots without the sandbox run uncontained: what one starts may "
+                             "outlive its move\n", why.c_str());
+        return Containment{};
+    };
+    c.init = UniqueFd(::open(init.c_str(), O_PATH | O_CLOEXEC));
+    if (!c.init) return uncontained(init.string() + " is missing (rebuild the runner)");
+    // The first way a trivial program starts and ends as it should is the way.
+    SpawnSpec probe;
+    probe.argv = {"/bin/true"};
+    probe.timeout = std::chrono::seconds(10);
+    std::string why;
+    for (int flags : {CLONE_NEWPID, 0}) {
+        c.clone_flags = flags;
+        RunOutcome r = run(probe, &c);
+        if (r.kind == RunOutcome::Kind::exited && r.exit_status == 0) return c;
+        why += (why.empty() ? "" : "; ") + describe(r);
+    }
+    return uncontained("no PID namespace can be made for a bot here (" + why + ")");
+}
+
+// nullptr when contained bots run as others do.
+const Containment* containment() {
+    static const Containment c = find_containment();
+    return c.init ? &c : nullptr;
+}
+
+const Containment* containment_for(const SpawnSpec& spec) { return spec.contain ? containment() : nullptr; }
+
+}  // namespace
+
+std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs) {
+    while (!dirs.empty()) {
+        const std::size_t colon = dirs.find(':');
+        std::string candidate = std::string(dirs.substr(0, colon)) + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+        dirs = colon == std::string_view::npos ? std::string_view{} : dirs.substr(colon + 1);
+    }
+    return std::nullopt;
+}
+
+void ProcessRegistry::add(int pgid) {
+    std::lock_guard lock(mutex_);
+    groups_.insert(pgid);
+}
+
+void ProcessRegistry::remove(int pgid) {
+    std::lock_guard lock(mutex_);
+    groups_.erase(pgid);
+}
+
+void ProcessRegistry::kill_all() {
+    std::lock_guard lock(mutex_);
+    for (int pgid : groups_) ::kill(-pgid, SIGKILL);
+}
+
+bool containment_available() { return containment() != nullptr; }
+
+void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
+
+RunOutcome run_process(const SpawnSpec& spec) { return run(spec, containment_for(spec)); }
+
+struct LineProcess::State {
+    Started started;
+    Streams streams;
+    std::size_t out_cap;
+    std::size_t err_cap;
+};
+
+LineProcess::LineProcess(const SpawnSpec& spec) {
+    Started started = start_child(spec, true, containment_for(spec));
+    if (!started.child) {
+        start_error_ = started.error;
+        return;
+    }
+    Streams streams = streams_of(started, spec.stdout_cap, spec.stderr_cap);
+    state_ = std::make_unique<State>(State{std::move(started), std::move(streams), spec.stdout_cap, spec.stderr_cap});
+}
+
+LineProcess::~LineProcess() = default;
+
+bool LineProcess::started() const { return state_ != nullptr; }
+
+int LineProcess::pid() const { return state_->started.child->pid(); }
+
+LineProcess::Reply LineProcess::exchange(std::string_view line, std::chrono::milliseconds timeout) {
+    Reply reply;
+    Streams& s = state_->streams;
+    ChildGroup& child = *state_->started.child;
+    const auto start = Clock::now();
+    s.err_buf.clear();
+    s.err_truncated = false;
+
+    // Anything already waiting on stdout was written after the last reply's line.
+    pump(s, -1, start, [] { return false; });
+    if (!s.out_buf.empty()) {
+        reply.kind = Reply::Kind::extra_output;
+        reply.line = std::move(s.out_buf);
+        return reply;
+    }
+
+    std::string message(line);
+    message += '\n';
+    s.to_write = message;
+    std::size_t newline = std::string::npos;
+    Pumped r = pump(s, child.pidfd(), start + timeout, [&] {
+        newline = s.out_buf.find('\n');
+        return newline != std::string::npos;
+    });
+    reply.elapsed = since(start);
+    reply.err = s.err_buf;
+    s.to_write = {};
+    switch (r) {
+        case Pumped::done:
+            reply.line = s.out_buf.substr(0, newline);
+            s.out_buf.erase(0, newline + 1);
+            return reply;
+        case Pumped::timed_out: reply.kind = Reply::Kind::timed_out; break;
+        case Pumped::stdout_overflow: reply.kind = Reply::Kind::stdout_overflow; break;
+        case Pumped::child_exited: {
+            reply.kind = Reply::Kind::exited;
+            int status = child.kill_and_reap();
+            RunOutcome o;
+            o.kind = WIFSIGNALED(status) ? RunOutcome::Kind::signaled : RunOutcome::Kind::exited;
+            o.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+            o.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+            reply.signaled = WIFSIGNALED(status);
+            reply.how = describe(o);
+            break;
+        }
+    }
+    return reply;
+}
+
+std::string describe(const RunOutcome& o) {
+    switch (o.kind) {
+        case RunOutcome::Kind::exited: return "exit status " + std::to_string(o.exit_status);
+        case RunOutcome::Kind::signaled:
+            return "killed by signal " + std::to_string(o.signal) + " (" + ::strsignal(o.signal) + ")";
+        case RunOutcome::Kind::timed_out: return "timeout";
+        case RunOutcome::Kind::stdout_overflow: return "output over the cap";
+        case RunOutcome::Kind::spawn_failed: return o.spawn_error;
+    }
+    return "unknown";
+}
+
+}  // namespace gol::runner

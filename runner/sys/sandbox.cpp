@@ -1,0 +1,129 @@
+#include "runner/sys/sandbox.hpp"
+
+#include "runner/sys/copy_tree.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+namespace gol::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Of /etc, only what programs need to start (the dynamic linker's cache, Debian's alternatives
+// behind /usr/bin/java, language runtimes' configuration), not the host's secrets such as
+// /etc/shadow.
+constexpr const char* kEtc[] = {"/etc/ld.so.cache",      "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+                                "/etc/passwd",           "/etc/group",      "/etc/nsswitch.conf", "/etc/localtime",
+                                "/etc/ssl",              "/etc/java-17-openjdk", "/etc/python3",   "/etc/python3.11",
+                                "/etc/perl",             "/etc/mime.types"};
+
+// Dedicated host uids for sandboxed processes of a root runner, far above any account's: one
+// block per runner process, one uid per sandboxed player or build within it, so that the
+// process limit (RLIMIT_NPROC counts a uid's processes) is each one's own.
+constexpr std::uint32_t kFirstUid = 0x70000000;
+constexpr std::uint32_t kUidsPerRunner = 0x1000;
+
+// Inside, every sandboxed process is nobody.
+constexpr const char* kInsideId = "65534";
+
+std::vector<std::string> base_command(const std::string& bwrap) {
+    std::vector<std::string> argv = {
+        bwrap,
+        // New user, PID, network, IPC, UTS and cgroup namespaces, and no user namespace inside
+        // it (a kernel attack surface no bot needs). Killing bwrap (our process group leader)
+        // ends the PID namespace, and with it every process the bot started.
+        "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--uid", kInsideId, "--gid",
+        kInsideId, "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
+        "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc", "/proc", "--dev", "/dev",
+        // RAM-backed and writable, so capped; the rest of /dev is read-only.
+        "--size", std::to_string(Sandbox::tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+        "--size", std::to_string(Sandbox::tmp_bytes), "--tmpfs", "/tmp",
+    };
+    for (const char* etc : kEtc)
+        if (::access(etc, F_OK) == 0) argv.insert(argv.end(), {"--ro-bind", etc, etc});
+    return argv;
+}
+
+}  // namespace
+
+std::optional<std::string> Sandbox::find_bubblewrap() {
+    for (const char* path : {"/usr/bin/bwrap", "/usr/local/bin/bwrap"}) {
+        if (::access(path, X_OK) != 0) continue;
+        // Installed is not enough: some hosts forbid the namespaces it needs, some only to
+        // unprivileged users (which is what it runs as under a root runner).
+        SpawnSpec probe;
+        std::vector<std::string> argv = base_command(path);
+        argv.insert(argv.end(), {"--remount-ro", "/", "--", "/bin/true"});
+        probe.argv = argv;
+        probe.timeout = std::chrono::seconds(10);
+        if (::geteuid() == 0) probe.run_as = Identity{kFirstUid + kUidsPerRunner - 1, kFirstUid + kUidsPerRunner - 1};
+        RunOutcome r = run_process(probe);
+        if (r.kind == RunOutcome::Kind::exited && r.exit_status == 0) return std::string(path);
+    }
+    return std::nullopt;
+}
+
+Sandbox::Sandbox(std::string bwrap, const WorkArea& area) : bwrap_(std::move(bwrap)), area_(area) {}
+
+std::optional<Identity> Sandbox::new_identity() {
+    if (::geteuid() != 0) return std::nullopt;
+    std::lock_guard lock(mutex_);
+    // Each block's last uid is left out: block 0's is the probe's.
+    const std::uint32_t block = static_cast<std::uint32_t>(::getpid()) % (0x0fffffff / kUidsPerRunner);
+    const std::uint32_t uid = kFirstUid + block * kUidsPerRunner + next_uid_++ % (kUidsPerRunner - 1);
+    return Identity{uid, uid};
+}
+
+std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std::vector<fs::path>& paths) {
+    std::lock_guard lock(mutex_);
+    if (auto it = staged_.find(key); it != staged_.end()) return it->second;
+    std::vector<SandboxView::Mount> mounts;
+    for (const fs::path& path : paths) {
+        const fs::path copy = area_.path() / ("staged-" + std::to_string(staged_count_++));
+        if (fs::is_directory(path)) {
+            copy_tree(path, copy);
+            mounts.push_back({copy, path, false});
+        } else {
+            // A single file is shown alone: its neighbours are other bots.
+            fs::create_directory(copy);
+            fs::permissions(copy, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                      fs::perms::others_read | fs::perms::others_exec);
+            copy_tree(path, copy / path.filename());
+            mounts.push_back({copy, path.parent_path(), false});
+        }
+    }
+    return staged_[key] = mounts;
+}
+
+TempDir Sandbox::writable_dir(const std::string& prefix, const std::optional<Identity>& who) const {
+    TempDir dir(prefix, area_.path());
+    if (who) chown_tree(dir.path(), who->uid, who->gid);
+    return dir;
+}
+
+std::vector<std::string> Sandbox::command(const SandboxView& view, const std::vector<std::string>& command) const {
+    std::vector<std::string> argv = base_command(bwrap_);
+    for (const SandboxView::Mount& m : view.mounts)
+        argv.insert(argv.end(), {m.writable ? "--bind" : "--ro-bind", m.source.string(), m.target.string()});
+    // The folders bwrap made for the mounts stay read-only.
+    argv.insert(argv.end(), {"--remount-ro", "/", "--clearenv"});
+    for (const std::string& entry : view.environment) {
+        const std::size_t eq = entry.find('=');
+        argv.insert(argv.end(), {"--setenv", entry.substr(0, eq), entry.substr(eq + 1)});
+    }
+    argv.insert(argv.end(), {"--chdir", view.workdir.string(), "--"});
+    argv.insert(argv.end(), command.begin(), command.end());
+    return argv;
+}
+
+void as_seen_inside(RunOutcome& outcome) {
+    if (outcome.kind != RunOutcome::Kind::exited || outcome.exit_status <= 128 || outcome.exit_status > 128 + SIGRTMAX)
+        return;
+    outcome.kind = RunOutcome::Kind::signaled;
+    outcome.signal = outcome.exit_status - 128;
+    outcome.exit_status = 0;
+}
+
+}  // namespace gol::runner

@@ -1,0 +1,73 @@
+// Bubblewrap around a contestant's code (a bot's moves, its build, a compiler): new namespaces
+// (no network, its own PIDs, no further user namespaces), a read-only view of the system, copies
+// of the bot's own files, size-limited /tmp and /dev/shm, and nothing else of the host. When the
+// runner is root, what runs inside is an unprivileged user on the host too.
+#pragma once
+
+#include "runner/sys/process.hpp"
+#include "runner/sys/temp_dir.hpp"
+#include "runner/sys/work_area.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gol::runner {
+
+// What one sandboxed process sees of the host besides the system, and where it starts.
+struct SandboxView {
+    struct Mount {
+        std::filesystem::path source;  // on the host: a folder the sandbox's user can reach
+        std::filesystem::path target;  // inside
+        bool writable = false;
+    };
+    std::vector<Mount> mounts;  // in order: a later one may lie inside an earlier one
+    std::filesystem::path workdir;
+    std::vector<std::string> environment;  // "NAME=VALUE": all the command gets of an environment
+};
+
+class Sandbox {
+public:
+    // /tmp and /dev/shm inside: memory, so they are capped.
+    static constexpr std::uint64_t tmp_bytes = std::uint64_t{64} << 20;
+
+    // bubblewrap's path when it is installed and can make its namespaces here, as the user the
+    // sandboxed processes would run as; nullopt otherwise.
+    static std::optional<std::string> find_bubblewrap();
+
+    // `area` must be reachable by others when the runner is root (WorkArea(true)).
+    Sandbox(std::string bwrap, const WorkArea& area);
+
+    // The host user a new sandboxed process runs as: when the runner is root, a dedicated
+    // unprivileged uid of its own (nobody inside); otherwise the runner's own user (nullopt).
+    std::optional<Identity> new_identity();
+
+    // Copies of `paths` (folders, or single files: such a file is shown alone in its folder)
+    // in the work area, made once per run for each key, mounted read-only at the paths'
+    // own places. Thread-safe.
+    std::vector<SandboxView::Mount> stage(const std::string& key, const std::vector<std::filesystem::path>& paths);
+
+    // A fresh folder in the work area that `who` owns, for a sandboxed process to write.
+    TempDir writable_dir(const std::string& prefix, const std::optional<Identity>& who) const;
+
+    // The command line that runs `command` inside the sandbox as `view` says.
+    std::vector<std::string> command(const SandboxView& view, const std::vector<std::string>& command) const;
+
+private:
+    std::string bwrap_;
+    const WorkArea& area_;
+    std::mutex mutex_;
+    std::map<std::string, std::vector<SandboxView::Mount>> staged_;
+    std::uint32_t next_uid_ = 0;
+    int staged_count_ = 0;
+};
+
+// bwrap reports a command killed by signal N as exit status 128 + N: `outcome` as the command
+// itself ended.
+void as_seen_inside(RunOutcome& outcome);
+
+}  // namespace gol::runner

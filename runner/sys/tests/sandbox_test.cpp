@@ -1,0 +1,316 @@
+// Attacks on the sandbox itself, through the real runner (issue 14): builds and compilers,
+// the host user sandboxed code runs as, its limits, and what a league does when it cannot
+// sandbox. Each asserts that the attack's own effect did not happen.
+#include "runner/testing/runner_fixture.hpp"
+
+#include "runner/bots/bot_player.hpp"
+#include "runner/sys/sandbox.hpp"
+
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <future>
+#include <thread>
+
+using namespace gol::runner;
+using gol::runner::testing::process_with;
+using gol::runner::testing::read_text;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool sandbox_works() { return Sandbox::find_bubblewrap().has_value(); }
+
+void write(const fs::path& path, const std::string& text, bool executable = false) {
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    if (executable) fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                                    fs::perm_options::add);
+}
+
+struct SandboxFixture : testing::RunnerFixture {
+    // A mark unique to this fixture for processes a bot or build leaves behind.
+    std::string marker = "47." + std::to_string(::getpid()) + std::to_string(reinterpret_cast<std::uintptr_t>(this) % 997);
+    fs::path results = root.path() / "results";
+
+    SandboxFixture() {
+        fs::create_directories(bots);
+        fs::copy(fs::path(TEST_BOTS_DIR) / "block.py", bots / "block.py");
+    }
+
+    RunOutcome league(std::vector<std::string> extra = {}) {
+        std::vector<std::string> args = {"league", bots.string(), "--results", results.string(), "--cache",
+                                         cache.string(), "--width", "20", "--height", "20", "--generations", "3",
+                                         "-j", "1", "--format", "json"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return runner(args);
+    }
+};
+
+const json* standing(const json& table, const std::string& bot) {
+    for (const json& row : table["standings"])
+        if (row["bot"] == bot) return &row;
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("sandbox: a hostile build reads no secret, touches no other bot or result, and leaves nothing running") {
+    if (!sandbox_works()) return;
+    SandboxFixture f;
+    f.extra_env = {"GOL_TEST_SECRET=swordfish-" + f.marker};
+    write(f.bots / "victim" / "bot.json", R"({"run": ["sh", "run.sh"]})");
+    write(f.bots / "victim" / "run.sh", "echo '[[0,0],[0,1],[1,0],[1,1]]'\n");
+    const fs::path planted = f.results / "games" / "planted.json";
+    // Every attack of issue 14's item 1, then a failure, so that the build's output is published.
+    write(f.bots / "evil" / "bot.json",
+          json({{"run", {"sh", "run.sh"}},
+                {"build", "echo \"secret: $GOL_TEST_SECRET\"; echo 'exit 1' > " + (f.bots / "victim" / "run.sh").string() +
+                              "; mkdir -p " + planted.parent_path().string() + "; echo '{}' > " + planted.string() +
+                              "; setsid sh -c 'sleep " + f.marker + "' & setsid sh -c 'exec sleep 600' & exit 1"}})
+              .dump());
+    write(f.bots / "evil" / "run.sh", "echo '[]'\n");
+
+    RunOutcome r = f.league();
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    CHECK(r.out.find("swordfish") == std::string::npos);
+    CHECK(r.err.find("swordfish") == std::string::npos);
+    CHECK(r.err.find("secret: \n") != std::string::npos);  // the build ran, and saw nothing
+    CHECK(read_text(f.bots / "victim" / "run.sh") == "echo '[[0,0],[0,1],[1,0],[1,1]]'\n");
+    CHECK_FALSE(fs::exists(planted));
+    CHECK_FALSE(process_with(f.marker));
+    json table = json::parse(r.out);
+    REQUIRE(standing(table, "victim") != nullptr);
+    CHECK((*standing(table, "victim"))["forfeits"] == 0);
+    CHECK(standing(table, "evil") == nullptr);
+}
+
+TEST_CASE("sandbox: compilers see only their own source, so no host file or other bot reaches a published error") {
+    if (!sandbox_works()) return;
+    SandboxFixture f;
+    write(f.root.path() / "host-secret.txt", "host-" + f.marker + "\n");
+    write(f.bots / "victim" / "bot.json", R"({"run": ["sh", "run.sh"]})");
+    write(f.bots / "victim" / "run.sh", "echo '[]'\n");
+    write(f.bots / "victim" / "secret.txt", "victim-" + f.marker + "\n");
+    write(f.bots / "shadow.c", "#include \"/etc/shadow\"\nint main(void) { return 0; }\n");
+    write(f.bots / "host.c", "#include \"" + (f.root.path() / "host-secret.txt").string() + "\"\nint main(void){}\n");
+    write(f.bots / "neighbour.cpp", "#include \"victim/secret.txt\"\nint main() {}\n");
+
+    RunOutcome r = f.league({"--format", "csv"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    for (const std::string& out : {r.out, r.err}) {
+        CHECK(out.find(f.marker) == std::string::npos);
+        CHECK(out.find("root:") == std::string::npos);
+    }
+    CHECK(r.err.find("No such file or directory") != std::string::npos);
+    CHECK(read_text(f.results / "leaderboard.html").find(f.marker) == std::string::npos);
+}
+
+TEST_CASE("sandbox: a build that touches its sources does not hide later edits") {
+    if (!sandbox_works()) return;
+    SandboxFixture f;
+    write(f.bots / "toucher" / "bot.json", R"({"run": ["sh", "main.sh"], "build": "touch main.sh; echo x > made"})");
+    write(f.bots / "toucher" / "main.sh", "echo '[]'\n");
+    RunOutcome first = f.league();
+    REQUIRE(first.exit_status == 0);
+    CHECK(json::parse(first.out)["games"]["played"] == 2);
+    CHECK_FALSE(fs::exists(f.bots / "toucher" / "made"));
+
+    write(f.bots / "toucher" / "main.sh", "echo '[[5,5],[5,6],[6,5],[6,6]]'\n");
+    RunOutcome second = f.league();
+    INFO("stderr: " << second.err);
+    REQUIRE(second.exit_status == 0);
+    json table = json::parse(second.out);
+    CHECK(table["games"]["played"] == 2);  // both of the edited bot's games, again
+    CHECK((*standing(table, "toucher"))["wins"].get<int>() + (*standing(table, "toucher"))["draws"].get<int>() == 2);
+}
+
+TEST_CASE("sandbox: /tmp, /dev/shm and GOL_SCRATCH are capped, and a bot's processes are limited") {
+    if (!sandbox_works()) return;
+    SandboxFixture f;
+    // Each says on stderr how many MiB (or processes) it managed; the game's log keeps it.
+    write(f.bots / "tmpfill.sh",
+          "n=0; while [ $n -lt 100 ] && dd if=/dev/zero of=/tmp/f$n bs=1M count=1 2>/dev/null; do n=$((n+1)); done\n"
+          "m=0; while [ $m -lt 100 ] && dd if=/dev/zero of=/dev/shm/f$m bs=1M count=1 2>/dev/null; do m=$((m+1)); done\n"
+          "echo \"filled $n $m\" >&2; echo '[]'\n");
+    write(f.bots / "forks.py",
+          "import os, sys, time\nn = 0\nfor i in range(400):\n    try:\n        if os.fork() == 0:\n"
+          "            time.sleep(5)\n            os._exit(0)\n        n += 1\n    except OSError:\n        break\n"
+          "print('forked %d' % n, file=sys.stderr)\nprint('[]')\n");
+    auto number_after = [](const std::string& text, const std::string& word) {
+        const std::size_t at = text.find(word);
+        return at == std::string::npos ? -1 : std::stoi(text.substr(at + word.size()));
+    };
+    // 100 MiB in files under the file size limit: over the scratch limit after its first move.
+    write(f.bots / "scratchfill.sh",
+          "if [ -e \"$GOL_SCRATCH/a\" ]; then echo '[[9,9]]'; exit 0; fi\n"
+          "for f in a b; do dd if=/dev/zero of=\"$GOL_SCRATCH/$f\" bs=1M count=50 2>/dev/null; done; echo '[]'\n");
+    const fs::path log = f.root.path() / "game.log";
+    json j = f.duel("tmpfill", "block", {"--sandbox", "--log", log.string(), "--generations", "1"});
+    CHECK(j["sandboxed"] == true);
+    const std::string filled = read_text(log);
+    const int tmp = number_after(filled, "filled "), shm = number_after(filled, "filled " + std::to_string(tmp) + " ");
+    CHECK(tmp >= 60);  // a cap, not a missing /tmp
+    CHECK(tmp <= 64);
+    CHECK(shm >= 60);
+    CHECK(shm <= 64);
+    // One that dies of it forfeits naming the limit.
+    write(f.bots / "tmpdie.sh", "set -e; for i in $(seq 100); do dd if=/dev/zero of=/tmp/f$i bs=1M count=1; done; echo '[]'\n");
+    json t = f.duel("tmpdie", "block", {"--sandbox", "--log", log.string(), "--generations", "1"});
+    CHECK(t["forfeit_reasons"]["tmpdie"]["resource_limit"] == 1);
+    CHECK(read_text(log).find("size limit of 64 MiB on /tmp and /dev/shm") != std::string::npos);
+
+    if (::geteuid() == 0) {  // a process limit needs a user of its own, which only root can give
+        f.duel("forks", "block", {"--sandbox", "--log", log.string(), "--generations", "1"});
+        const int forked = number_after(read_text(log), "forked ");
+        CHECK(forked > 0);
+        CHECK(forked < 128);
+        // One that dies of it forfeits naming the limit.
+        write(f.bots / "forkdie.py",
+              "import os, time\nfor i in range(400):\n    if os.fork() == 0:\n        time.sleep(5)\n"
+              "        os._exit(0)\nprint('[]')\n");
+        json d = f.duel("forkdie", "block", {"--sandbox", "--log", log.string(), "--generations", "1"});
+        CHECK(d["forfeit_reasons"]["forkdie"]["resource_limit"] == 1);
+        CHECK(read_text(log).find("process limit of 128 processes and threads") != std::string::npos);
+    }
+
+    json s = f.duel("scratchfill", "block", {"--sandbox", "--generations", "2", "--time-limit", "5000"});
+    CHECK(s["forfeit_reasons"]["scratchfill"]["resource_limit"] == 1);
+    CHECK(s["forfeits"]["scratchfill"] == 1);  // emptied: the second move found nothing there
+}
+
+TEST_CASE("sandbox: what runs inside is not root on the host") {
+    if (!sandbox_works() || ::geteuid() != 0) return;
+    const WorkArea area(true);
+    Sandbox sandbox(*Sandbox::find_bubblewrap(), area);
+    const std::string marker = "53." + std::to_string(::getpid());
+    PreparedBot bot;
+    bot.spec.name = "sleepy";
+    bot.spec.dir = bot.dir = "/usr";
+    bot.command = {"/bin/sh", "-c", "sleep " + marker + " & wait; echo '[]'"};
+    MoveLimits limits = move_limits(20000, 1024);
+    BotPlayer player(bot, limits, BotHost{area, &sandbox, nullptr});
+    auto move = std::async(std::launch::async, [&] { return player.move("{}"); });
+    std::optional<long> uid;
+    for (int tries = 0; tries < 2000 && !uid; ++tries) {
+        for (const auto& entry : fs::directory_iterator("/proc")) {
+            std::string cmd = read_text(entry.path() / "cmdline");
+            if (cmd.find("sleep") == std::string::npos || cmd.find(marker) == std::string::npos) continue;
+            std::istringstream status(read_text(entry.path() / "status"));
+            for (std::string line; std::getline(status, line);)
+                if (line.starts_with("Uid:")) uid = std::stol(line.substr(4));
+            ::kill(std::stoi(entry.path().filename().string()), SIGKILL);
+        }
+        if (!uid) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    move.get();
+    REQUIRE(uid.has_value());
+    CHECK(*uid != 0);
+}
+
+TEST_CASE("sandbox: a single-file bot directly in the temporary folder plays") {
+    if (!sandbox_works()) return;
+    SandboxFixture f;
+    // The fixture's folder is the runner's TMPDIR, where its work area goes too.
+    fs::copy(fs::path(TEST_BOTS_DIR) / "block.py", f.root.path() / "lonely.py");
+    json j = f.duel((f.root.path() / "lonely.py").string(), "block", {"--sandbox"});
+    CHECK(j["forfeits"]["lonely"] == 0);
+    CHECK(j["sandboxed"] == true);
+    CHECK(f.duel("block", "block")["sandboxed"] == false);
+}
+
+TEST_CASE("work area: a killed runner's folder is removed by the next run") {
+    SandboxFixture f;
+    write(f.bots / "slow.sh", "sleep 0.2; echo '[]'\n");
+    SpawnSpec spec;
+    spec.argv = {RUNNER_BIN, "duel", "slow", "block", "--bots", f.bots.string(), "--cache", f.cache.string(),
+                 "--quiet", "--width", "10", "--height", "10", "--generations", "1000"};
+    spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + f.root.path().string()};
+    spec.timeout = std::chrono::seconds(60);
+    auto areas = [&] {
+        int n = 0;
+        for (const auto& entry : fs::directory_iterator(f.root.path()))
+            n += entry.path().filename().string().starts_with("gol-run-");
+        return n;
+    };
+    std::promise<void> seen;
+    std::thread killer([&] {
+        for (int tries = 0; tries < 6000 && areas() == 0; ++tries) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        for (const auto& entry : fs::directory_iterator("/proc")) {
+            std::string cmd = read_text(entry.path() / "cmdline");
+            if (cmd.starts_with(RUNNER_BIN) && cmd.find(f.bots.string()) != std::string::npos)
+                ::kill(std::stoi(entry.path().filename().string()), SIGKILL);
+        }
+    });
+    RunOutcome killed = run_process(spec);
+    killer.join();
+    CHECK(killed.kind == RunOutcome::Kind::signaled);
+    CHECK(areas() == 1);  // left behind
+    f.duel("block", "block");
+    CHECK(areas() == 0);
+}
+
+TEST_CASE("league: asked to sandbox where the sandbox cannot work, it stops with an error") {
+    if (::geteuid() != 0) return;
+    SandboxFixture f;
+    // A root runner's sandboxed bots cannot reach a private TMPDIR.
+    const fs::path closed = f.root.path() / "closed";
+    fs::create_directories(closed);
+    fs::permissions(closed, fs::perms::owner_all);
+    SpawnSpec spec;
+    spec.argv = {RUNNER_BIN, "league", f.bots.string(), "--results", f.results.string(), "--cache", f.cache.string()};
+    spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + closed.string()};
+    spec.timeout = std::chrono::seconds(60);
+    RunOutcome r = run_process(spec);
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("is not searchable by others") != std::string::npos);
+    CHECK_FALSE(fs::exists(f.results / "games"));
+}
+
+TEST_CASE("builds: runners sharing a cache compile the same bot at once, and all of them use it") {
+    SandboxFixture f;
+    fs::copy(fs::path(TEST_BOTS_DIR) / "block.cpp", f.bots / "cblock.cpp");
+    std::vector<std::future<RunOutcome>> runs;
+    for (int i = 0; i < 3; ++i)
+        runs.push_back(std::async(std::launch::async, [&] {
+            return f.runner({"duel", "cblock", "block", "--json", "--bots", f.bots.string(), "--cache",
+                             f.cache.string(), "--width", "10", "--height", "10", "--generations", "1"});
+        }));
+    for (auto& run : runs) {
+        RunOutcome r = run.get();
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_status == 0);
+    }
+}
+
+TEST_CASE("java: a single-file Java bot's JVM is sized from the memory limit, and starts under each") {
+    SandboxFixture f;
+    write(f.bots / "Blocky.java",
+          "public class Blocky { public static void main(String[] a) { System.out.println(\"[[1,1],[1,2],[2,1],[2,2]]\"); } }\n");
+    for (const char* limit : {"512", "1024", "4096"}) {
+        CAPTURE(limit);
+        json j = f.duel("Blocky", "block", {"--memory-limit", limit, "--generations", "2", "--time-limit", "5000"});
+        CHECK(j["forfeits"]["Blocky"] == 0);
+    }
+}
+
+TEST_CASE("builds without the sandbox: what a build starts ends with it, so a daemon cannot stall a league") {
+    SandboxFixture f;
+    write(f.bots / "daemonic" / "bot.json",
+          json({{"run", {"sh", "run.sh"}},
+                {"build", "setsid sh -c 'sleep " + f.marker + "' & setsid sh -c 'exec sleep 600' & echo built"}})
+              .dump());
+    write(f.bots / "daemonic" / "run.sh", "echo '[]'\n");
+    RunOutcome r = f.league({"--no-sandbox"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.kind == RunOutcome::Kind::exited);  // not stalled until the fixture's timeout
+    CHECK(r.exit_status == 0);
+    CHECK(json::parse(r.out)["sandboxed"] == false);
+    CHECK(standing(json::parse(r.out), "daemonic") != nullptr);
+    CHECK_FALSE(process_with(f.marker));
+}
