@@ -200,7 +200,7 @@ void Board::activate(TileAt at, Change change) {
     add(t + s + 1, 1, 1, down(change.east));
 }
 
-int Board::place(Player player, std::span<const Cell> cells) {
+int Board::place(Player player, std::span<const Cell> cells, std::vector<Cell>* applied) {
     if (player == Player::none) return 0;
     std::vector<std::uint64_t>& plane = cur_[player == Player::one ? 0 : 1];
     int placed = 0;
@@ -212,6 +212,7 @@ int Board::place(Player player, std::span<const Cell> cells) {
         plane[i] |= bit;
         if (player == Player::two) two_placed_ = true;
         ++placed;
+        if (applied) applied->push_back(c);
         ++population_[player == Player::one ? 0 : 1];
         occupied_[0][(c.y / kTileRows) * words_ + c.x / 64] = 1;
         // The next step must recompute this row's neighbourhood: generation t is no longer

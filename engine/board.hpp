@@ -38,8 +38,9 @@ public:
     Player at(int y, int x) const;
 
     // Brings cells alive for `player` (one or two). Off-board cells vanish, cells already
-    // live (either player's) are skipped, duplicates count once. Returns how many were placed.
-    int place(Player player, std::span<const Cell> cells);
+    // live (either player's) are skipped, duplicates count once. Returns how many were placed;
+    // with `applied`, also appends those cells to it, in request order.
+    int place(Player player, std::span<const Cell> cells, std::vector<Cell>* applied = nullptr);
 
     // Advances one generation (rules in docs/rules.md).
     void step();

@@ -80,6 +80,14 @@ TEST_CASE("board: placement skips off-board, occupied and repeated cells") {
     CHECK(b.population(Player::two) == 1);
 }
 
+TEST_CASE("board: placement reports the cells it applied, in request order") {
+    Board b(4, 4);
+    b.place(Player::two, cells_of({{1, 1}}));
+    std::vector<Cell> applied = {{9, 9}};  // appended to, not replaced
+    CHECK(b.place(Player::one, cells_of({{-1, 0}, {1, 1}, {3, 3}, {0, 0}, {0, 0}, {3, 4}}), &applied) == 2);
+    CHECK(applied == std::vector<Cell>{{9, 9}, {3, 3}, {0, 0}});
+}
+
 TEST_CASE("patterns: block is still, blinker has period 2") {
     Board b(10, 10);
     b.place(Player::one, cells_of({{1, 1}, {1, 2}, {2, 1}, {2, 2}}));
