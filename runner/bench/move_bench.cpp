@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
         auto t0 = Clock::now();
         encode_board(board, 1 + static_cast<int>(i % 2), i, json);
         auto t1 = Clock::now();
-        MoveResult m = player.move(json);
-        if (!m.ok && forfeits++ == 0) first_forfeit = std::string(name(m.forfeit.kind)) + ": " + m.forfeit.detail;
+        MoveReport m = player.move(json);
+        if (!m.ok() && forfeits++ == 0) first_forfeit = std::string(name(m.forfeit->kind)) + ": " + m.forfeit->detail;
         auto t2 = Clock::now();
         encode_s += std::chrono::duration<double>(t1 - t0).count();
         move_s += std::chrono::duration<double>(t2 - t1).count();

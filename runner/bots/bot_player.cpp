@@ -1,5 +1,6 @@
 #include "runner/bots/bot_player.hpp"
 
+#include "runner/game/protocol.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/process_tree.hpp"
 #include "runner/sys/sandbox.hpp"
@@ -64,12 +65,7 @@ std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits
 }
 
 // A reply that arrived in time: the move it holds, or the forfeit it earns.
-void take_reply(MoveResult& result, std::string_view text) {
-    ParsedReply parsed = parse_reply(text);
-    result.ok = parsed.ok;
-    if (parsed.ok) result.cells = std::move(parsed.cells);
-    else result.forfeit = std::move(parsed.forfeit);
-}
+void take_reply(MoveReport& result, std::string_view text) { static_cast<Move&>(result) = parse_reply(text); }
 
 }  // namespace
 
@@ -176,28 +172,32 @@ SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
     return spec;
 }
 
-void BotPlayer::check_scratch(MoveResult& result) {
+void BotPlayer::check_scratch(MoveReport& result) {
     const std::uint64_t used = disk_usage(scratch_.path());
     if (used <= limits_.scratch_bytes) return;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(scratch_.path(), ec)) fs::remove_all(entry.path(), ec);
-    result.ok = false;
     result.cells.clear();
-    result.forfeit = {ForfeitKind::resource_limit, "scratch limit of " + mib(limits_.scratch_bytes) +
+    result.forfeit = Forfeit{ForfeitKind::resource_limit, "scratch limit of " + mib(limits_.scratch_bytes) +
                                                        " (GOL_SCRATCH held " + mib(used) + "; emptied)"};
 }
 
-MoveResult BotPlayer::move(const std::string& board_json) {
-    MoveResult result =
+MoveReport BotPlayer::move(const Board& board, int seat, int tick) {
+    encode_board(board, seat, tick, board_json_);
+    return move(board_json_);
+}
+
+MoveReport BotPlayer::move(const std::string& board_json) {
+    MoveReport result =
         bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
     check_scratch(result);
     return result;
 }
 
-MoveResult BotPlayer::move_persistent(const std::string& board_json) {
-    MoveResult result;
+MoveReport BotPlayer::move_persistent(const std::string& board_json) {
+    MoveReport result;
     if (gave_up_) {
-        result.forfeit = {ForfeitKind::gave_up, "failed after " + std::to_string(max_restarts) +
+        result.forfeit = Forfeit{ForfeitKind::gave_up, "failed after " + std::to_string(max_restarts) +
                                                     " restarts this game; sits out the rest of it"};
         return result;
     }
@@ -205,7 +205,7 @@ MoveResult BotPlayer::move_persistent(const std::string& board_json) {
     auto failed = [&](ForfeitKind kind, std::string detail) {
         end_persistent();
         if (restarts_ >= max_restarts) gave_up_ = true;
-        result.forfeit = {kind, std::move(detail)};
+        result.forfeit = Forfeit{kind, std::move(detail)};
         return result;
     };
     if (!line_) {
@@ -267,12 +267,12 @@ int BotPlayer::orphan_adopter() const { return sandbox_ ? 0 : static_cast<int>(:
 
 BotPlayer::~BotPlayer() { end_persistent(); }
 
-MoveResult BotPlayer::move_once(const std::string& board_json) {
-    MoveResult result;
+MoveReport BotPlayer::move_once(const std::string& board_json) {
+    MoveReport result;
     SpawnSpec spec = spawn_spec_;
     std::optional<LongArgument> long_board;
     auto too_large = [&](std::string_view why) {
-        result.forfeit = {ForfeitKind::board_too_large, "the board is " + std::to_string(board_json.size()) +
+        result.forfeit = Forfeit{ForfeitKind::board_too_large, "the board is " + std::to_string(board_json.size()) +
                                                             " bytes of JSON, over Linux's 128 KiB limit for one "
                                                             "argument, and " + std::string(why)};
     };
@@ -309,23 +309,23 @@ MoveResult BotPlayer::move_once(const std::string& board_json) {
     result.err = std::move(run.err);
     switch (run.kind) {
         case RunOutcome::Kind::timed_out:
-            result.forfeit = {ForfeitKind::timeout,
+            result.forfeit = Forfeit{ForfeitKind::timeout,
                               "no reply within " + std::to_string(limits_.time_limit.count()) + " ms"};
             return result;
-        case RunOutcome::Kind::signaled: result.forfeit = {ForfeitKind::signal, describe(run)}; return result;
+        case RunOutcome::Kind::signaled: result.forfeit = Forfeit{ForfeitKind::signal, describe(run)}; return result;
         case RunOutcome::Kind::stdout_overflow:
-            result.forfeit = {ForfeitKind::output_cap,
+            result.forfeit = Forfeit{ForfeitKind::output_cap,
                               "more than " + std::to_string(limits_.stdout_cap) + " bytes on stdout"};
             return result;
         case RunOutcome::Kind::spawn_failed:
             if (run.spawn_error.find(std::strerror(E2BIG)) != std::string::npos)
-                result.forfeit = {ForfeitKind::board_too_large, run.spawn_error};
+                result.forfeit = Forfeit{ForfeitKind::board_too_large, run.spawn_error};
             else
-                result.forfeit = {ForfeitKind::could_not_start, run.spawn_error};
+                result.forfeit = Forfeit{ForfeitKind::could_not_start, run.spawn_error};
             return result;
         case RunOutcome::Kind::exited:
             if (run.exit_status != 0) {
-                result.forfeit = {ForfeitKind::exit_status, describe(run)};
+                result.forfeit = Forfeit{ForfeitKind::exit_status, describe(run)};
                 return result;
             }
             break;

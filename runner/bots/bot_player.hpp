@@ -48,17 +48,20 @@ public:
     ~BotPlayer() override;
 
     const PreparedBot& bot() const { return bot_; }
-    MoveResult move(const std::string& board_json) override;
+    // Encodes the board with the protocol's codec (protocol.hpp) for the bot.
+    MoveReport move(const Board& board, int seat, int tick) override;
+    // The move for a board already encoded.
+    MoveReport move(const std::string& board_json);
 
     // A persistent bot that fails is restarted for the next tick this many times in a game;
     // after that it forfeits the rest of the game.
     static constexpr int max_restarts = 3;
 
 private:
-    MoveResult move_once(const std::string& board_json);
+    MoveReport move_once(const std::string& board_json);
     // A move that left GOL_SCRATCH over its limit is forfeited, and the folder emptied.
-    void check_scratch(MoveResult& result);
-    MoveResult move_persistent(const std::string& board_json);
+    void check_scratch(MoveReport& result);
+    MoveReport move_persistent(const std::string& board_json);
     // Kills every process of the persistent bot's tree, also those outside its process group,
     // then the group; the next move starts a new process.
     void end_persistent();
@@ -84,6 +87,7 @@ private:
     // line_'s processes, stopped between its moves, and their CPU time when they were stopped.
     std::vector<int> frozen_;
     std::chrono::milliseconds cpu_when_frozen_{0};
+    std::string board_json_;  // reused between moves: a busy board is hundreds of KiB
     int restarts_ = -1;  // the first start is not a restart
     bool gave_up_ = false;
 };

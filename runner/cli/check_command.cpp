@@ -2,6 +2,7 @@
 #include "runner/cli/game_options.hpp"
 
 #include "runner/game/game_stats.hpp"
+#include "runner/game/protocol.hpp"
 #include "runner/sys/long_argument.hpp"
 #include "runner/report/progress.hpp"
 #include "runner/text/terminal_text.hpp"
@@ -102,15 +103,15 @@ int run_check(const CheckOptions& o) {
             std::cout << "  " << c.what << " (" << c.board.population(Player::one) + c.board.population(Player::two)
                       << " live cells, " << json.size() / 1024 << " KiB of JSON), seat " << seat << ":\n";
             for (int run = 0; run < o.runs; ++run) {
-                encode_board(c.board, seat, run, json);
-                MoveResult m = player.move(json);
+                MoveReport m = player.move(c.board, seat, run);
                 if (c.over_argument_limit)
-                    big_delivered = big_delivered.value_or(true) && (m.ok || m.forfeit.kind != ForfeitKind::board_too_large);
+                    big_delivered = big_delivered.value_or(true) && (m.ok() || m.forfeit->kind != ForfeitKind::board_too_large);
                 times.push_back(m.elapsed);
                 std::cout << "    " << format_ms(m.elapsed) << "  ";
-                if (m.ok) {
-                    std::vector<Cell> applied = placeable_cells(c.board, m.cells);
-                    std::cout << "valid, " << m.cells.size() << " cells (" << applied.size() << " would be placed)";
+                if (m.ok()) {
+                    Board placed = c.board;
+                    const int applied = placed.place(seat == 1 ? Player::one : Player::two, m.cells);
+                    std::cout << "valid, " << m.cells.size() << " cells (" << applied << " would be placed)";
                     if (run == 0) {
                         std::string reply = "[";
                         for (const Cell& cell : m.cells)
@@ -120,11 +121,11 @@ int run_check(const CheckOptions& o) {
                     }
                 } else {
                     ++invalid;
-                    std::cout << "FORFEIT " << name(m.forfeit.kind) << ": " << terminal_line(m.forfeit.detail);
+                    std::cout << "FORFEIT " << name(m.forfeit->kind) << ": " << terminal_line(m.forfeit->detail);
                 }
                 std::cout << "\n";
-                if (!m.ok && !m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
-                if (!m.ok && !m.err.empty()) std::cout << "      stderr: " << shorten(m.err) << "\n";
+                if (!m.ok() && !m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
+                if (!m.ok() && !m.err.empty()) std::cout << "      stderr: " << shorten(m.err) << "\n";
             }
         }
     if (!big_delivered)

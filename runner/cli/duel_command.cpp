@@ -4,10 +4,9 @@
 
 #include "runner/sys/atomic_file.hpp"
 #include "runner/sys/cpu_pin.hpp"
-#include "runner/game/game_stats.hpp"
+#include "runner/game/play_and_record.hpp"
 #include "runner/sys/interrupt.hpp"
 #include "runner/report/progress.hpp"
-#include "runner/game/replay.hpp"
 #include "runner/text/terminal_text.hpp"
 #include "runner/report/viewer_page.hpp"
 
@@ -20,7 +19,6 @@
 #include <iostream>
 #include <memory>
 #include <random>
-#include <sstream>
 
 namespace gol::runner::cli {
 
@@ -124,29 +122,26 @@ int run_duel(const DuelOptions& o) {
     pin_to_current_cpu();
     const BotHost host = setup.host(&registry);
     BotPlayer one(bots[0], o.game.limits(), host), two(bots[1], o.game.limits(), host);
-    GameStats stats;
-    ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
-    ReplayRecorder recorder(header);
-    std::vector<GameObserver*> observers = {&stats, &recorder};
-    GenerationCounts counts;  // for the viewer page, which checks its own counts against these
-    if (!o.html_file.empty()) observers.push_back(&counts);
+    const ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
+    std::vector<GameObserver*> observers;
     std::unique_ptr<GameLog> game_log;
     if (log.is_open()) observers.push_back((game_log = std::make_unique<GameLog>(log, names)).get());
     std::unique_ptr<ProgressLine> progress;
     if (!o.quiet && ::isatty(STDERR_FILENO))
         observers.push_back((progress = std::make_unique<ProgressLine>(stderr, names, o.game.config.generations)).get());
-    Observers all(observers);
+    Observers also(observers);
 
-    GameResult result;
+    PlayedGame game;
     try {
-        result = play_game(one, two, o.game.config, all, interrupt.token());
+        game = play_and_record(one, two, header, also, interrupt.token());
     } catch (const GameInterrupted&) {
         progress.reset();
         std::cerr << "duel: interrupted\n";
         return 128 + interrupt.signal();
     }
     progress.reset();
-    recorder.finish(result);
+    const GameResult& result = game.record.result;
+    const GameStats& stats = game.stats;
     const bool sandboxed = setup.sandbox() != nullptr;
     if (o.json) {
         nlohmann::json j = duel_json(names, result, stats, o.game.config, seed);
@@ -168,11 +163,8 @@ int run_duel(const DuelOptions& o) {
             status = 1;
         }
     };
-    write("--replay", o.replay_file, [&] { return recorder.text(); });
-    write("--html", o.html_file, [&] {
-        std::istringstream text(recorder.text());
-        return viewer_page(read_replay(text), counts.counts);
-    });
+    write("--replay", o.replay_file, [&] { return replay_text(game.record); });
+    write("--html", o.html_file, [&] { return viewer_page(game.record, game.counts.counts); });
     return status;
 }
 

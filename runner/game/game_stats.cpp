@@ -22,7 +22,7 @@ std::chrono::microseconds maximum(const std::vector<std::chrono::microseconds>& 
     return times.empty() ? std::chrono::microseconds{} : *std::max_element(times.begin(), times.end());
 }
 
-void GameStats::on_move(int, int seat, const SeatMove& move) {
+void GameStats::on_move(int, int seat, const MoveReport& move) {
     SeatStats& s = seats_[seat - 1];
     s.move_times.push_back(move.elapsed);
     if (move.forfeit) {
@@ -37,15 +37,15 @@ GameLog::GameLog(std::ostream& out, std::array<std::string, 2> names, std::size_
 // Forfeit details and stderr are the bots' own bytes: escaped, so that a log read on a terminal
 // shows them rather than obeys them, and no line of the log is forged. The cap counts the
 // escaped bytes, which are what the log holds.
-void GameLog::on_move(int tick, int seat, const SeatMove& move) {
+void GameLog::on_move(int tick, int seat, const MoveReport& move) {
     const std::string who = "tick " + std::to_string(tick) + " seat " + std::to_string(seat) + " (" +
                             names_[seat - 1] + ")";
     if (move.forfeit)
         out_ << who << ": forfeit " << name(move.forfeit->kind) << ": " << terminal_line(move.forfeit->detail) << '\n';
-    if (!move.err || move.err->empty()) return;
+    if (move.err.empty()) return;
     std::size_t& written = written_[seat - 1];
     if (written >= cap_) return;
-    const std::string err = terminal_lines(*move.err);
+    const std::string err = terminal_lines(move.err);
     std::size_t room = cap_ - written;
     out_ << who << " stderr:\n" << std::string_view(err).substr(0, room);
     if (err.size() > room || err.back() != '\n') out_ << '\n';

@@ -27,7 +27,7 @@ std::chrono::microseconds maximum(const std::vector<std::chrono::microseconds>& 
 
 class GameStats : public GameObserver {
 public:
-    void on_move(int tick, int seat, const SeatMove& move) override;
+    void on_move(int tick, int seat, const MoveReport& move) override;
     const SeatStats& seat(int seat) const { return seats_[seat - 1]; }
 
 private:
@@ -39,7 +39,7 @@ private:
 class GameLog : public GameObserver {
 public:
     GameLog(std::ostream& out, std::array<std::string, 2> names, std::size_t cap_per_bot = std::size_t{1} << 20);
-    void on_move(int tick, int seat, const SeatMove& move) override;
+    void on_move(int tick, int seat, const MoveReport& move) override;
 
 private:
     std::ostream& out_;
@@ -52,7 +52,7 @@ private:
 class Observers : public GameObserver {
 public:
     explicit Observers(std::vector<GameObserver*> list) : list_(std::move(list)) {}
-    void on_move(int tick, int seat, const SeatMove& move) override {
+    void on_move(int tick, int seat, const MoveReport& move) override {
         for (GameObserver* o : list_) o->on_move(tick, seat, move);
     }
     void on_generation(int generation, std::int64_t cells1, std::int64_t cells2) override {

@@ -43,18 +43,11 @@ struct GameResult {
     std::array<int, 2> forfeits{};
 };
 
-// What a seat did in one tick: the cells actually placed, or why the turn was forfeited.
-struct SeatMove {
-    std::vector<Cell> applied;
-    std::optional<Forfeit> forfeit;
-    std::chrono::microseconds elapsed{0};
-    const std::string* err = nullptr;  // the bot's stderr for this move, valid during the callback
-};
-
 class GameObserver {
 public:
     virtual ~GameObserver() = default;
-    virtual void on_move(int /*tick*/, int /*seat*/, const SeatMove& /*move*/) {}
+    // `move` holds the cells actually placed, or the forfeit.
+    virtual void on_move(int /*tick*/, int /*seat*/, const MoveReport& /*move*/) {}
     virtual void on_generation(int /*generation*/, std::int64_t /*cells1*/, std::int64_t /*cells2*/) {}
 };
 
@@ -68,8 +61,9 @@ struct GameInterrupted : std::runtime_error {
 GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
                      std::stop_token stop = {});
 
-// The cells of `requested` that `player` would really place on `board`, in request order:
-// on the board, empty, and each once.
-std::vector<Cell> placeable_cells(const Board& board, const std::vector<Cell>& requested);
+// The same on `board`, which must be empty and is left as the game ends: `generations` is the
+// game's limit.
+GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, GameObserver& observer,
+                     std::stop_token stop = {});
 
 }  // namespace gol::runner

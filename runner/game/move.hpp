@@ -1,28 +1,67 @@
-// One move as the game loop sees it, whatever produced it.
+// One move: the cells a seat places or why it forfeited its turn, and what makes moves.
 #pragma once
 
-#include "runner/game/protocol.hpp"
+#include "engine/board.hpp"
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gol::runner {
 
-struct MoveResult {
-    bool ok = false;
-    std::vector<Cell> cells;  // the bot's request, when ok
-    Forfeit forfeit{ForfeitKind::not_json, {}};
+inline constexpr std::size_t max_cells_per_move = 30;
+
+// Why a turn was forfeited. The names are stable: they appear in replays and reports.
+enum class ForfeitKind {
+    timeout,
+    signal,
+    exit_status,
+    output_cap,
+    not_json,
+    not_pairs,
+    non_integer,
+    too_many_cells,
+    could_not_start,
+    board_too_large,
+    protocol,  // a persistent bot broke its line protocol, or a reply held a NUL byte
+    gave_up,   // a persistent bot restarted too often and sits out the rest of the game
+    resource_limit,  // CPU time, memory or file size limit
+};
+
+std::string_view name(ForfeitKind kind);
+std::optional<ForfeitKind> forfeit_kind_from_name(std::string_view text);
+
+struct Forfeit {
+    ForfeitKind kind;
+    std::string detail;  // human-readable, e.g. "exit status 3" or "31 cells, at most 30"
+    friend bool operator==(const Forfeit&, const Forfeit&) = default;
+};
+
+// Cells or a forfeit. From a bot's reply the cells are its request (coordinates that fit no int
+// are -1, off the board); once the game loop has placed them, and in a record, the cells
+// actually placed. A forfeited move has no cells.
+struct Move {
+    std::vector<Cell> cells;
+    std::optional<Forfeit> forfeit;
+    bool ok() const { return !forfeit; }
+    friend bool operator==(const Move&, const Move&) = default;
+};
+
+// A move with what making it cost and what the bot wrote beside it.
+struct MoveReport : Move {
     std::chrono::microseconds elapsed{0};
     std::string err;  // the bot's stderr, capped
     std::string out;  // the start of the bot's stdout, for reports on a forfeited turn
 };
 
-// Something that answers a board with a move: a real bot, or a scripted one in tests.
+// Something that answers a board with a move: a real bot, a recorded game, or a script in tests.
 class Mover {
 public:
     virtual ~Mover() = default;
-    virtual MoveResult move(const std::string& board_json) = 0;
+    // The move of `seat` (1 or 2) on `board` at `tick`.
+    virtual MoveReport move(const Board& board, int seat, int tick) = 0;
 };
 
 }  // namespace gol::runner

@@ -10,11 +10,6 @@ namespace gol::runner {
 
 namespace {
 
-constexpr std::array<std::string_view, 13> kForfeitNames = {
-    "timeout",     "signal",         "exit_status",     "output_cap",      "not_json", "not_pairs",      "non_integer",
-    "too_many_cells", "could_not_start", "board_too_large", "protocol", "gave_up", "resource_limit",
-};
-
 // Checks the shape of a reply while nlohmann's SAX parser walks it: no DOM is built, so a
 // hostile reply costs no more memory than its own bytes.
 class ReplyShape : public nlohmann::json_sax<nlohmann::json> {
@@ -93,17 +88,6 @@ private:
 
 }  // namespace
 
-std::string_view name(ForfeitKind kind) { return kForfeitNames[static_cast<std::size_t>(kind)]; }
-
-bool forfeit_kind_from_name(std::string_view text, ForfeitKind& kind) {
-    for (std::size_t i = 0; i < kForfeitNames.size(); ++i)
-        if (kForfeitNames[i] == text) {
-            kind = static_cast<ForfeitKind>(i);
-            return true;
-        }
-    return false;
-}
-
 namespace {
 
 // v's decimal digits at `at`; returns the end. v is a coordinate or a seat: never negative.
@@ -162,37 +146,36 @@ void encode_board(const Board& board, int bot_id, std::int64_t tick_id, std::str
     out.resize(static_cast<std::size_t>(p - begin));
 }
 
-ParsedReply parse_reply(std::string_view text) {
-    ParsedReply reply;
+Move parse_reply(std::string_view text) {
+    Move reply;
     // nlohmann's lexer takes a NUL byte for the end of its input and would accept what comes
     // before it, ignoring the rest: JSON text holds no NUL, so a reply with one is not JSON.
     if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
-        reply.forfeit = {ForfeitKind::not_json, "a NUL byte at offset " + std::to_string(nul) + " of the reply"};
+        reply.forfeit = Forfeit{ForfeitKind::not_json, "a NUL byte at offset " + std::to_string(nul) + " of the reply"};
         return reply;
     }
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-        reply.forfeit = {ForfeitKind::not_json, "empty output"};
+        reply.forfeit = Forfeit{ForfeitKind::not_json, "empty output"};
         return reply;
     }
     // First pass: is it JSON at all? The acceptor is iterative, so deep nesting is harmless.
     if (!nlohmann::json::accept(text)) {
         ReplyShape probe(false);
         nlohmann::json::sax_parse(text, &probe);
-        reply.forfeit = {ForfeitKind::not_json, probe.error.empty() ? "invalid JSON" : probe.error};
+        reply.forfeit = Forfeit{ForfeitKind::not_json, probe.error.empty() ? "invalid JSON" : probe.error};
         return reply;
     }
     ReplyShape shape(true);
     bool whole = nlohmann::json::sax_parse(text, &shape);
     if (!whole) {
-        reply.forfeit = {shape.non_integer ? ForfeitKind::non_integer : ForfeitKind::not_pairs, shape.error};
+        reply.forfeit = Forfeit{shape.non_integer ? ForfeitKind::non_integer : ForfeitKind::not_pairs, shape.error};
         return reply;
     }
     if (shape.pairs > max_cells_per_move) {
-        reply.forfeit = {ForfeitKind::too_many_cells,
+        reply.forfeit = Forfeit{ForfeitKind::too_many_cells,
                          std::to_string(shape.pairs) + " cells, at most " + std::to_string(max_cells_per_move)};
         return reply;
     }
-    reply.ok = true;
     reply.cells = std::move(shape.cells);
     return reply;
 }

@@ -2,9 +2,8 @@
 #include "runner/text/json_text.hpp"
 #include "runner/text/terminal_text.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <climits>
 
 namespace gol::runner {
 
@@ -18,7 +17,7 @@ constexpr int kVersion = 1;
 // `v` as an integer within [lo, hi]; `what` names it in the error.
 int int_in(const json& v, const std::string& what, int lo, int hi) {
     if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
-        throw ReplayError(what + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+        throw RecordError(what + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
     return v.get<int>();
 }
 
@@ -26,11 +25,58 @@ int int_field(const json& j, const char* key, int lo, int hi) {
     return int_in(j.at(key), "\"" + std::string(key) + "\"", lo, hi);
 }
 
-ReplayHeader read_header(const json& j) {
-    if (j.value("format", "") != kFormat) throw ReplayError("not a gol-replay file");
+std::int64_t seat_integer(const json& j, const char* key, int seat, std::int64_t lo, std::int64_t hi) {
+    return integer(seat_pair(j, key)[seat], key, lo, hi);
+}
+
+// What a file's move must also be: on the board the header names.
+void check_on_board(const Move& m, const GameConfig& config) {
+    for (const Cell& c : m.cells) {
+        int_in(c.y, "a cell's y", 0, config.height - 1);
+        int_in(c.x, "a cell's x", 0, config.width - 1);
+    }
+}
+
+// Replays one seat's recorded moves, tick by tick, encoding nothing.
+class RecordedMover : public Mover {
+public:
+    RecordedMover(const Replay& replay, int seat) : replay_(replay), seat_(seat) {}
+    MoveReport move(const Board&, int, int tick) override {
+        // A result that does not end the game it records: playing on without moves could last
+        // up to the generation limit, so re-simulation stops here.
+        if (static_cast<std::size_t>(tick) >= replay_.ticks.size())
+            throw ReplayError("the game does not end after its " + std::to_string(replay_.ticks.size()) +
+                              " recorded ticks, as the recorded result says: there is no move for tick " +
+                              std::to_string(tick));
+        MoveReport r;
+        static_cast<Move&>(r) = replay_.ticks[static_cast<std::size_t>(tick)][seat_ - 1];
+        return r;
+    }
+
+private:
+    const Replay& replay_;
+    int seat_;
+};
+
+}  // namespace
+
+void to_json(json& j, const ReplayHeader& h) {
+    j = {{"format", kFormat},
+         {"version", kVersion},
+         {"rules", h.rules},
+         {"bots", {{{"name", h.bots[0]}, {"seat", 1}, {"hash", h.hashes[0]}},
+                   {{"name", h.bots[1]}, {"seat", 2}, {"hash", h.hashes[1]}}}},
+         {"width", h.config.width},
+         {"height", h.config.height},
+         {"generations", h.config.generations},
+         {"seed", h.seed},
+         {"time_limit_ms", h.time_limit_ms}};
+}
+
+void from_json(const json& j, ReplayHeader& h) {
+    if (j.value("format", "") != kFormat) throw RecordError("not a gol-replay file");
     if (j.value("version", 0) != kVersion)
-        throw ReplayError("replay version " + std::to_string(j.value("version", 0)) + " is not supported");
-    ReplayHeader h;
+        throw RecordError("replay version " + std::to_string(j.value("version", 0)) + " is not supported");
     for (int s = 0; s < 2; ++s) {
         h.bots[s] = j.at("bots").at(s).at("name").get<std::string>();
         h.hashes[s] = j.at("bots").at(s).value("hash", "");
@@ -41,117 +87,80 @@ ReplayHeader read_header(const json& j) {
     h.seed = j.value("seed", std::uint64_t{0});
     h.time_limit_ms = j.value("time_limit_ms", 1000);
     h.rules = j.value("rules", "");
-    return h;
 }
 
-// A move as a game records it: a forfeit, or at most 30 cells, each on the board.
-RecordedMove read_move(const json& j, const GameConfig& config) {
-    RecordedMove m;
-    if (j.is_object()) {
-        ForfeitKind kind{};
-        if (!forfeit_kind_from_name(j.at("forfeit").get<std::string>(), kind))
-            throw ReplayError("unknown forfeit \"" + j.at("forfeit").get<std::string>() + "\"");
-        m.forfeit = Forfeit{kind, j.value("detail", "")};
-        return m;
-    }
-    if (!j.is_array()) throw ReplayError("a move must be a list of cells or a forfeit");
-    if (j.size() > max_cells_per_move)
-        throw ReplayError("a move of " + std::to_string(j.size()) + " cells; a move places at most " +
-                          std::to_string(max_cells_per_move));
-    for (const json& c : j) {
-        if (!c.is_array() || c.size() != 2) throw ReplayError("a cell must be a pair [y, x]");
-        m.applied.push_back({int_in(c[0], "a cell's y", 0, config.height - 1),
-                             int_in(c[1], "a cell's x", 0, config.width - 1)});
-    }
-    return m;
-}
-
-GameResult read_result(const json& r, const GameConfig& config) {
-    GameResult result;
-    const json& winner = r.at("winner");
-    result.verdict.winner_seat = winner.is_null() ? 0 : int_field(r, "winner", 1, 2);
-    const std::string reason = r.at("reason").get<std::string>();
-    if (reason != name(EndReason::extinction) && reason != name(EndReason::generations))
-        throw ReplayError("unknown reason \"" + reason + "\"");
-    result.verdict.reason = reason == name(EndReason::extinction) ? EndReason::extinction : EndReason::generations;
-    result.generations = int_field(r, "generations", 1, config.generations);
-    result.cells = {r.at("cells").at(0).get<std::int64_t>(), r.at("cells").at(1).get<std::int64_t>()};
-    result.forfeits = {r.at("forfeits").at(0).get<int>(), r.at("forfeits").at(1).get<int>()};
-    return result;
-}
-
-// Replays one seat's recorded moves, tick by tick.
-class RecordedMover : public Mover {
-public:
-    RecordedMover(const Replay& replay, int seat) : replay_(replay), seat_(seat) {}
-    MoveResult move(const std::string&) override {
-        MoveResult r;
-        // A result that does not end the game it records: playing on without moves could last
-        // up to the generation limit, so re-simulation stops here.
-        if (tick_ >= replay_.ticks.size())
-            throw ReplayError("the game does not end after its " + std::to_string(replay_.ticks.size()) +
-                              " recorded ticks, as the recorded result says: there is no move for tick " +
-                              std::to_string(tick_));
-        const RecordedMove& m = replay_.ticks[tick_++][seat_ - 1];
-        if (m.forfeit) {
-            r.forfeit = *m.forfeit;
-        } else {
-            r.ok = true;
-            r.cells = m.applied;
-        }
-        return r;
-    }
-
-private:
-    const Replay& replay_;
-    int seat_;
-    std::size_t tick_ = 0;
-};
-
-}  // namespace
-
-json move_json(const std::vector<Cell>& applied, const std::optional<Forfeit>& forfeit) {
-    if (forfeit) return {{"forfeit", name(forfeit->kind)}, {"detail", forfeit->detail}};
-    json a = json::array();
-    for (const Cell& c : applied) a.push_back({c.y, c.x});
-    return a;
-}
-
-json header_json(const ReplayHeader& h) {
-    return {{"format", kFormat},
-                   {"version", kVersion},
-                   {"rules", h.rules},
-                   {"bots", {{{"name", h.bots[0]}, {"seat", 1}, {"hash", h.hashes[0]}},
-                             {{"name", h.bots[1]}, {"seat", 2}, {"hash", h.hashes[1]}}}},
-                   {"width", h.config.width},
-                   {"height", h.config.height},
-                   {"generations", h.config.generations},
-                   {"seed", h.seed},
-                   {"time_limit_ms", h.time_limit_ms}};
-}
-
-json result_json(const GameResult& r) {
-    return {{"winner", r.verdict.winner_seat == 0 ? json(nullptr) : json(r.verdict.winner_seat)},
-            {"reason", name(r.verdict.reason)},
-            {"generations", r.generations},
-            {"cells", {r.cells[0], r.cells[1]}},
-            {"forfeits", {r.forfeits[0], r.forfeits[1]}}};
-}
-
-ReplayRecorder::ReplayRecorder(const ReplayHeader& header) : text_(json_text(header_json(header)) + "\n") {}
-
-void ReplayRecorder::on_move(int tick, int seat, const SeatMove& move) {
-    if (seat == 1) {
-        tick_line_ = "{\"t\":" + std::to_string(tick) + ",\"moves\":[" + json_text(move_json(move.applied, move.forfeit));
+void to_json(json& j, const Move& m) {
+    if (m.forfeit) {
+        j = {{"forfeit", name(m.forfeit->kind)}, {"detail", m.forfeit->detail}};
         return;
     }
-    text_ += tick_line_;
-    text_ += ',';
-    text_ += json_text(move_json(move.applied, move.forfeit));
-    text_ += "]}\n";
+    j = json::array();
+    for (const Cell& c : m.cells) j.push_back({c.y, c.x});
 }
 
-void ReplayRecorder::finish(const GameResult& r) { text_ += json_text({{"result", result_json(r)}}) + "\n"; }
+void from_json(const json& j, Move& m) {
+    m = {};
+    if (j.is_object()) {
+        const std::string kind = string_value(field(j, "forfeit"), "forfeit");
+        const std::optional<ForfeitKind> known = forfeit_kind_from_name(kind);
+        if (!known) throw RecordError("unknown forfeit \"" + kind + "\"");
+        m.forfeit = Forfeit{*known, j.contains("detail") ? string_value(j["detail"], "detail") : ""};
+        return;
+    }
+    if (!j.is_array()) throw RecordError("a move must be a list of cells or a forfeit");
+    if (j.size() > max_cells_per_move)
+        throw RecordError("a move of " + std::to_string(j.size()) + " cells; a move places at most " +
+                          std::to_string(max_cells_per_move));
+    for (const json& c : j) {
+        if (!c.is_array() || c.size() != 2) throw RecordError("a cell must be a pair [y, x]");
+        m.cells.push_back({static_cast<int>(integer(c[0], "y", INT_MIN, INT_MAX)),
+                           static_cast<int>(integer(c[1], "x", INT_MIN, INT_MAX))});
+    }
+}
+
+void to_json(json& j, const GameResult& r) {
+    j = {{"winner", r.verdict.winner_seat == 0 ? json(nullptr) : json(r.verdict.winner_seat)},
+         {"reason", name(r.verdict.reason)},
+         {"generations", r.generations},
+         {"cells", r.cells},
+         {"forfeits", r.forfeits}};
+}
+
+void from_json(const json& j, GameResult& r) {
+    r = {};
+    const std::string reason = string_value(field(j, "reason"), "reason");
+    if (reason != name(EndReason::extinction) && reason != name(EndReason::generations))
+        throw RecordError("\"reason\" is \"" + reason + "\", not \"extinction\" or \"generations\"");
+    r.verdict.reason = reason == name(EndReason::extinction) ? EndReason::extinction : EndReason::generations;
+    const json& winner = field(j, "winner");
+    if (!winner.is_null() && !(winner.is_number_integer() && (winner == 1 || winner == 2)))
+        throw RecordError("\"winner\" is " + json_text(winner) + ", not 1, 2 or null");
+    r.verdict.winner_seat = winner.is_null() ? 0 : winner.get<int>();
+    // Whether these fit the game is for the reader of the whole, which knows the game.
+    r.generations = static_cast<int>(integer(field(j, "generations"), "generations", INT_MIN, INT_MAX));
+    for (int s = 0; s < 2; ++s) {
+        r.cells[s] = seat_integer(j, "cells", s, INT64_MIN, INT64_MAX);
+        r.forfeits[s] = static_cast<int>(seat_integer(j, "forfeits", s, INT_MIN, INT_MAX));
+    }
+}
+
+std::string replay_text(const Replay& replay) {
+    std::string text = json_text(replay.header) + "\n";
+    for (std::size_t t = 0; t < replay.ticks.size(); ++t) {
+        // Written by hand for the order of its keys, "t" first, as a reader of the file expects.
+        text += "{\"t\":" + std::to_string(t) + ",\"moves\":[";
+        text += json_text(replay.ticks[t][0]);
+        text += ',';
+        text += json_text(replay.ticks[t][1]);
+        text += "]}\n";
+    }
+    return text + json_text({{"result", replay.result}}) + "\n";
+}
+
+void ReplayRecorder::on_move(int, int seat, const MoveReport& move) {
+    if (seat == 1) replay_.ticks.emplace_back();
+    replay_.ticks.back()[seat - 1] = move;
+}
 
 Replay read_replay(std::istream& in) {
     Replay replay;
@@ -165,7 +174,7 @@ Replay read_replay(std::istream& in) {
         try {
             json j = json::parse(line);
             if (!have_header) {
-                replay.header = read_header(j);
+                replay.header = j.get<ReplayHeader>();
                 have_header = true;
             } else if (have_result) {
                 throw ReplayError("a record after the result");
@@ -176,16 +185,19 @@ Replay read_replay(std::istream& in) {
                 if (replay.ticks.size() == static_cast<std::size_t>(config.generations))
                     throw ReplayError("more ticks than the header's " + std::to_string(config.generations) +
                                       " generations");
-                replay.ticks.push_back({read_move(j.at("moves").at(0), config), read_move(j.at("moves").at(1), config)});
+                std::array<Move, 2> tick = {j.at("moves").at(0).get<Move>(), j.at("moves").at(1).get<Move>()};
+                for (const Move& m : tick) check_on_board(m, config);
+                replay.ticks.push_back(std::move(tick));
             } else if (j.contains("result")) {
-                replay.result = read_result(j.at("result"), config);
+                replay.result = j.at("result").get<GameResult>();
+                int_in(replay.result.generations, "\"generations\"", 1, config.generations);
                 have_result = true;
             } else {
                 throw ReplayError("unknown record");
             }
         } catch (const json::exception& e) {
             throw ReplayError("line " + std::to_string(line_no) + ": " + terminal_line(e.what()));
-        } catch (const ReplayError& e) {
+        } catch (const std::runtime_error& e) {  // ReplayError, RecordError
             throw ReplayError("line " + std::to_string(line_no) + ": " + terminal_line(e.what()));
         }
     }
@@ -218,15 +230,13 @@ Board board_at(const Replay& replay, int generation) {
     if (generation < 0 || generation > last)
         throw ReplayError("generation " + std::to_string(generation) + " is not in the game: it has generations 0.." +
                           std::to_string(last));
-    // The same order as play_game: seat 1 places, seat 2 places, then one generation.
     Board board(replay.header.config.height, replay.header.config.width);
-    for (int t = 0; t < generation; ++t) {
-        for (int seat = 1; seat <= 2; ++seat) {
-            const RecordedMove& m = replay.ticks[t][seat - 1];
-            if (!m.forfeit) board.place(seat == 1 ? Player::one : Player::two, m.applied);
-        }
-        board.step();
-    }
+    if (generation == 0) return board;
+    // The game played again with its limit at `generation`: before it no side was extinct, or
+    // the game would have ended there.
+    RecordedMover one(replay, 1), two(replay, 2);
+    GameObserver none;
+    play_game(board, one, two, generation, none);
     return board;
 }
 

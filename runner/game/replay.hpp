@@ -1,6 +1,8 @@
-// Game replays: JSON Lines with a header, one line per tick and the result (docs/replay.md).
+// A game's record in memory (header, ticks, result), its JSON and the replay file: JSON Lines
+// with the header, one line per tick and the result (docs/replay.md).
 #pragma once
 
+#include "runner/game/json_fields.hpp"
 #include "runner/game/match.hpp"
 
 #include <nlohmann/json.hpp>
@@ -8,7 +10,6 @@
 #include <array>
 #include <cstdint>
 #include <istream>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,39 +29,44 @@ struct ReplayHeader {
     std::string rules{rules_version};
 };
 
-struct RecordedMove {
-    std::vector<Cell> applied;
-    std::optional<Forfeit> forfeit;
-};
-
 struct Replay {
     ReplayHeader header;
-    std::vector<std::array<RecordedMove, 2>> ticks;
+    std::vector<std::array<Move, 2>> ticks;  // the cells placed, or the forfeit, by seat
     GameResult result;
 };
 
-// Records a game as it is played; text() is the whole replay once finish() has been called.
-class ReplayRecorder : public GameObserver {
-public:
-    explicit ReplayRecorder(const ReplayHeader& header);
-    void on_move(int tick, int seat, const SeatMove& move) override;
-    void finish(const GameResult& result);
-    const std::string& text() const { return text_; }
+// Each part's JSON, as the replay file, the viewer page and the league's stored results hold it:
+// one writer and one reader each. The readers throw RecordError on a value of the wrong type, an
+// unknown format, version, forfeit or reason, and the header's values beyond the runner's limits
+// (board up to 4096x4096, up to 10000000 generations). Ranges that depend on the game (a cell on
+// its board, a result within its generations) are for the reader of the whole.
+void to_json(nlohmann::json& j, const ReplayHeader& header);
+void from_json(const nlohmann::json& j, ReplayHeader& header);
+void to_json(nlohmann::json& j, const Move& move);
+void from_json(const nlohmann::json& j, Move& move);
+void to_json(nlohmann::json& j, const GameResult& result);
+void from_json(const nlohmann::json& j, GameResult& result);
 
-private:
-    std::string text_;
-    std::string tick_line_;  // seat 1's half of the tick being played
-};
-
-// The records of a replay as JSON, as the file holds them (docs/replay.md).
-nlohmann::json header_json(const ReplayHeader& header);
-nlohmann::json move_json(const std::vector<Cell>& applied, const std::optional<Forfeit>& forfeit);
-nlohmann::json result_json(const GameResult& result);
+// The replay file's text.
+std::string replay_text(const Replay& replay);
 
 // Throws ReplayError naming the line that is wrong, or saying how the header, the ticks and the
-// result disagree: within the runner's limits (board up to 4096x4096, up to 10000000
-// generations), one tick per generation played, and a game ended by its limit played them all.
+// result disagree: one tick per generation played, every cell on the board, and a game ended by
+// its limit played them all.
 Replay read_replay(std::istream& in);
+
+// Records a game as it is played: record() is the whole of it once finish() has been called.
+class ReplayRecorder : public GameObserver {
+public:
+    explicit ReplayRecorder(ReplayHeader header) { replay_.header = std::move(header); }
+    void on_move(int tick, int seat, const MoveReport& move) override;
+    void finish(const GameResult& result) { replay_.result = result; }
+    const Replay& record() const { return replay_; }
+    Replay& record() { return replay_; }
+
+private:
+    Replay replay_;
+};
 
 // Plays the recorded moves again through the same game loop and rules. Throws ReplayError when
 // the game goes on past the recorded ticks (a result that does not end it).
@@ -74,8 +80,9 @@ public:
     std::vector<std::array<std::int64_t, 2>> counts;
 };
 
-// The board after `generation` generations (0: the empty board before the first move).
-// Throws ReplayError unless 0 <= generation <= the generations the game lasted.
+// The board after `generation` generations (0: the empty board before the first move), played
+// again through the game loop. Throws ReplayError unless 0 <= generation <= the generations the
+// game lasted.
 Board board_at(const Replay& replay, int generation);
 
 bool same_result(const GameResult& a, const GameResult& b);

@@ -4,12 +4,12 @@
 // could have had.
 #pragma once
 
+#include "runner/game/game_stats.hpp"
+#include "runner/game/replay.hpp"
 #include "runner/league/league_schedule.hpp"
-#include "runner/game/match.hpp"
 
 #include <array>
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -24,12 +24,17 @@ struct GameRecord : GameInputs {
     std::array<std::string, 2> last_forfeit;
 };
 
-// What is wrong with a stored record.
-struct RecordError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+// The record of a game just played.
+GameRecord make_record(const ScheduledGame& game, const GameResult& result, const GameStats& stats);
 
-// The record as stored: JSON with its inputs and its result.
+// The record's JSON: one writer and one reader each. The readers throw RecordError
+// (json_fields.hpp) on a field missing or of the wrong type, and an unknown reason or forfeit.
+void to_json(nlohmann::json& j, const GameInputs& inputs);
+void from_json(const nlohmann::json& j, GameInputs& inputs);
+void to_json(nlohmann::json& j, const GameRecord& record);
+void from_json(const nlohmann::json& j, GameRecord& record);
+
+// The record as stored.
 std::string record_text(const GameRecord& record);
 
 // Reads a stored record for `game`. Throws RecordError saying what is wrong when the text is

@@ -3,18 +3,11 @@
 #include "runner/sys/atomic_file.hpp"
 #include "runner/bots/bot_player.hpp"
 #include "runner/sys/cpu_pin.hpp"
-#include "runner/game/game_stats.hpp"
-#include "runner/report/leaderboard_page.hpp"
-#include "runner/report/progress.hpp"
-#include "runner/game/replay.hpp"
-#include "runner/league/results_store.hpp"
 #include "runner/text/terminal_text.hpp"
-#include "runner/report/viewer_page.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -147,21 +140,22 @@ public:
         changed_.notify_all();
     }
 
-    // Redraws once a second or on change, until every worker has returned.
-    void display(std::FILE* out, int total_stored_before) {
+    // Reports progress once a second or on change, until every worker has returned.
+    void display(LeagueObserver& observer, int total_stored_before) {
         const auto start = std::chrono::steady_clock::now();
         std::unique_lock lock(mutex_);
+        LeagueProgress now;
         while (workers_left_ > 0) {
             changed_.wait_for(lock, std::chrono::seconds(1));
-            if (!out || workers_left_ == 0) continue;
-            auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start);
-            std::string left = done_ > 0 ? "~" + format_duration(elapsed * (to_play_ - done_) / done_) : "?";
-            std::fprintf(out, "\r\033[Kleague: %d/%d games done, %d running, elapsed %s, left %s",
-                         total_stored_before + done_, total_stored_before + to_play_, running_,
-                         format_duration(elapsed).c_str(), left.c_str());
-            std::fflush(out);
+            if (workers_left_ == 0) continue;
+            now.elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start);
+            now.done = total_stored_before + done_;
+            now.total = total_stored_before + to_play_;
+            now.running = running_;
+            if (done_ > 0) now.left = now.elapsed * (to_play_ - done_) / done_;
+            observer.progress(now, false);
         }
-        if (out) std::fputs("\r\033[K", out);
+        observer.progress(now, true);
     }
 
 private:
@@ -173,41 +167,6 @@ private:
     int workers_left_;
     std::string error_;
 };
-
-// A viewer page is made from the stored replay and can be made again, so failing to write one
-// is reported and costs nothing else. `counts` are the game's own per-generation counts; without
-// them the replay is played again to count.
-void write_viewer(const ResultsStore& store, const std::string& key, std::istream& replay_text,
-                  const GenerationCounts* counts, std::FILE* log) {
-    try {
-        const Replay replay = read_replay(replay_text);
-        write_file_atomically(store.viewer_path(key), counts ? viewer_page(replay, counts->counts) : viewer_page(replay));
-    } catch (const std::exception& e) {
-        std::fprintf(log, "league: no viewer page for game %s: %s\n", key.c_str(), e.what());
-    }
-}
-
-// The leaderboard page, and a viewer page for every counted game that has none yet (games
-// stored by a runner that did not make them).
-void write_pages(const ResultsStore& store, const LeagueTable& table, std::FILE* log) {
-    for (const GameRecord& g : table.games) {
-        if (fs::exists(store.viewer_path(g.key))) continue;
-        std::ifstream in(store.replay_path(g.key));
-        if (!in) {
-            std::fprintf(log, "league: no viewer page for game %s: %s cannot be read\n", g.key.c_str(),
-                         store.replay_path(g.key).c_str());
-            continue;
-        }
-        write_viewer(store, g.key, in, nullptr, log);
-    }
-    const fs::path page = store.dir() / "leaderboard.html";
-    try {
-        write_file_atomically(page, leaderboard_page(table));
-        std::fprintf(log, "league: leaderboard page %s\n", page.c_str());
-    } catch (const std::exception& e) {
-        std::fprintf(log, "league: %s: %s\n", page.c_str(), e.what());
-    }
-}
 
 }  // namespace
 
@@ -238,6 +197,8 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
                  roster.bots.size(), roster.excluded.size(), schedule.size(), reused, queue.size(),
                  o.results_dir.string().c_str());
 
+    LeagueObserver none;
+    LeagueObserver& observer = o.observer ? *o.observer : none;
     std::atomic<std::size_t> next{0};
     const int workers = queue.empty() ? 0 : std::max(1, std::min<int>(o.jobs, static_cast<int>(queue.size())));
     Progress progress(static_cast<int>(queue.size()), workers);
@@ -255,25 +216,15 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
             try {
                 const BotHost host{*o.area, o.sandbox, &registry};
                 BotPlayer one(a, limits, host), two(b, limits, host);
-                ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed,
-                                    o.settings.time_limit_ms};
-                ReplayRecorder recorder(header);
+                const ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed,
+                                          o.settings.time_limit_ms};
                 std::ostringstream log_text;
                 GameLog game_log(log_text, header.bots);
-                GameStats stats;
-                GenerationCounts counts;
-                Observers all({&recorder, &game_log, &stats, &counts});
-                GameResult result = play_game(one, two, o.settings.config, all, stop);
-                recorder.finish(result);
-                GameRecord record{g.inputs, g.key, result, {}, {}};
-                for (int seat = 1; seat <= 2; ++seat) {
-                    record.forfeit_reasons[seat - 1] = stats.seat(seat).forfeits_by_reason;
-                    record.last_forfeit[seat - 1] = stats.seat(seat).last_forfeit;
-                }
-                store.save(record, recorder.text(), log_text.str());
+                const PlayedGame game = play_and_record(one, two, header, game_log, stop);
+                const GameRecord record = make_record(g, game.record.result, game.stats);
+                store.save(record, replay_text(game.record), log_text.str());
                 played = true;
-                std::istringstream replay_text(recorder.text());
-                write_viewer(store, g.key, replay_text, &counts, log);
+                observer.game_stored(store, record, game);
             } catch (const GameInterrupted&) {
             } catch (const std::exception& e) {
                 progress.fail(std::string("game ") + a.spec.name + " vs " + b.spec.name + ": " + e.what());
@@ -284,7 +235,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     };
     std::vector<std::jthread> threads;
     for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
-    progress.display(o.progress, reused);
+    progress.display(observer, reused);
     threads.clear();
 
     if (std::string error = progress.error(); !error.empty()) throw StoreError(error);
@@ -295,7 +246,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     outcome.table.played = progress.done();
     outcome.table.reused = reused;
     outcome.stored = reused + progress.done();
-    write_pages(store, outcome.table, log);
+    observer.run_finished(store, outcome.table);
     return outcome;
 }
 

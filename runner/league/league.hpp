@@ -2,18 +2,44 @@
 // game stored before it counts, and stored games reused while their key still matches.
 #pragma once
 
+#include "runner/game/play_and_record.hpp"
 #include "runner/league/league_schedule.hpp"
+#include "runner/league/results_store.hpp"
 #include "runner/sys/sandbox.hpp"
 #include "runner/sys/work_area.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/league/standings.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <stop_token>
 
 namespace gol::runner {
+
+// How far a run is: games stored (before it and by it), of all it schedules.
+struct LeagueProgress {
+    int done = 0;
+    int total = 0;
+    int running = 0;
+    std::chrono::seconds elapsed{0};
+    std::optional<std::chrono::seconds> left;  // an estimate, once a game has been played
+};
+
+// What a run tells its caller (cli/league_command.cpp wires it to the pages and the progress
+// display), so the league itself writes no reports.
+class LeagueObserver {
+public:
+    virtual ~LeagueObserver() = default;
+    // A game was played and stored. Called from the workers' threads, at once.
+    virtual void game_stored(const ResultsStore& /*store*/, const GameRecord& /*record*/, const PlayedGame& /*game*/) {}
+    // Once a second and on change while games are played, from one thread; then once with
+    // `over` when every worker has returned, before anything else is logged.
+    virtual void progress(const LeagueProgress& /*now*/, bool /*over*/) {}
+    // The run ended, finished or interrupted: `table` is what the store holds.
+    virtual void run_finished(const ResultsStore& /*store*/, const LeagueTable& /*table*/) {}
+};
 
 struct LeagueOptions {
     std::filesystem::path bots_dir = "bots";
@@ -24,7 +50,7 @@ struct LeagueOptions {
     int jobs = 1;
     const WorkArea* area = nullptr;  // required: where the bots' scratch folders go
     Sandbox* sandbox = nullptr;  // where every bot and build runs, when set
-    std::FILE* progress = nullptr;  // a terminal for the live progress line, or none
+    LeagueObserver* observer = nullptr;  // told of stored games, progress and the end, when set
 };
 
 struct LeagueOutcome {

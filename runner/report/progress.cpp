@@ -26,7 +26,7 @@ ProgressLine::~ProgressLine() {
     if (drawn_) std::fputs("\r\033[K", out_);  // leave the terminal clean for the summary
 }
 
-void ProgressLine::on_move(int, int seat, const SeatMove& move) {
+void ProgressLine::on_move(int, int seat, const MoveReport& move) {
     ++moves_;
     if (move.forfeit) ++forfeits_[seat - 1];
 }

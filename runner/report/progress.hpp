@@ -14,7 +14,7 @@ class ProgressLine : public GameObserver {
 public:
     ProgressLine(std::FILE* out, std::array<std::string, 2> names, int generations);
     ~ProgressLine() override;
-    void on_move(int tick, int seat, const SeatMove& move) override;
+    void on_move(int tick, int seat, const MoveReport& move) override;
     void on_generation(int generation, std::int64_t cells1, std::int64_t cells2) override;
 
 private:

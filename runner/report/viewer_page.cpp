@@ -15,13 +15,7 @@ namespace {
 using nlohmann::json;
 
 json game_data(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts) {
-    json moves = json::array();
-    for (const auto& tick : replay.ticks)
-        moves.push_back({move_json(tick[0].applied, tick[0].forfeit), move_json(tick[1].applied, tick[1].forfeit)});
-    return {{"header", header_json(replay.header)},
-            {"moves", std::move(moves)},
-            {"result", result_json(replay.result)},
-            {"counts", counts}};
+    return {{"header", replay.header}, {"moves", replay.ticks}, {"result", replay.result}, {"counts", counts}};
 }
 
 struct Slot {

@@ -1,4 +1,5 @@
 #include "runner/bots/bot_player.hpp"
+#include "runner/game/protocol.hpp"
 
 #include <doctest/doctest.h>
 
@@ -35,11 +36,24 @@ std::string big_board_json() {
 
 }  // namespace
 
+TEST_CASE("bot player: a board from the game loop reaches the bot encoded, with its seat and tick") {
+    const WorkArea area;
+    BotPlayer p(shell_bot("case \"$1\" in *'\"board\":{\"(0,1)\":1},\"bot_id\":2,\"tick_id\":5}'*) echo '[[1,1]]';; "
+                          "*) echo '[]';; esac",
+                          Protocol::argv),
+                {}, {area});
+    Board board(3, 3);
+    board.place(Player::one, std::vector<Cell>{{0, 1}});
+    MoveReport m = p.move(board, 2, 5);
+    REQUIRE(m.ok());
+    CHECK(m.cells == std::vector<Cell>{{1, 1}});
+}
+
 TEST_CASE("bot player: the argv protocol passes the board as the last argument") {
     const WorkArea area;  // the players' scratch folders
     BotPlayer p(shell_bot("case \"$1\" in *'\"bot_id\":2'*) echo '[[1,1]]';; *) echo '[]';; esac", Protocol::argv), {}, {area});
-    MoveResult m = p.move(R"({"y_size":3,"x_size":3,"board":{},"bot_id":2,"tick_id":0})");
-    REQUIRE(m.ok);
+    MoveReport m = p.move(R"({"y_size":3,"x_size":3,"board":{},"bot_id":2,"tick_id":0})");
+    REQUIRE(m.ok());
     CHECK(m.cells == std::vector<Cell>{{1, 1}});
 }
 
@@ -49,14 +63,14 @@ TEST_CASE("bot player: a board over Linux's argument limit arrives whole, as arg
     REQUIRE(too_long_for_argv(json));
     // Each bot answers with the byte count it read, as a cell, to show it got everything.
     BotPlayer argv_bot(shell_bot("n=$(printf %s \"$1\" | wc -c); echo \"[[0,$n]]\"", Protocol::argv), {}, {area});
-    MoveResult a = argv_bot.move(json);
-    INFO(a.forfeit.detail);
-    REQUIRE(a.ok);
+    MoveReport a = argv_bot.move(json);
+    INFO(a.forfeit->detail);
+    REQUIRE(a.ok());
     CHECK(a.cells[0].x == static_cast<int>(json.size()));
 
     BotPlayer stdin_bot(shell_bot("n=$(wc -c); echo \"[[0,$n]]\"", Protocol::stdin), {}, {area});
-    MoveResult s = stdin_bot.move(json);
-    REQUIRE(s.ok);
+    MoveReport s = stdin_bot.move(json);
+    REQUIRE(s.ok());
     CHECK(s.cells[0].x == static_cast<int>(json.size() + 1));
 }
 
@@ -68,9 +82,9 @@ TEST_CASE("bot player: a long board leaves no trace of its delivery in the bot's
                           "echo '[[0,1]]'",
                           Protocol::argv),
                 {}, {area});
-    MoveResult m = p.move(json);
-    INFO(m.forfeit.detail);
-    REQUIRE(m.ok);
+    MoveReport m = p.move(json);
+    INFO(m.forfeit->detail);
+    REQUIRE(m.ok());
     CHECK(m.cells == std::vector<Cell>{{0, 1}});
 }
 
@@ -80,9 +94,9 @@ TEST_CASE("bot player: a long board passes on through exec to the program a bot 
     BotPlayer p(shell_bot("exec /bin/sh -c 'n=$(printf %s \"$1\" | wc -c); echo \"[[1,$n]]\"' relay \"$1\"",
                           Protocol::argv),
                 {}, {area});
-    MoveResult m = p.move(json);
-    INFO(m.forfeit.detail);
-    REQUIRE(m.ok);
+    MoveReport m = p.move(json);
+    INFO(m.forfeit->detail);
+    REQUIRE(m.ok());
     CHECK(m.cells == std::vector<Cell>{{1, static_cast<int>(json.size())}});
 }
 
@@ -92,7 +106,7 @@ TEST_CASE("bot player: bots see only an allow-listed environment with a scratch 
                           "&& echo '[]'",
                           Protocol::argv),
                 {}, {area});
-    CHECK(p.move("{}").ok);
+    CHECK(p.move("{}").ok());
 }
 
 namespace {
@@ -125,12 +139,12 @@ TEST_CASE("persistent: one process answers every tick") {
     const WorkArea area;  // the players' scratch folders
     PreparedBot bot = persistent_bot("persist_py/main.py", "");
     BotPlayer p(bot, {}, {area});
-    MoveResult first = p.move(kBoard);
-    REQUIRE(first.ok);
+    MoveReport first = p.move(kBoard);
+    REQUIRE(first.ok());
     CHECK(first.cells.size() == 4);
     for (int i = 0; i < 20; ++i) {
-        MoveResult m = p.move(kBoard);
-        REQUIRE(m.ok);
+        MoveReport m = p.move(kBoard);
+        REQUIRE(m.ok());
         CHECK(m.cells.empty());  // a restarted process would place its block again
     }
 }
@@ -141,8 +155,8 @@ TEST_CASE("persistent: a crash forfeits the turn, restarts, and after three rest
         BotPlayer p(persistent_bot("persist_bad/main.py", "crash"), {}, {area});
         std::vector<std::string> outcome;
         for (int tick = 0; tick < 14; ++tick) {
-            MoveResult m = p.move(kBoard);
-            outcome.push_back(m.ok ? "ok" : std::string(name(m.forfeit.kind)));
+            MoveReport m = p.move(kBoard);
+            outcome.push_back(m.ok() ? "ok" : std::string(name(m.forfeit->kind)));
         }
         // Each process answers twice, then exits 7 on its third line.
         CHECK(outcome == std::vector<std::string>{"ok", "ok", "exit_status", "ok", "ok", "exit_status", "ok", "ok",
@@ -155,12 +169,12 @@ TEST_CASE("persistent: a bot that stops answering times out and is replaced") {
     const WorkArea area;  // the players' scratch folders
     {
         BotPlayer p(persistent_bot("persist_bad/main.py", "hang"), {std::chrono::milliseconds(300)}, {area});
-        CHECK(p.move(kBoard).ok);
-        CHECK(p.move(kBoard).ok);
-        MoveResult m = p.move(kBoard);
-        CHECK(m.forfeit.kind == ForfeitKind::timeout);
+        CHECK(p.move(kBoard).ok());
+        CHECK(p.move(kBoard).ok());
+        MoveReport m = p.move(kBoard);
+        CHECK(m.forfeit->kind == ForfeitKind::timeout);
         CHECK(m.elapsed < std::chrono::seconds(2));
-        CHECK(p.move(kBoard).ok);  // a fresh process
+        CHECK(p.move(kBoard).ok());  // a fresh process
     }
     CHECK_FALSE(running(std::string(TEST_BOTS_DIR) + "/persist_bad/main.py" + '\0' + "hang"));
 }
@@ -168,20 +182,20 @@ TEST_CASE("persistent: a bot that stops answering times out and is replaced") {
 TEST_CASE("persistent: two lines for one tick break the protocol") {
     const WorkArea area;  // the players' scratch folders
     BotPlayer p(persistent_bot("persist_bad/main.py", "two"), {}, {area});
-    CHECK(p.move(kBoard).ok);
-    CHECK(p.move(kBoard).ok);
-    CHECK(p.move(kBoard).ok);  // the first of its two lines
-    MoveResult m = p.move(kBoard);
-    CHECK(m.forfeit.kind == ForfeitKind::protocol);
-    CHECK(m.forfeit.detail == "wrote more than one line for the previous tick");
-    CHECK(p.move(kBoard).ok);
+    CHECK(p.move(kBoard).ok());
+    CHECK(p.move(kBoard).ok());
+    CHECK(p.move(kBoard).ok());  // the first of its two lines
+    MoveReport m = p.move(kBoard);
+    CHECK(m.forfeit->kind == ForfeitKind::protocol);
+    CHECK(m.forfeit->detail == "wrote more than one line for the previous tick");
+    CHECK(p.move(kBoard).ok());
 }
 
 TEST_CASE("persistent: a board over 128 KiB of JSON arrives whole") {
     const WorkArea area;  // the players' scratch folders
     const std::string json = big_board_json();
     BotPlayer p(persistent_bot("persist_py/main.py", ""), {}, {area});
-    MoveResult m = p.move(json);
-    REQUIRE(m.ok);
+    MoveReport m = p.move(json);
+    REQUIRE(m.ok());
     CHECK(m.cells.size() == 4);
 }

@@ -79,7 +79,7 @@ TEST_CASE("small attacks: a replay header is checked against the runner's limits
     CHECK(has(replay_error(crafted_replay(10, "generations", 10, 3)),
               "the result says 10 generations, but the file records 3 ticks"));
     CHECK(has(replay_error(crafted_replay(5, "generations", 5, 6)), "line 7: more ticks than the header's 5 generations"));
-    CHECK(has(replay_error(crafted_replay(10, "extinction", 3, 3, "7")), "\"winner\" must be an integer from 1 to 2"));
+    CHECK(has(replay_error(crafted_replay(10, "extinction", 3, 3, "7")), "\"winner\" is 7, not 1, 2 or null"));
     std::string off_board = crafted_replay(3, "generations", 3);
     off_board.replace(off_board.find("[2,2]"), 5, "[2,20]");
     CHECK(has(replay_error(off_board), "line 2: a cell's x must be an integer from 0 to 19"));
@@ -214,9 +214,9 @@ TEST_CASE("small attacks: a game log shows a bot's forfeit detail and stderr esc
     std::ostringstream out;
     GameLog log(out, {"one", "two"});
     const std::string err = "\x1b[2J\rtick 5 seat 2 (two): forfeit timeout: forged\n";
-    SeatMove move;
+    MoveReport move;
     move.forfeit = Forfeit{ForfeitKind::not_json, "last read: '\x7f\xc2\x9b'"};
-    move.err = &err;
+    move.err = err;
     log.on_move(0, 1, move);
     const std::string text = out.str();
     CHECK_NO_CONTROL(text);
@@ -313,13 +313,13 @@ TEST_CASE("small attacks: a reply holding a NUL byte anywhere is not JSON, nothi
     CHECK(nlohmann::json::accept("[[1,2]]\0garbage"sv));
     for (std::string_view reply : {"[[1,2]]\0garbage"sv, "[[1,2]]\0"sv, "\0[[1,2]]"sv, "[[1,\0 2]]"sv, "\0"sv}) {
         CAPTURE(terminal_line(reply));
-        ParsedReply r = parse_reply(reply);
-        CHECK_FALSE(r.ok);
+        Move r = parse_reply(reply);
+        REQUIRE_FALSE(r.ok());
         CHECK(r.cells.empty());
-        CHECK(r.forfeit.kind == ForfeitKind::not_json);
-        CHECK(has(r.forfeit.detail, "NUL byte at offset " + std::to_string(reply.find('\0'))));
+        CHECK(r.forfeit->kind == ForfeitKind::not_json);
+        CHECK(has(r.forfeit->detail, "NUL byte at offset " + std::to_string(reply.find('\0'))));
     }
-    CHECK(parse_reply("[[1,2]]\n"sv).ok);
+    CHECK(parse_reply("[[1,2]]\n"sv).ok());
 }
 
 // --- 4. A newcomer taking a league bot's name -----------------------------------------------------

@@ -1,4 +1,5 @@
 #include "runner/game/match.hpp"
+#include "runner/game/protocol.hpp"
 #include "runner/game/replay.hpp"
 
 #include <doctest/doctest.h>
@@ -14,11 +15,13 @@ namespace {
 // Answers each board with whatever the script says, and remembers what it was shown.
 class ScriptedMover : public Mover {
 public:
-    using Script = std::function<MoveResult(int tick, const std::string& json)>;
+    using Script = std::function<MoveReport(int tick, const std::string& json)>;
     explicit ScriptedMover(Script script) : script_(std::move(script)) {}
-    MoveResult move(const std::string& json) override {
+    MoveReport move(const Board& board, int seat, int tick) override {
+        std::string json;
+        encode_board(board, seat, tick, json);
         seen.push_back(json);
-        return script_(static_cast<int>(seen.size()) - 1, json);
+        return script_(tick, json);
     }
     std::vector<std::string> seen;
 
@@ -26,16 +29,15 @@ private:
     Script script_;
 };
 
-MoveResult cells(std::vector<Cell> c) {
-    MoveResult r;
-    r.ok = true;
+MoveReport cells(std::vector<Cell> c) {
+    MoveReport r;
     r.cells = std::move(c);
     return r;
 }
 
-MoveResult forfeit(ForfeitKind kind) {
-    MoveResult r;
-    r.forfeit = {kind, "scripted"};
+MoveReport forfeit(ForfeitKind kind) {
+    MoveReport r;
+    r.forfeit = Forfeit{kind, "scripted"};
     return r;
 }
 
@@ -120,14 +122,6 @@ TEST_CASE("game: a forfeited turn places nothing and is counted") {
     CHECK(r.generations == 1);
 }
 
-TEST_CASE("game: placement skips off-board, occupied and repeated cells") {
-    Board board(4, 4);
-    std::vector<Cell> mine = {{1, 1}};
-    board.place(Player::two, mine);
-    CHECK(placeable_cells(board, {{-1, 0}, {1, 1}, {0, 0}, {0, 0}, {3, 4}, {3, 3}}) ==
-          std::vector<Cell>{{0, 0}, {3, 3}});
-}
-
 TEST_CASE("replay: a recorded game reads back and re-simulates to the same result") {
     ScriptedMover one([](int tick, const std::string&) {
         if (tick == 1) return forfeit(ForfeitKind::not_json);
@@ -139,7 +133,7 @@ TEST_CASE("replay: a recorded game reads back and re-simulates to the same resul
     GameResult played = play_game(one, two, header.config, recorder);
     recorder.finish(played);
 
-    std::istringstream in(recorder.text());
+    std::istringstream in(replay_text(recorder.record()));
     Replay replay = read_replay(in);
     CHECK(replay.header.bots == std::array<std::string, 2>{"alpha", "beta"});
     CHECK(replay.header.config.width == 12);
@@ -149,12 +143,12 @@ TEST_CASE("replay: a recorded game reads back and re-simulates to the same resul
     REQUIRE(replay.ticks[1][0].forfeit.has_value());
     CHECK(replay.ticks[1][0].forfeit->kind == ForfeitKind::not_json);
     // Off-board cells were never applied, so they are not in the replay.
-    CHECK(replay.ticks[0][0].applied == std::vector<Cell>{{0, 0}, {0, 1}, {0, 2}});
+    CHECK(replay.ticks[0][0].cells == std::vector<Cell>{{0, 0}, {0, 1}, {0, 2}});
     CHECK(same_result(replay.result, played));
     CHECK(same_result(resimulate(replay), played));
 
     // A tampered move changes the outcome, and re-simulation notices.
-    std::string text = recorder.text();
+    std::string text = replay_text(recorder.record());
     auto at = text.find("[[5,0],[6,0],[5,1]]");
     REQUIRE(at != std::string::npos);
     text.replace(at, 19, "[[5,0]]");

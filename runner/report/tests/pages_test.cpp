@@ -32,8 +32,8 @@ Replay sample_replay() {
     r.header.hashes = {"h1", "h2"};
     r.header.config = {12, 10, 12};
     r.ticks.resize(12);
-    r.ticks[0][0].applied = {{1, 1}, {1, 2}, {1, 3}};
-    r.ticks[0][1].applied = {{6, 6}, {6, 7}, {7, 6}, {7, 7}};
+    r.ticks[0][0].cells = {{1, 1}, {1, 2}, {1, 3}};
+    r.ticks[0][1].cells = {{6, 6}, {6, 7}, {7, 6}, {7, 7}};
     r.ticks[3][1].forfeit = Forfeit{ForfeitKind::not_json, "printed " + kHostile};
     r.result = resimulate(r);
     return r;
