@@ -167,3 +167,61 @@ TEST_CASE("replay: broken files are rejected with the line") {
         "\n");
     CHECK_THROWS_WITH_AS(read_replay(unfinished), "no result line: the game did not finish", ReplayError);
 }
+
+TEST_CASE("replay: the record is written in the replay format and reads back as written") {
+    Replay r;
+    r.header = {{"a", "b"}, {"h1", "h2"}, {5, 5, 2}, 0, 1000};
+    r.ticks = {{Move{{{0, 0}}, {}}, Move{{}, Forfeit{ForfeitKind::timeout, "x"}}}, {Move{}, Move{}}};
+    r.result = {{1, EndReason::extinction}, 2, {1, 0}, {0, 1}};
+    const std::string text = replay_text(r);
+    CHECK(text ==
+          R"({"bots":[{"hash":"h1","name":"a","seat":1},{"hash":"h2","name":"b","seat":2}],"format":"gol-replay",)"
+          R"("generations":2,"height":5,"rules":"ppcg2016-1","seed":0,"time_limit_ms":1000,"version":1,"width":5})"
+          "\n"
+          R"({"t":0,"moves":[[[0,0]],{"detail":"x","forfeit":"timeout"}]})"
+          "\n"
+          R"({"t":1,"moves":[[],[]]})"
+          "\n"
+          R"({"result":{"cells":[1,0],"forfeits":[0,1],"generations":2,"reason":"extinction","winner":1}})"
+          "\n");
+    std::istringstream in(text);
+    const Replay back = read_replay(in);
+    CHECK(back.ticks == r.ticks);
+    CHECK(same_result(back.result, r.result));
+    CHECK(nlohmann::json(back.header) == nlohmann::json(r.header));
+
+    // What the reader refuses rather than reads as a default.
+    auto error = [&](const std::string& from, const std::string& to) -> std::string {
+        std::string changed = text;
+        const auto at = changed.find(from);
+        REQUIRE(at != std::string::npos);
+        std::istringstream bad(changed.replace(at, from.size(), to));
+        try {
+            read_replay(bad);
+        } catch (const ReplayError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    CHECK(error(R"("reason":"extinction")", R"("reason":"forfeit")") ==
+          R"(line 4: "reason" is "forfeit", not "extinction" or "generations")");
+    CHECK(error(R"("forfeit":"timeout")", R"("forfeit":"slow")") == R"(line 2: unknown forfeit "slow")");
+    CHECK(error(R"("version":1)", R"("version":2)") == "line 1: replay version 2 is not supported");
+    CHECK(error(R"("cells":[1,0])", R"("cells":[1.5,0])") == R"(line 4: "cells" is 1.5, not an integer)");
+}
+
+TEST_CASE("replay: board_at plays the game loop to the generation asked for") {
+    Replay r;
+    r.header.config = {6, 6, 3};
+    // A blinker, then nothing: it turns each generation.
+    r.ticks = {{Move{{{2, 1}, {2, 2}, {2, 3}}, {}}, Move{}}, {Move{}, Move{}}, {Move{}, Move{}}};
+    r.result = resimulate(r);
+    REQUIRE(r.result.verdict.reason == EndReason::extinction);  // seat 2 never had a cell
+    REQUIRE(r.result.generations == 1);
+    const Board start = board_at(r, 0);
+    CHECK(start.population(Player::one) == 0);
+    const Board one = board_at(r, 1);
+    CHECK(one.at(1, 2) == Player::one);
+    CHECK(one.at(2, 1) == Player::none);
+    CHECK_THROWS_AS(board_at(r, 2), ReplayError);
+}
