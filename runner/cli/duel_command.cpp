@@ -19,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -132,9 +133,8 @@ int run_duel(const DuelOptions& o) {
     if (!o.html_file.empty()) observers.push_back(&counts);
     std::unique_ptr<GameLog> game_log;
     if (log.is_open()) observers.push_back((game_log = std::make_unique<GameLog>(log, names)).get());
-    std::unique_ptr<ProgressLine> progress;
-    if (!o.quiet && ::isatty(STDERR_FILENO))
-        observers.push_back((progress = std::make_unique<ProgressLine>(stderr, names, o.game.config.generations)).get());
+    std::optional<GameProgress> progress;
+    if (!o.quiet) observers.push_back(&progress.emplace(stderr, names, o.game.config.generations));
     Observers all(observers);
 
     GameResult result;

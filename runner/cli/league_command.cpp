@@ -3,13 +3,13 @@
 
 #include "runner/sys/interrupt.hpp"
 #include "runner/report/leaderboard_page.hpp"
+#include "runner/report/progress.hpp"
 #include "runner/league/league.hpp"
 #include "runner/league/tournament.hpp"
 
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 namespace gol::runner::cli {
@@ -72,7 +72,6 @@ LeagueOptions resolve(const LeagueArgs& a) {
     o.jobs = a.jobs;
     // Leagues run strangers' code: sandboxed unless told not to. One that cannot be stops.
     if (a.game.sandbox && a.no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
-    if (!a.quiet && ::isatty(STDERR_FILENO)) o.progress = stderr;
     return o;
 }
 
@@ -82,6 +81,8 @@ int run_league_command(const LeagueArgs& a) {
     o.area = &setup.area();
     o.sandbox = setup.sandbox();
     o.settings.sandboxed = o.sandbox != nullptr;
+    std::optional<LeagueProgressDisplay> progress;
+    if (!a.quiet) o.progress = &progress.emplace(stderr);
     ProcessRegistry registry;
     InterruptWatcher interrupt(registry);
     LeagueOutcome outcome;
@@ -148,7 +149,7 @@ void add_league(CLI::App& app, Action& run) {
     cmd->add_option("--results", a->results, "Results store (default: the tournament's folder, or results/ beside DIR)");
     cmd->add_option("--cache", a->cache, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
     cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
-    cmd->add_flag("--quiet", a->quiet, "No progress line");
+    cmd->add_flag("--quiet", a->quiet, "No progress: no live line, no line per game");
     cmd->add_flag("--no-sandbox", a->no_sandbox, "Run bots and builds without bubblewrap (the default needs it)");
     cmd->callback([a, &run] { run = [a] { return run_league_command(*a); }; });
 }

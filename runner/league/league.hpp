@@ -2,18 +2,41 @@
 // game stored before it counts, and stored games reused while their key still matches.
 #pragma once
 
+#include "runner/game/match.hpp"
 #include "runner/league/league_schedule.hpp"
 #include "runner/sys/sandbox.hpp"
 #include "runner/sys/work_area.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/league/standings.hpp"
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <stop_token>
+#include <string>
 
 namespace gol::runner {
+
+// A game of the league, played and stored, as a progress display tells of it.
+struct FinishedGame {
+    std::array<std::string, 2> bots;  // seat 1, seat 2
+    GameResult result;
+    int stored = 0;  // the league's games in the store now, this one among them
+    int total = 0;   // the league's games
+};
+
+// What a league tells whoever shows its progress (the CLI wires report/progress.hpp's). Calls
+// come from the worker threads, one at a time, in the order listed.
+class LeagueProgress {
+public:
+    virtual ~LeagueProgress() = default;
+    virtual void league_started(int stored, int total) = 0;  // `stored` of `total` games are reused
+    virtual void game_started() = 0;
+    virtual void game_finished(const FinishedGame& game) = 0;
+    virtual void game_abandoned() = 0;  // interrupted or failed: nothing of it is stored
+    virtual void league_done() = 0;     // every worker has returned
+};
 
 struct LeagueOptions {
     std::filesystem::path bots_dir = "bots";
@@ -24,7 +47,7 @@ struct LeagueOptions {
     int jobs = 1;
     const WorkArea* area = nullptr;  // required: where the bots' scratch folders go
     Sandbox* sandbox = nullptr;  // where every bot and build runs, when set
-    std::FILE* progress = nullptr;  // a terminal for the live progress line, or none
+    LeagueProgress* progress = nullptr;  // none: no one is told
 };
 
 struct LeagueOutcome {
