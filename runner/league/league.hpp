@@ -27,7 +27,7 @@ struct FinishedGame {
 };
 
 // What a league tells whoever shows its progress (the CLI wires report/progress.hpp's). Calls
-// come from the worker threads, one at a time, in the order listed.
+// come one at a time, the games' from the worker threads, the others from run_league's caller.
 class LeagueProgress {
 public:
     virtual ~LeagueProgress() = default;
