@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <random>
 
 namespace gol::runner::cli {
@@ -126,9 +127,8 @@ int run_duel(const DuelOptions& o) {
     std::vector<GameObserver*> observers;
     std::unique_ptr<GameLog> game_log;
     if (log.is_open()) observers.push_back((game_log = std::make_unique<GameLog>(log, names)).get());
-    std::unique_ptr<ProgressLine> progress;
-    if (!o.quiet && ::isatty(STDERR_FILENO))
-        observers.push_back((progress = std::make_unique<ProgressLine>(stderr, names, o.game.config.generations)).get());
+    std::optional<GameProgress> progress;
+    if (!o.quiet) observers.push_back(&progress.emplace(stderr, names, o.game.config.generations));
     Observers also(observers);
 
     PlayedGame game;

@@ -5,17 +5,13 @@
 #include "runner/sys/interrupt.hpp"
 #include "runner/report/leaderboard_page.hpp"
 #include "runner/report/progress.hpp"
-#include "runner/report/viewer_page.hpp"
+#include "runner/report/league_pages.hpp"
 #include "runner/league/league.hpp"
 #include "runner/league/tournament.hpp"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 namespace gol::runner::cli {
@@ -53,66 +49,6 @@ std::string render(const LeagueTable& table, const std::string& format) {
     return format == "html" ? leaderboard_page(table) : format_table(table, *table_format_from_name(format));
 }
 
-// The league's pages in its results store (docs/league.md) and its progress line. Pages are made
-// from what the store holds and can be made again, so failing to write one is reported on the
-// log and costs nothing else.
-class LeagueReports : public LeagueObserver {
-public:
-    // `progress`: a terminal for the live progress line, or none.
-    LeagueReports(std::FILE* log, std::FILE* progress) : log_(log), progress_(progress) {}
-
-    void game_stored(const ResultsStore& store, const GameRecord& record, const PlayedGame& game) override {
-        write_viewer(store, record.key, [&] { return viewer_page(game.record, game.counts.counts); });
-    }
-
-    void progress(const LeagueProgress& now, bool over) override {
-        if (!progress_) return;
-        if (over) {
-            std::fputs("\r\033[K", progress_);
-            return;
-        }
-        const std::string left = now.left ? "~" + format_duration(*now.left) : "?";
-        std::fprintf(progress_, "\r\033[Kleague: %d/%d games done, %d running, elapsed %s, left %s", now.done,
-                     now.total, now.running, format_duration(now.elapsed).c_str(), left.c_str());
-        std::fflush(progress_);
-    }
-
-    // The leaderboard page, and a viewer page for every counted game that has none yet (games
-    // stored by a runner that did not make them), counted by playing its stored replay again.
-    void run_finished(const ResultsStore& store, const LeagueTable& table) override {
-        for (const GameRecord& g : table.games) {
-            if (std::filesystem::exists(store.viewer_path(g.key))) continue;
-            std::ifstream in(store.replay_path(g.key));
-            if (!in) {
-                std::fprintf(log_, "league: no viewer page for game %s: %s cannot be read\n", g.key.c_str(),
-                             store.replay_path(g.key).c_str());
-                continue;
-            }
-            write_viewer(store, g.key, [&] { return viewer_page(read_replay(in)); });
-        }
-        const std::filesystem::path page = store.dir() / "leaderboard.html";
-        try {
-            write_file_atomically(page, leaderboard_page(table));
-            std::fprintf(log_, "league: leaderboard page %s\n", page.c_str());
-        } catch (const std::exception& e) {
-            std::fprintf(log_, "league: %s: %s\n", page.c_str(), e.what());
-        }
-    }
-
-private:
-    template <typename Page>
-    void write_viewer(const ResultsStore& store, const std::string& key, Page page) {
-        try {
-            write_file_atomically(store.viewer_path(key), page());
-        } catch (const std::exception& e) {
-            std::fprintf(log_, "league: no viewer page for game %s: %s\n", key.c_str(), e.what());
-        }
-    }
-
-    std::FILE* log_;
-    std::FILE* progress_;
-};
-
 LeagueOptions resolve(const LeagueArgs& a) {
     LeagueOptions o;
     Tournament t;
@@ -147,8 +83,10 @@ int run_league_command(const LeagueArgs& a) {
     o.area = &setup.area();
     o.sandbox = setup.sandbox();
     o.settings.sandboxed = o.sandbox != nullptr;
-    LeagueReports reports(stderr, !a.quiet && ::isatty(STDERR_FILENO) ? stderr : nullptr);
-    o.observer = &reports;
+    LeaguePages pages(stderr);
+    o.observer = &pages;
+    std::optional<LeagueProgressDisplay> progress;
+    if (!a.quiet) o.progress = &progress.emplace(stderr);
     ProcessRegistry registry;
     InterruptWatcher interrupt(registry);
     LeagueOutcome outcome;
@@ -215,7 +153,7 @@ void add_league(CLI::App& app, Action& run) {
     cmd->add_option("--results", a->results, "Results store (default: the tournament's folder, or results/ beside DIR)");
     cmd->add_option("--cache", a->cache, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
     cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
-    cmd->add_flag("--quiet", a->quiet, "No progress line");
+    cmd->add_flag("--quiet", a->quiet, "No progress: no live line, no line per game");
     cmd->add_flag("--no-sandbox", a->no_sandbox, "Run bots and builds without bubblewrap (the default needs it)");
     cmd->callback([a, &run] { run = [a] { return run_league_command(*a); }; });
 }

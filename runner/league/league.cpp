@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -100,72 +99,60 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
     return roster;
 }
 
-// The shared state of the workers and the progress display.
-class Progress {
+// What the workers share: the games they stored and the first error, which stops them all. The
+// progress is told under the same lock, so its calls come one at a time and in order.
+class WorkerState {
 public:
-    Progress(int to_play, int workers) : to_play_(to_play), workers_left_(workers) {}
+    WorkerState(LeagueProgress& progress, int reused, int total) : progress_(progress), stored_(reused), total_(total) {
+        progress_.league_started(reused, total);
+    }
 
     void started() {
         std::lock_guard lock(mutex_);
-        ++running_;
+        progress_.game_started();
     }
-    void finished(bool played) {
-        {
-            std::lock_guard lock(mutex_);
-            --running_;
-            if (played) ++done_;
-        }
-        changed_.notify_all();
+    void finished(const std::array<std::string, 2>& bots, const GameResult& result) {
+        std::lock_guard lock(mutex_);
+        ++played_;
+        progress_.game_finished({bots, result, ++stored_, total_});
+    }
+    void abandoned() {
+        std::lock_guard lock(mutex_);
+        progress_.game_abandoned();
     }
     void fail(std::string message) {
-        {
-            std::lock_guard lock(mutex_);
-            if (error_.empty()) error_ = std::move(message);
-        }
-        changed_.notify_all();
+        std::lock_guard lock(mutex_);
+        if (error_.empty()) error_ = std::move(message);
     }
     std::string error() {
         std::lock_guard lock(mutex_);
         return error_;
     }
-    int done() {
+    int played() {
         std::lock_guard lock(mutex_);
-        return done_;
+        return played_;
     }
-    void worker_done() {
-        {
-            std::lock_guard lock(mutex_);
-            --workers_left_;
-        }
-        changed_.notify_all();
-    }
-
-    // Reports progress once a second or on change, until every worker has returned.
-    void display(LeagueObserver& observer, int total_stored_before) {
-        const auto start = std::chrono::steady_clock::now();
-        std::unique_lock lock(mutex_);
-        LeagueProgress now;
-        while (workers_left_ > 0) {
-            changed_.wait_for(lock, std::chrono::seconds(1));
-            if (workers_left_ == 0) continue;
-            now.elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start);
-            now.done = total_stored_before + done_;
-            now.total = total_stored_before + to_play_;
-            now.running = running_;
-            if (done_ > 0) now.left = now.elapsed * (to_play_ - done_) / done_;
-            observer.progress(now, false);
-        }
-        observer.progress(now, true);
+    void done() {
+        std::lock_guard lock(mutex_);
+        progress_.league_done();
     }
 
 private:
     std::mutex mutex_;
-    std::condition_variable changed_;
-    int to_play_;
-    int done_ = 0;
-    int running_ = 0;
-    int workers_left_;
+    LeagueProgress& progress_;
+    int stored_;
+    const int total_;
+    int played_ = 0;
     std::string error_;
+};
+
+// For a league that tells no one.
+class NoProgress : public LeagueProgress {
+    void league_started(int, int) override {}
+    void game_started() override {}
+    void game_finished(const FinishedGame&) override {}
+    void game_abandoned() override {}
+    void league_done() override {}
 };
 
 }  // namespace
@@ -201,18 +188,18 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     LeagueObserver& observer = o.observer ? *o.observer : none;
     std::atomic<std::size_t> next{0};
     const int workers = queue.empty() ? 0 : std::max(1, std::min<int>(o.jobs, static_cast<int>(queue.size())));
-    Progress progress(static_cast<int>(queue.size()), workers);
+    NoProgress no_progress;
+    WorkerState state(o.progress ? *o.progress : no_progress, reused, static_cast<int>(schedule.size()));
     const MoveLimits limits =
         move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s);
 
     auto work = [&](int worker) {
         pin_to_nth_cpu(worker);
-        for (std::size_t i; !stop.stop_requested() && progress.error().empty() && (i = next++) < queue.size();) {
+        for (std::size_t i; !stop.stop_requested() && state.error().empty() && (i = next++) < queue.size();) {
             const ScheduledGame& g = *queue[i];
             const PreparedBot& a = roster.bots[g.seats[0]];
             const PreparedBot& b = roster.bots[g.seats[1]];
-            progress.started();
-            bool played = false;
+            state.started();
             try {
                 const BotHost host{*o.area, o.sandbox, &registry};
                 BotPlayer one(a, limits, host), two(b, limits, host);
@@ -223,29 +210,30 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
                 const PlayedGame game = play_and_record(one, two, header, game_log, stop);
                 const GameRecord record = make_record(g, game.record.result, game.stats);
                 store.save(record, replay_text(game.record), log_text.str());
-                played = true;
                 observer.game_stored(store, record, game);
+                state.finished(header.bots, game.record.result);
             } catch (const GameInterrupted&) {
+                state.abandoned();
             } catch (const std::exception& e) {
-                progress.fail(std::string("game ") + a.spec.name + " vs " + b.spec.name + ": " + e.what());
+                state.fail(std::string("game ") + a.spec.name + " vs " + b.spec.name + ": " + e.what());
+                state.abandoned();
             }
-            progress.finished(played);
         }
-        progress.worker_done();
     };
-    std::vector<std::jthread> threads;
-    for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
-    progress.display(observer, reused);
-    threads.clear();
+    {
+        std::vector<std::jthread> threads;
+        for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
+    }
+    state.done();
 
-    if (std::string error = progress.error(); !error.empty()) throw StoreError(error);
+    if (std::string error = state.error(); !error.empty()) throw StoreError(error);
 
     LeagueOutcome outcome;
     outcome.interrupted = stop.stop_requested();
     outcome.table = table_from_store(o.results_dir, o.scoring, log);
-    outcome.table.played = progress.done();
+    outcome.table.played = state.played();
     outcome.table.reused = reused;
-    outcome.stored = reused + progress.done();
+    outcome.stored = reused + state.played();
     observer.run_finished(store, outcome.table);
     return outcome;
 }

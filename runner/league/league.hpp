@@ -10,35 +10,44 @@
 #include "runner/sys/process.hpp"
 #include "runner/league/standings.hpp"
 
-#include <chrono>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <stop_token>
+#include <string>
 
 namespace gol::runner {
 
-// How far a run is: games stored (before it and by it), of all it schedules.
-struct LeagueProgress {
-    int done = 0;
-    int total = 0;
-    int running = 0;
-    std::chrono::seconds elapsed{0};
-    std::optional<std::chrono::seconds> left;  // an estimate, once a game has been played
-};
-
-// What a run tells its caller (cli/league_command.cpp wires it to the pages and the progress
-// display), so the league itself writes no reports.
+// What a run tells its caller (cli/league_command.cpp wires it to the pages), so the league
+// itself writes no reports.
 class LeagueObserver {
 public:
     virtual ~LeagueObserver() = default;
     // A game was played and stored. Called from the workers' threads, at once.
     virtual void game_stored(const ResultsStore& /*store*/, const GameRecord& /*record*/, const PlayedGame& /*game*/) {}
-    // Once a second and on change while games are played, from one thread; then once with
-    // `over` when every worker has returned, before anything else is logged.
-    virtual void progress(const LeagueProgress& /*now*/, bool /*over*/) {}
     // The run ended, finished or interrupted: `table` is what the store holds.
     virtual void run_finished(const ResultsStore& /*store*/, const LeagueTable& /*table*/) {}
+};
+
+// A game of the league, played and stored, as a progress display tells of it.
+struct FinishedGame {
+    std::array<std::string, 2> bots;  // seat 1, seat 2
+    GameResult result;
+    int stored = 0;  // the league's games in the store now, this one among them
+    int total = 0;   // the league's games
+};
+
+// What a league tells whoever shows its progress (the CLI wires report/progress.hpp's). Calls
+// come one at a time, the games' from the worker threads, the others from run_league's caller.
+class LeagueProgress {
+public:
+    virtual ~LeagueProgress() = default;
+    virtual void league_started(int stored, int total) = 0;  // `stored` of `total` games are reused
+    virtual void game_started() = 0;
+    virtual void game_finished(const FinishedGame& game) = 0;
+    virtual void game_abandoned() = 0;  // interrupted or failed: nothing of it is stored
+    virtual void league_done() = 0;     // every worker has returned
 };
 
 struct LeagueOptions {
@@ -50,7 +59,8 @@ struct LeagueOptions {
     int jobs = 1;
     const WorkArea* area = nullptr;  // required: where the bots' scratch folders go
     Sandbox* sandbox = nullptr;  // where every bot and build runs, when set
-    LeagueObserver* observer = nullptr;  // told of stored games, progress and the end, when set
+    LeagueObserver* observer = nullptr;  // told of stored games and the end, when set
+    LeagueProgress* progress = nullptr;  // none: no one is told
 };
 
 struct LeagueOutcome {

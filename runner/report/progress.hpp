@@ -1,32 +1,98 @@
-// A live one-line progress display for a game on a terminal.
+// The runner's one progress display, and what duels and leagues show on it.
 #pragma once
 
 #include "runner/game/match.hpp"
+#include "runner/league/league.hpp"
 
 #include <array>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <functional>
+#include <mutex>
 #include <string>
+#include <string_view>
+#include <thread>
 
 namespace gol::runner {
 
-class ProgressLine : public GameObserver {
+// The columns of the terminal at `fd` (TIOCGWINSZ); else $COLUMNS; else 80.
+int terminal_columns(int fd);
+
+// `line` cut to at most `columns` columns, never inside a UTF-8 character. A character outside
+// ASCII counts as two columns, as wide as a terminal draws one, so the cut line always fits.
+std::string fit_to_width(std::string_view line, int columns);
+
+// On a terminal: one live line, redrawn in place and kept narrower than the terminal, since a
+// line that wraps leaves its first row behind at each redraw. Elsewhere (a pipe, a file): only
+// the lines given to log(), so that a log shows progress without a line per redraw.
+class ProgressDisplay {
 public:
-    ProgressLine(std::FILE* out, std::array<std::string, 2> names, int generations);
-    ~ProgressLine() override;
+    // Live when `out` is a terminal, whose width is read again at each redraw.
+    explicit ProgressDisplay(std::FILE* out);
+    // Live or not as told, `columns` wide: for tests.
+    ProgressDisplay(std::FILE* out, bool live, std::function<int()> columns);
+    ProgressDisplay(const ProgressDisplay&) = delete;
+    ProgressDisplay& operator=(const ProgressDisplay&) = delete;
+    ~ProgressDisplay();  // clears the live line, leaving the terminal clean for what follows
+
+    bool live() const { return live_; }
+    void show(std::string_view line);  // the live line now; nothing unless live
+    void log(std::string_view line);   // one line for a log; nothing when live
+    void clear();
+
+private:
+    std::FILE* out_;
+    bool live_;
+    std::function<int()> columns_;
+    bool drawn_ = false;
+    std::string drawn_line_;  // what the terminal shows, not drawn again
+};
+
+// A duel's live line: tick, cells, forfeits, moves per second and time left.
+class GameProgress : public GameObserver {
+public:
+    GameProgress(std::FILE* out, std::array<std::string, 2> names, int generations);
     void on_move(int tick, int seat, const MoveReport& move) override;
     void on_generation(int generation, std::int64_t cells1, std::int64_t cells2) override;
 
 private:
     using Clock = std::chrono::steady_clock;
-    std::FILE* out_;
+    ProgressDisplay display_;
     std::array<std::string, 2> names_;
     int generations_;
     std::array<int, 2> forfeits_{};
     long moves_ = 0;
     Clock::time_point start_ = Clock::now();
-    Clock::time_point last_draw_{};
-    bool drawn_ = false;
+    Clock::time_point last_draw_{};  // long ago: the first generation draws
+};
+
+// A league's progress: live, the games done and running and the time left, redrawn each second;
+// in a pipe, a line per finished game (who played, the result, n of N).
+class LeagueProgressDisplay : public LeagueProgress {
+public:
+    explicit LeagueProgressDisplay(std::FILE* out);
+    LeagueProgressDisplay(std::FILE* out, bool live, std::function<int()> columns);  // for tests
+
+    void league_started(int stored, int total) override;
+    void game_started() override;
+    void game_finished(const FinishedGame& game) override;
+    void game_abandoned() override;
+    void league_done() override;
+
+private:
+    using Clock = std::chrono::steady_clock;
+    void draw();  // with mutex_ held
+
+    std::mutex mutex_;
+    std::condition_variable_any tick_;
+    ProgressDisplay display_;
+    Clock::time_point start_ = Clock::now();
+    int reused_ = 0;
+    int stored_ = 0;
+    int total_ = 0;
+    int running_ = 0;
+    std::jthread redraws_;  // when live; last, so stopped and joined before the rest goes
 };
 
 // "1h02m", "3m05s", "12s".

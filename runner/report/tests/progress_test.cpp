@@ -1,0 +1,202 @@
+// The progress display: never wider than the terminal, silent in a pipe but for a league's line
+// per finished game.
+#include "runner/report/progress.hpp"
+#include "runner/sys/unique_fd.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <sys/ioctl.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace gol::runner;
+
+namespace {
+
+// A FILE* whose bytes the test reads back.
+class Capture {
+public:
+    std::FILE* file() const { return file_.get(); }
+    std::string text() const {
+        std::fflush(file());
+        std::string all(static_cast<std::size_t>(std::ftell(file())), '\0');
+        std::rewind(file());
+        all.resize(std::fread(all.data(), 1, all.size(), file()));
+        std::fseek(file(), 0, SEEK_END);
+        return all;
+    }
+
+private:
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_{std::tmpfile(), &std::fclose};
+};
+
+// The rows a terminal would show after each redraw: the text between the redraws' \r\033[K.
+std::vector<std::string> drawn_rows(const std::string& out) {
+    std::vector<std::string> rows;
+    const std::string redraw = "\r\033[K";
+    for (std::size_t at = out.find(redraw); at != std::string::npos;) {
+        const std::size_t from = at + redraw.size();
+        at = out.find(redraw, from);
+        rows.push_back(out.substr(from, at == std::string::npos ? std::string::npos : at - from));
+    }
+    return rows;
+}
+
+// $COLUMNS set (or unset) for one test, and put back after it.
+class ColumnsEnv {
+public:
+    explicit ColumnsEnv(const char* value) {
+        if (const char* old = std::getenv("COLUMNS")) old_ = old;
+        if (value) ::setenv("COLUMNS", value, 1);
+        else ::unsetenv("COLUMNS");
+    }
+    ~ColumnsEnv() {
+        if (old_) ::setenv("COLUMNS", old_->c_str(), 1);
+        else ::unsetenv("COLUMNS");
+    }
+
+private:
+    std::optional<std::string> old_;
+};
+
+GameResult won_by(int seat, int generations) {
+    GameResult r;
+    r.verdict = {seat, seat == 0 ? EndReason::generations : EndReason::extinction};
+    r.generations = generations;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("fit_to_width cuts at the width, never inside a UTF-8 character, counting one as two columns") {
+    CHECK(fit_to_width("short", 80) == "short");
+    CHECK(fit_to_width("0123456789", 4) == "0123");
+    CHECK(fit_to_width("0123456789", 0).empty());
+    // "é" is two bytes; counted as two columns, it fits in 3 after "a" but not in 2.
+    CHECK(fit_to_width("a\xc3\xa9z", 3) == "a\xc3\xa9");
+    CHECK(fit_to_width("a\xc3\xa9z", 2) == "a");
+    // A four-byte character is kept whole or left out, never cut.
+    CHECK(fit_to_width("ab\xf0\x9f\x98\x80", 3) == "ab");
+    CHECK(fit_to_width("ab\xf0\x9f\x98\x80", 4) == "ab\xf0\x9f\x98\x80");
+}
+
+TEST_CASE("terminal_columns reads the terminal's width, then $COLUMNS, then takes 80") {
+    Capture file;
+    {
+        ColumnsEnv env(nullptr);
+        CHECK(terminal_columns(::fileno(file.file())) == 80);
+    }
+    {
+        ColumnsEnv env("132");
+        CHECK(terminal_columns(::fileno(file.file())) == 132);
+    }
+    {
+        ColumnsEnv env("wide");
+        CHECK(terminal_columns(::fileno(file.file())) == 80);
+    }
+    // A pseudo-terminal 37 columns wide wins over $COLUMNS.
+    UniqueFd master(::posix_openpt(O_RDWR | O_NOCTTY));
+    REQUIRE(master);
+    REQUIRE(::grantpt(master.get()) == 0);
+    REQUIRE(::unlockpt(master.get()) == 0);
+    UniqueFd tty(::open(::ptsname(master.get()), O_RDWR | O_NOCTTY));
+    REQUIRE(tty);
+    winsize size{};
+    size.ws_row = 24;
+    size.ws_col = 37;
+    REQUIRE(::ioctl(tty.get(), TIOCSWINSZ, &size) == 0);
+    ColumnsEnv env("132");
+    CHECK(terminal_columns(tty.get()) == 37);
+}
+
+TEST_CASE("a live line stays a column short of the terminal's width, read again at each redraw") {
+    Capture out;
+    int columns = 20;
+    {
+        ProgressDisplay display(out.file(), true, [&] { return columns; });
+        display.show(std::string(50, 'x'));
+        display.show(std::string(50, 'x'));  // the same row again: not redrawn
+        columns = 10;                        // the terminal got narrower
+        display.show(std::string(50, 'y'));
+        display.log("a line for a log");     // a terminal has the live line instead
+    }
+    const std::string text = out.text();
+    CHECK(text == "\r\033[K" + std::string(19, 'x') + "\r\033[K" + std::string(9, 'y') + "\r\033[K");
+    CHECK(text.find('\n') == std::string::npos);
+}
+
+TEST_CASE("in a pipe the display shows no live line, only the lines for a log") {
+    Capture out;
+    {
+        ProgressDisplay display(out.file(), false, [] { return 20; });
+        display.show("tick 5/10");
+        display.log("a line longer than the twenty columns, kept whole");
+    }
+    CHECK(out.text() == "a line longer than the twenty columns, kept whole\n");
+}
+
+TEST_CASE("a duel's progress writes nothing to a file") {
+    Capture out;
+    {
+        GameProgress progress(out.file(), {"alpha", "beta"}, 10);
+        for (int g = 1; g <= 10; ++g) {
+            progress.on_move(g, 1, MoveReport{});
+            progress.on_generation(g, 3, 4);
+        }
+    }
+    CHECK(out.text().empty());
+}
+
+TEST_CASE("in a pipe a league writes one line per finished game: who played, the result, n of N") {
+    Capture out;
+    {
+        LeagueProgressDisplay progress(out.file(), false, [] { return 80; });
+        progress.league_started(2, 5);
+        progress.game_started();
+        progress.game_started();
+        progress.game_finished({{"alpha", "beta"}, won_by(2, 12), 3, 5});
+        progress.game_abandoned();  // interrupted: no line
+        progress.game_started();
+        progress.game_finished({{"beta", "gamma"}, won_by(0, 1), 4, 5});
+        progress.league_done();
+    }
+    CHECK(out.text() ==
+          "league: 3/5 alpha vs beta: beta won by extinction after 12 generations\n"
+          "league: 4/5 beta vs gamma: draw after 1 generation\n");
+}
+
+TEST_CASE("a league's line escapes control characters in names") {
+    Capture out;
+    {
+        LeagueProgressDisplay progress(out.file(), false, [] { return 80; });
+        progress.league_started(0, 1);
+        progress.game_started();
+        progress.game_finished({{"evil\x1b[2J\r", "ok"}, won_by(1, 7), 1, 1});
+        progress.league_done();
+    }
+    const std::string text = out.text();
+    CHECK(text == "league: 1/1 evil\\x1b[2J\\x0d vs ok: evil\\x1b[2J\\x0d won by extinction after 7 generations\n");
+}
+
+TEST_CASE("a league's live line stays within the terminal and is cleared when the league is done") {
+    Capture out;
+    LeagueProgressDisplay progress(out.file(), true, [] { return 30; });
+    progress.league_started(2, 5);
+    progress.game_started();
+    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), 3, 5});
+    progress.league_done();
+    const std::string text = out.text();
+    CHECK(text.find('\n') == std::string::npos);  // no line per game on a terminal
+    const std::vector<std::string> rows = drawn_rows(text);
+    REQUIRE(rows.size() >= 3);
+    for (const std::string& row : rows) CHECK(row.size() <= 29);
+    CHECK(rows.front() == "league: 2/5 games done, 0 run");
+    CHECK(rows[rows.size() - 2] == "league: 3/5 games done, 0 run");
+    CHECK(rows.back().empty());  // cleared
+}
