@@ -260,7 +260,7 @@ TEST_CASE("integrity e2e: a record copied from another game's key is played agai
     CHECK(json::parse(read_text(f.record(to)))["inputs"]["bots"] != json::parse(read_text(f.record(from)))["inputs"]["bots"]);
 }
 
-TEST_CASE("integrity e2e: a changed limit schedules all-new keys; the old games still count when it changes back") {
+TEST_CASE("integrity e2e: a changed limit schedules all-new keys, the old games still count when it changes back") {
     IntegrityFixture f;
     f.league_run();
     const std::vector<std::string> first = f.keys();
