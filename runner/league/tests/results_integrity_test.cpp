@@ -49,7 +49,7 @@ struct IntegrityFixture : testing::RunnerFixture {
     RunOutcome league_run(const std::vector<std::string>& extra = {}) {
         std::vector<std::string> args = {"league", bots.string(), "--results", results.string(), "--cache",
                                          cache.string(), "--width", "20", "--height", "20", "--generations", "20",
-                                         "-j", "2", "--quiet", "--format", "json"};
+                                         "-j", "2", "--quiet", "--format", "json", "--no-sandbox"};
         args.insert(args.end(), extra.begin(), extra.end());
         RunOutcome r = runner(args);
         INFO("stderr: " << r.err);
