@@ -18,10 +18,15 @@
 
 namespace gol::runner::testing {
 
-// A whole file's bytes; empty when it cannot be read.
+// A whole file's bytes; empty when it cannot be read. Reading /proc/PID/cmdline of a process
+// that is exiting fails part-way (libstdc++ throws from the read), which is "cannot be read" too.
 inline std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), {});
+    try {
+        std::ifstream in(path, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(in)), {});
+    } catch (const std::ios_base::failure&) {
+        return {};
+    }
 }
 
 // A root runner's sandboxed bots are another user, who must reach the runner's work area in
@@ -106,11 +111,8 @@ struct RunnerFixture {
 
 // Whether any process still runs with `marker` in its command line.
 inline bool process_with(const std::string& marker) {
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        std::ifstream in(entry.path() / "cmdline");
-        std::string cmd((std::istreambuf_iterator<char>(in)), {});
-        if (cmd.find(marker) != std::string::npos) return true;
-    }
+    for (const auto& entry : std::filesystem::directory_iterator("/proc"))
+        if (read_text(entry.path() / "cmdline").find(marker) != std::string::npos) return true;
     return false;
 }
 

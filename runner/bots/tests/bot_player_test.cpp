@@ -1,4 +1,5 @@
 #include "runner/bots/bot_player.hpp"
+#include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -112,13 +113,8 @@ PreparedBot persistent_bot(const std::string& script, const std::string& arg) {
 
 // Whether this test's own persistent bot (script and mode, as persistent_bot starts it) runs.
 bool running(const std::string& script, const std::string& arg) {
-    const std::string marker = std::string(TEST_BOTS_DIR) + "/" + script + '\0' + arg + '\0' + std::to_string(::getpid()) + '\0';
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        std::ifstream in(entry.path() / "cmdline");
-        std::string cmd((std::istreambuf_iterator<char>(in)), {});
-        if (cmd.find(marker) != std::string::npos) return true;
-    }
-    return false;
+    return gol::runner::testing::process_with(std::string(TEST_BOTS_DIR) + "/" + script + '\0' + arg + '\0' +
+                                              std::to_string(::getpid()) + '\0');
 }
 
 const std::string kBoard = R"({"y_size":3,"x_size":3,"board":{},"bot_id":1,"tick_id":0})";
