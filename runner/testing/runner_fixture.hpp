@@ -1,5 +1,5 @@
-// Shared by the end-to-end tests: a private folder for bots, build cache and temporary files,
-// and the real runner binary run in it.
+// Shared by the end-to-end tests: a private folder for bots and temporary files, the build
+// cache all fixtures share, and the real runner binary run in it.
 #pragma once
 
 #include "runner/sys/process.hpp"
@@ -7,18 +7,26 @@
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gol::runner::testing {
 
-// A whole file's bytes; empty when it cannot be read.
+// A whole file's bytes; empty when it cannot be read. Reading /proc/PID/cmdline of a process
+// that is exiting fails part-way (libstdc++ throws from the read), which is "cannot be read" too.
 inline std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), {});
+    try {
+        std::ifstream in(path, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(in)), {});
+    } catch (const std::ios_base::failure&) {
+        return {};
+    }
 }
 
 // A root runner's sandboxed bots are another user, who must reach the runner's work area in
@@ -29,10 +37,44 @@ inline TempDir searchable(TempDir dir) {
     return dir;
 }
 
+// A number for `sleep` that no other test's processes carry, so that a test looking for what
+// its bots left running sees only its own: `tag` (0..99) tells a test program's markers apart,
+// its pid the programs ctest runs at once. Both have a fixed width: no marker is part of another.
+inline std::string unique_marker(int tag) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%02d.%07d", tag, static_cast<int>(::getpid()));
+    return text;
+}
+
+// Copies the test bots in `from` to `to`, their fixed sleep lengths replaced by this fixture's
+// markers (`marks`: each fixed text and the marker that replaces it).
+inline void copy_marked(const std::filesystem::path& from, const std::filesystem::path& to,
+                        const std::vector<std::pair<std::string, std::string>>& marks) {
+    namespace fs = std::filesystem;
+    fs::copy(from, to, fs::copy_options::recursive);
+    std::vector<fs::path> files;
+    if (fs::is_directory(to)) {
+        for (const auto& entry : fs::recursive_directory_iterator(to))
+            if (entry.is_regular_file()) files.push_back(entry.path());
+    } else {
+        files.push_back(to);
+    }
+    for (const fs::path& file : files) {
+        std::string text = read_text(file);
+        for (const auto& [fixed, marker] : marks)
+            for (std::size_t at; (at = text.find(fixed)) != std::string::npos;) text.replace(at, fixed.size(), marker);
+        std::ofstream(file, std::ios::binary) << text;
+    }
+}
+
 struct RunnerFixture {
     TempDir root = searchable(TempDir("runner-e2e"));
     std::filesystem::path bots = root.path() / "bots";
-    std::filesystem::path cache = root.path() / "cache";
+    // Our well-behaved test bots compile once per build tree, not once per fixture: the cache is
+    // keyed by content hash and publishes with a rename, so parallel tests share it safely.
+    // Fixtures whose bots are hostile, write into their build, or whose test is about compiling
+    // use their own (root / "cache").
+    std::filesystem::path cache = TEST_BUILD_CACHE;
     std::vector<std::string> extra_env;
 
     RunOutcome runner(std::vector<std::string> args, std::chrono::milliseconds timeout = std::chrono::seconds(120),
@@ -69,11 +111,8 @@ struct RunnerFixture {
 
 // Whether any process still runs with `marker` in its command line.
 inline bool process_with(const std::string& marker) {
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        std::ifstream in(entry.path() / "cmdline");
-        std::string cmd((std::istreambuf_iterator<char>(in)), {});
-        if (cmd.find(marker) != std::string::npos) return true;
-    }
+    for (const auto& entry : std::filesystem::directory_iterator("/proc"))
+        if (read_text(entry.path() / "cmdline").find(marker) != std::string::npos) return true;
     return false;
 }
 

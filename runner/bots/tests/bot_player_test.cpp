@@ -1,7 +1,9 @@
 #include "runner/bots/bot_player.hpp"
 #include "runner/game/protocol.hpp"
+#include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -111,24 +113,22 @@ TEST_CASE("bot player: bots see only an allow-listed environment with a scratch 
 
 namespace {
 
+// The last argument, which the scripts ignore, is this test program's pid: `running` looks for
+// this test's own process, not one of another build's suite running the same script at once.
 PreparedBot persistent_bot(const std::string& script, const std::string& arg) {
     PreparedBot bot;
     bot.spec.name = "persistent";
     bot.spec.dir = TEST_BOTS_DIR;
     bot.dir = bot.spec.dir;
     bot.spec.protocol = Protocol::persistent;
-    bot.command = {"/usr/bin/python3", std::string(TEST_BOTS_DIR) + "/" + script, arg};
+    bot.command = {"/usr/bin/python3", std::string(TEST_BOTS_DIR) + "/" + script, arg, std::to_string(::getpid())};
     return bot;
 }
 
-// Tests run in parallel: `marker` must name this test's own process (script and mode).
-bool running(const std::string& marker) {
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        std::ifstream in(entry.path() / "cmdline");
-        std::string cmd((std::istreambuf_iterator<char>(in)), {});
-        if (cmd.find(marker) != std::string::npos) return true;
-    }
-    return false;
+// Whether this test's own persistent bot (script and mode, as persistent_bot starts it) runs.
+bool running(const std::string& script, const std::string& arg) {
+    return gol::runner::testing::process_with(std::string(TEST_BOTS_DIR) + "/" + script + '\0' + arg + '\0' +
+                                              std::to_string(::getpid()) + '\0');
 }
 
 const std::string kBoard = R"({"y_size":3,"x_size":3,"board":{},"bot_id":1,"tick_id":0})";
@@ -162,7 +162,7 @@ TEST_CASE("persistent: a crash forfeits the turn, restarts, and after three rest
         CHECK(outcome == std::vector<std::string>{"ok", "ok", "exit_status", "ok", "ok", "exit_status", "ok", "ok",
                                                   "exit_status", "ok", "ok", "exit_status", "gave_up", "gave_up"});
     }
-    CHECK_FALSE(running(std::string(TEST_BOTS_DIR) + "/persist_bad/main.py" + '\0' + "crash"));
+    CHECK_FALSE(running("persist_bad/main.py", "crash"));
 }
 
 TEST_CASE("persistent: a bot that stops answering times out and is replaced") {
@@ -172,11 +172,11 @@ TEST_CASE("persistent: a bot that stops answering times out and is replaced") {
         CHECK(p.move(kBoard).ok());
         CHECK(p.move(kBoard).ok());
         MoveReport m = p.move(kBoard);
+        REQUIRE_FALSE(m.ok());
         CHECK(m.forfeit->kind == ForfeitKind::timeout);
-        CHECK(m.elapsed < std::chrono::seconds(2));
         CHECK(p.move(kBoard).ok());  // a fresh process
     }
-    CHECK_FALSE(running(std::string(TEST_BOTS_DIR) + "/persist_bad/main.py" + '\0' + "hang"));
+    CHECK_FALSE(running("persist_bad/main.py", "hang"));
 }
 
 TEST_CASE("persistent: two lines for one tick break the protocol") {

@@ -35,7 +35,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 }  // namespace
 
-TEST_CASE("manifest: run, build, name and protocol are read; relative programs resolve") {
+TEST_CASE("manifest: run, build, name and protocol are read, relative programs resolve") {
     TempDir dir("bot-test");
     write(dir.path() / "alpha" / "bot.json",
           R"({"run": ["./go", "--fast"], "build": "make", "name": "Alpha Bot", "protocol": "stdin"})");

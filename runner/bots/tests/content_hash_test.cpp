@@ -83,7 +83,7 @@ TEST_CASE("content hash: executable bits count, read and write bits do not") {
     CHECK(hash_file(bot) == file_hash);
 }
 
-TEST_CASE("content hash: paths and bytes cannot be traded for each other; caches do not count") {
+TEST_CASE("content hash: paths and bytes cannot be traded for each other, caches do not count") {
     TempDir one("hash-split-1"), two("hash-split-2");
     write(one.path() / "a", "bc");
     write(two.path() / "ab", "c");

@@ -15,9 +15,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A private copy of the test bots, so builds write nowhere in the source tree.
+// A private copy of the test bots, so builds write nowhere in the source tree; the hanging
+// bot's sleeps marked as this fixture's own.
 struct Fixture : testing::RunnerFixture {
-    Fixture() { fs::copy(TEST_BOTS_DIR, bots, fs::copy_options::recursive); }
+    std::string marker = testing::unique_marker(31);
+    Fixture() { testing::copy_marked(TEST_BOTS_DIR, bots, {{"31.4159", marker}}); }
 };
 
 }  // namespace
@@ -87,7 +89,7 @@ TEST_CASE("e2e: every way a bot can fail forfeits its turn with the right reason
         CHECK(j["forfeits"][c.bot] == 1);
         CHECK(j["forfeit_reasons"][c.bot][c.reason] == 1);
     }
-    CHECK_FALSE(process_with("31.4159"));
+    CHECK_FALSE(process_with(f.marker));
 }
 
 TEST_CASE("e2e: a bot flooding stderr still gets its reply through, and the log keeps a capped copy") {
@@ -167,7 +169,7 @@ TEST_CASE("e2e: check reports valid replies and timings, and fails a broken bot"
     CHECK(bad.out.find("FORFEIT not_json") != std::string::npos);
 }
 
-TEST_CASE("e2e: duel --html and replay --html write the same viewer page; replay --png draws a generation") {
+TEST_CASE("e2e: duel --html and replay --html write the same viewer page, replay --png draws a generation") {
     Fixture f;
     const fs::path replay = f.root.path() / "game.jsonl", page = f.root.path() / "duel.html";
     f.duel("block", (f.bots / "block.cpp").string(), {"--replay", replay.string(), "--html", page.string(), "--generations", "20"});

@@ -20,18 +20,13 @@ namespace {
 struct Hostile : testing::RunnerFixture {
     // Bots that leave processes behind make them sleep this long: a mark unique to this
     // fixture, so tests running at the same time do not see each other's.
-    std::string marker = "31." + std::to_string(::getpid());
+    std::string marker = testing::unique_marker(31);
 
     Hostile() {
-        fs::copy(std::string(TEST_BOTS_DIR) + "/../hostile", bots, fs::copy_options::recursive);
+        // Hostile builds stay out of the cache the other tests share.
+        cache = root.path() / "cache";
+        testing::copy_marked(std::string(TEST_BOTS_DIR) + "/../hostile", bots, {{"31.4159", marker}});
         fs::copy(std::string(TEST_BOTS_DIR) + "/block.py", bots / "block.py");
-        for (const auto& entry : fs::recursive_directory_iterator(bots)) {
-            if (!entry.is_regular_file()) continue;
-            std::ifstream in(entry.path());
-            std::string text((std::istreambuf_iterator<char>(in)), {});
-            for (std::size_t at; (at = text.find("31.4159")) != std::string::npos;) text.replace(at, 7, marker);
-            std::ofstream(entry.path()) << text;
-        }
     }
 };
 

@@ -287,7 +287,7 @@ TEST_CASE("small attacks e2e: no raw control byte reaches the runner's output fr
         const fs::path results = f.root.path() / "results";
         RunOutcome r = f.runner({"league", f.bots.string(), "--results", results.string(), "--cache",
                                  f.cache.string(), "--width", "20", "--height", "20", "--generations", "3", "-j", "1",
-                                 "--format", "text"});
+                                 "--format", "text", "--no-sandbox"});
         INFO("stderr: " << r.err);
         REQUIRE(r.exit_status == 0);
         CHECK(has(r.out, "excluded: small_\\x1b[2Jclear.sh: "));
@@ -340,7 +340,7 @@ struct TwinFixture : testing::RunnerFixture {
     json league(const std::string& results) {
         RunOutcome r = runner({"league", bots.string(), "--results", (root.path() / results).string(), "--cache",
                                cache.string(), "--width", "20", "--height", "20", "--generations", "10", "-j", "1",
-                               "--format", "json"});
+                               "--format", "json", "--no-sandbox"});
         INFO("stderr: " << r.err);
         REQUIRE(r.kind == RunOutcome::Kind::exited);
         REQUIRE(r.exit_status == 0);

@@ -90,7 +90,7 @@ TEST_CASE("game: a lone side wins by extinction after the first generation") {
     CHECK(r.cells == std::array<std::int64_t, 2>{4, 0});
 }
 
-TEST_CASE("game: equal cells at the end are a draw; more cells win") {
+TEST_CASE("game: equal cells at the end are a draw, more cells win") {
     GameObserver none;
     ScriptedMover a = block_at(0, 0), b = block_at(6, 6);
     GameResult draw = play_game(a, b, {10, 10, 20}, none);

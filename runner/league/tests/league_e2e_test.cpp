@@ -1,8 +1,10 @@
-// End to end: `runner league` and `runner table` on real bots, including a kill -9 mid-league.
+// End to end: `runner league` and `runner table` on real bots, including a league killed,
+// interrupted or stopped mid-run, and a second run on a store in use.
 #include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
@@ -27,9 +29,47 @@ struct LeagueFixture : testing::RunnerFixture {
         fs::copy(src / "nap.sh", bots / "nap.sh");
     }
 
+    // The sandbox has tests of its own (sys/tests/sandbox_test.cpp); ten generations decide
+    // these games as a hundred would.
     std::vector<std::string> league_args(const std::string& results, const std::string& format = "json") {
         return {"league", bots.string(), "--results", (root.path() / results).string(), "--cache", cache.string(),
-                "--width", "20", "--height", "20", "--generations", "100", "-j", "1", "--format", format};
+                "--width", "20", "--height", "20", "--generations", "10", "-j", "1", "--format", format,
+                "--no-sandbox", "--time-limit", "60000"};
+    }
+
+    // Replaces nap with `gate`, a passive bot that, once a game of `results` is stored, waits
+    // before answering until open_gate(): whenever a test stops the league after its first
+    // stored game, games are still to play, on any machine. The long time limit keeps the wait
+    // from ending in a timeout.
+    void add_gate(const std::string& results) {
+        fs::remove(bots / "nap.sh");
+        std::ofstream(bots / "gate.sh") << "open='" << gate().string() << "'\n"
+                                        << "if [ ! -e \"$open\" ] && ls '" << (root.path() / results).string()
+                                        << "'/games/*.json >/dev/null 2>&1; then\n"
+                                        << "  while [ ! -e \"$open\" ]; do sleep 0.02; done\n"
+                                        << "fi\necho '[]'\n";
+    }
+    fs::path gate() const { return root.path() / "gate-open"; }
+    void open_gate() const { std::ofstream(gate()) << "open"; }
+
+    // Starts the league on `results` in a thread, and returns once its first game is stored.
+    std::thread start_league(const std::string& results, RunOutcome& outcome, ProcessRegistry* registry = nullptr) {
+        std::thread league([this, results, &outcome, registry] {
+            outcome = runner(league_args(results), std::chrono::seconds(120), registry);
+        });
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (stored(results) == 0 && std::chrono::steady_clock::now() < give_up)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return league;
+    }
+
+    // Sends `signal` to this fixture's runner, as Ctrl-C or kill would.
+    void signal_runner(int signal) const {
+        for (const auto& entry : fs::directory_iterator("/proc")) {
+            const std::string cmd = read_text(entry.path() / "cmdline");
+            if (cmd.starts_with(std::string(RUNNER_BIN) + '\0') && cmd.find(bots.string()) != std::string::npos)
+                ::kill(std::stoi(entry.path().filename().string()), signal);
+        }
     }
 
     json league(const std::string& results) {
@@ -95,31 +135,52 @@ TEST_CASE("league e2e: the expected table, then an unchanged re-run plays nothin
     CHECK(csv.out.rfind("rank,bot,played,wins,draws,losses,points,forfeits,mean_cells,sandboxed,excluded\n", 0) == 0);
     CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 5);
 
-    SUBCASE("a changed bot replays only its own games") {
-        std::ofstream(f.bots / "idle.sh", std::ios::app) << "# changed\n";
-        json changed = f.league("results");
-        CHECK(changed["games"]["played"] == 6);
-        CHECK(changed["games"]["reused"] == 6);
-    }
-    SUBCASE("a removed bot drops out of the table") {
-        fs::remove(f.bots / "nap.sh");
-        json fewer = f.league("results");
-        CHECK(fewer["standings"].size() == 3);
-        CHECK(fewer["games"]["total"] == 6);
-        CHECK(fewer["games"]["played"] == 0);
-        CHECK(row(fewer, "nap").is_null());
-    }
+    // One store through each change in turn (subcases would play the league again for each).
+    // A changed bot replays only its own games.
+    std::ofstream(f.bots / "idle.sh", std::ios::app) << "# changed\n";
+    json changed = f.league("results");
+    CHECK(changed["games"]["played"] == 6);
+    CHECK(changed["games"]["reused"] == 6);
+
+    // A removed bot drops out of the table; the others' games are all stored.
+    fs::remove(f.bots / "nap.sh");
+    json fewer = f.league("results");
+    CHECK(fewer["standings"].size() == 3);
+    CHECK(fewer["games"]["total"] == 6);
+    CHECK(fewer["games"]["played"] == 0);
+    CHECK(row(fewer, "nap").is_null());
+}
+
+TEST_CASE("league e2e: table --scoring ranks the stored games by another scoring, and leaves the store as it was") {
+    LeagueFixture f;
+    json wins = f.league("results");
+    const fs::path dir = f.root.path() / "results";
+    const std::string index = read_text(dir / "league.json");
+    RunOutcome r = f.runner({"table", "--results", dir.string(), "--scoring", "points", "--format", "json"});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    json points = json::parse(r.out);
+    CHECK(points["scoring"] == "points");
+    CHECK(wins["scoring"] == "wins");
+    // Three a win, one a draw: 4 wins and 2 draws make 14; the passive bots' 2 draws make 2.
+    CHECK(row(points, "block")["points"] == 14);
+    CHECK(row(points, "cblock")["points"] == 14);
+    CHECK(row(points, "idle")["points"] == 2);
+    CHECK(row(points, "block")["wins"] == row(wins, "block")["wins"]);
+    CHECK(read_text(dir / "league.json") == index);
+
+    r = f.runner({"table", "--results", dir.string(), "--scoring", "goals"});
+    CHECK(r.exit_status == 2);
+    CHECK(r.err.find("--scoring") != std::string::npos);
 }
 
 TEST_CASE("league e2e: killed with SIGKILL mid-run, a re-run completes to the same table with no game redone") {
     LeagueFixture f;
+    f.add_gate("results");
     // Once the first game is stored, SIGKILL the runner, as kill -9 would.
     ProcessRegistry registry;
     RunOutcome killed;
-    std::thread league([&] { killed = f.runner(f.league_args("results"), std::chrono::seconds(120), &registry); });
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (f.stored("results") == 0 && std::chrono::steady_clock::now() < give_up)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::thread league = f.start_league("results", killed, &registry);
     registry.kill_all();
     league.join();
     REQUIRE(killed.kind == RunOutcome::Kind::signaled);
@@ -128,6 +189,7 @@ TEST_CASE("league e2e: killed with SIGKILL mid-run, a re-run completes to the sa
     CHECK(before > 0);
     CHECK(before < 12);
 
+    f.open_gate();
     json resumed = f.league("results");
     CHECK(resumed["games"]["reused"] == before);
     CHECK(resumed["games"]["played"] == 12 - before);
@@ -137,7 +199,52 @@ TEST_CASE("league e2e: killed with SIGKILL mid-run, a re-run completes to the sa
     CHECK(resumed["standings"] == uninterrupted["standings"]);
 }
 
-TEST_CASE("league e2e: unusable bots are excluded with their reasons; the rest play") {
+TEST_CASE("league e2e: Ctrl-C or SIGTERM mid-run stops the league with 128 + the signal, keeping its games for the next run") {
+    for (const int signal : {SIGINT, SIGTERM}) {
+        CAPTURE(signal);
+        LeagueFixture f;
+        f.add_gate("results");
+        RunOutcome stopped;
+        std::thread league = f.start_league("results", stopped);
+        f.signal_runner(signal);
+        league.join();
+        INFO("stderr: " << stopped.err);
+        REQUIRE(stopped.kind == RunOutcome::Kind::exited);
+        CHECK(stopped.exit_status == 128 + signal);
+        CHECK(stopped.out.empty());  // no table for a league that did not finish
+        const int kept = f.stored("results");
+        CHECK(kept > 0);
+        CHECK(kept < 12);
+        CHECK(stopped.err.find("league: interrupted; " + std::to_string(kept) + " of 12 games are stored") !=
+              std::string::npos);
+
+        f.open_gate();
+        json resumed = f.league("results");
+        CHECK(resumed["games"]["reused"] == kept);
+        CHECK(resumed["games"]["played"] == 12 - kept);
+    }
+}
+
+TEST_CASE("league e2e: a second league on a store in use is refused, and the store is left to the first") {
+    LeagueFixture f;
+    f.add_gate("results");
+    RunOutcome first;
+    std::thread league = f.start_league("results", first);
+    RunOutcome second = f.runner(f.league_args("results"));
+    CHECK(second.exit_status == 1);
+    CHECK(second.err.find("is in use by another league run") != std::string::npos);
+    CHECK(second.out.empty());
+
+    f.open_gate();
+    league.join();
+    INFO("stderr: " << first.err);
+    CHECK(first.exit_status == 0);
+    CHECK(f.stored("results") == 12);
+    // The lock ends with its run: the next one reuses every game.
+    CHECK(f.league("results")["games"]["reused"] == 12);
+}
+
+TEST_CASE("league e2e: unusable bots are excluded with their reasons, the rest play") {
     LeagueFixture f;
     fs::remove(f.bots / "nap.sh");
     fs::create_directories(f.bots / "broken");
@@ -185,7 +292,7 @@ TEST_CASE("league e2e: a tournament file supplies settings, flags override, resu
     CHECK(fs::exists(f.root.path() / "cup" / "league.json"));
 }
 
-TEST_CASE("league e2e: leaderboard.html and a viewer page for every game; table --format html; names escaped") {
+TEST_CASE("league e2e: leaderboard.html and a viewer page for every game, table --format html, names escaped") {
     LeagueFixture f;
     fs::remove(f.bots / "nap.sh");
     fs::create_directories(f.bots / "evil");

@@ -49,7 +49,7 @@ struct IntegrityFixture : testing::RunnerFixture {
     RunOutcome league_run(const std::vector<std::string>& extra = {}) {
         std::vector<std::string> args = {"league", bots.string(), "--results", results.string(), "--cache",
                                          cache.string(), "--width", "20", "--height", "20", "--generations", "20",
-                                         "-j", "2", "--quiet", "--format", "json"};
+                                         "-j", "2", "--quiet", "--format", "json", "--no-sandbox"};
         args.insert(args.end(), extra.begin(), extra.end());
         RunOutcome r = runner(args);
         INFO("stderr: " << r.err);
@@ -260,7 +260,7 @@ TEST_CASE("integrity e2e: a record copied from another game's key is played agai
     CHECK(json::parse(read_text(f.record(to)))["inputs"]["bots"] != json::parse(read_text(f.record(from)))["inputs"]["bots"]);
 }
 
-TEST_CASE("integrity e2e: a changed limit schedules all-new keys; the old games still count when it changes back") {
+TEST_CASE("integrity e2e: a changed limit schedules all-new keys, the old games still count when it changes back") {
     IntegrityFixture f;
     f.league_run();
     const std::vector<std::string> first = f.keys();

@@ -24,24 +24,20 @@ namespace {
 // The contain_ bots of tests/hostile, their sleeps marked uniquely to this fixture: `daemon` for
 // the daemons they leave, `hang` for the bot that never replies.
 struct Contained : testing::RunnerFixture {
-    std::string daemon = "37." + std::to_string(::getpid());
-    std::string hang = "38." + std::to_string(::getpid());
+    std::string daemon = testing::unique_marker(37);
+    std::string hang = testing::unique_marker(38);
 
     Contained() {
+        // The build snoop writes into its built copy, which the test reads: a cache of its own.
+        cache = root.path() / "cache";
         fs::create_directories(bots);
-        for (const auto& entry : fs::directory_iterator(std::string(TEST_BOTS_DIR) + "/../hostile"))
+        const fs::path hostile = std::string(TEST_BOTS_DIR) + "/../hostile";
+        for (const auto& entry : fs::directory_iterator(hostile))
             if (entry.path().filename().string().rfind("contain_", 0) == 0)
-                fs::copy(entry.path(), bots / entry.path().filename(), fs::copy_options::recursive);
+                testing::copy_marked(entry.path(), bots / entry.path().filename(), {{"31.4159", daemon}, {"27.1828", hang}});
         fs::copy(std::string(TEST_BOTS_DIR) + "/block.py", bots / "block.py");
         // A build runs on a copy of its bot's folder: the snoop it runs must be inside.
         fs::copy(bots / "contain_ptrace.py", bots / "contain_build_snoop" / "contain_ptrace.py");
-        for (const auto& entry : fs::recursive_directory_iterator(bots)) {
-            if (!entry.is_regular_file()) continue;
-            std::string text = read_text(entry.path());
-            for (auto [from, to] : {std::pair{"31.4159", daemon}, std::pair{"27.1828", hang}})
-                for (std::size_t at; (at = text.find(from)) != std::string::npos;) text.replace(at, 7, to);
-            std::ofstream(entry.path()) << text;
-        }
     }
 
     std::vector<std::string> duel_args(const std::string& bot, std::vector<std::string> extra = {}) {

@@ -33,10 +33,12 @@ void write(const fs::path& path, const std::string& text, bool executable = fals
 
 struct SandboxFixture : testing::RunnerFixture {
     // A mark unique to this fixture for processes a bot or build leaves behind.
-    std::string marker = "47." + std::to_string(::getpid()) + std::to_string(reinterpret_cast<std::uintptr_t>(this) % 997);
+    std::string marker = testing::unique_marker(47);
     fs::path results = root.path() / "results";
 
     SandboxFixture() {
+        // These tests are about builds and compilers: they compile into a cache of their own.
+        cache = root.path() / "cache";
         fs::create_directories(bots);
         fs::copy(fs::path(TEST_BOTS_DIR) / "block.py", bots / "block.py");
     }
@@ -188,7 +190,7 @@ TEST_CASE("sandbox: what runs inside is not root on the host") {
     if (!sandbox_works() || ::geteuid() != 0) return;
     const WorkArea area(true);
     Sandbox sandbox(*Sandbox::find_bubblewrap(), area);
-    const std::string marker = "53." + std::to_string(::getpid());
+    const std::string marker = testing::unique_marker(53);
     PreparedBot bot;
     bot.spec.name = "sleepy";
     bot.spec.dir = bot.dir = "/usr";

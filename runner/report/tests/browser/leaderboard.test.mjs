@@ -26,7 +26,7 @@ async function playLeague(dir) {
   await writeFile(path.join(bots, 'evil', 'bot.json'), JSON.stringify({ name: hostile, run: ['python3', 'bot.py'] }));
   const results = path.join(dir, 'results');
   const out = await runner(['league', bots, '--results', results, '--cache', path.join(dir, 'cache'),
-    '--width', '24', '--height', '20', '--generations', '40', '--format', 'json', '--quiet']);
+    '--width', '24', '--height', '20', '--generations', '40', '--format', 'json', '--quiet', '--no-sandbox']);
   return { results, table: JSON.parse(out) };
 }
 
