@@ -4,7 +4,7 @@
 #include "runner/bots/bot_build.hpp"
 #include "runner/bots/bot_player.hpp"
 #include "runner/cli/command.hpp"
-#include "runner/game/match.hpp"
+#include "runner/game/game_loop.hpp"
 
 #include <string>
 

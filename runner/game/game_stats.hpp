@@ -1,7 +1,7 @@
 // What a game report needs beyond its result: move times, forfeits by reason, the bots' stderr.
 #pragma once
 
-#include "runner/game/match.hpp"
+#include "runner/game/game_loop.hpp"
 
 #include <array>
 #include <chrono>

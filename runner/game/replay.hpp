@@ -3,7 +3,7 @@
 #pragma once
 
 #include "runner/game/json_fields.hpp"
-#include "runner/game/match.hpp"
+#include "runner/game/game_loop.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -42,7 +42,7 @@ std::string differences(const GameInputs& stored, const GameInputs& scheduled) {
 }
 
 // The result within what a game with `in` can produce, and consistent with the rule that ended
-// it (match.cpp's judge()).
+// it (game_loop.cpp's judge()).
 void check_result(const GameRecord& r, const GameInputs& in) {
     const GameResult& g = r.result;
     check_range(g.generations, "generations", 1, in.generations);

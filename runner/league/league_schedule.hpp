@@ -1,7 +1,7 @@
 // Who plays whom in a league, in which seats, and the key that identifies each game's result.
 #pragma once
 
-#include "runner/game/match.hpp"
+#include "runner/game/game_loop.hpp"
 
 #include <array>
 #include <cstdint>

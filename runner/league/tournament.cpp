@@ -1,6 +1,6 @@
 #include "runner/league/tournament.hpp"
 
-#include "runner/game/match.hpp"
+#include "runner/game/game_loop.hpp"
 
 #include <nlohmann/json.hpp>
 

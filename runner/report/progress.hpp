@@ -1,7 +1,7 @@
 // The runner's one progress display, and what duels and leagues show on it.
 #pragma once
 
-#include "runner/game/match.hpp"
+#include "runner/game/game_loop.hpp"
 #include "runner/league/league.hpp"
 
 #include <array>

@@ -1,4 +1,4 @@
-#include "runner/game/match.hpp"
+#include "runner/game/game_loop.hpp"
 #include "runner/game/protocol.hpp"
 #include "runner/game/replay.hpp"
 
