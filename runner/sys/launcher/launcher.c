@@ -54,10 +54,14 @@ static void report(int32_t kind, int32_t value, int64_t max_rss_kb, const char* 
     }
 }
 
-/* Every other process of the namespace killed and reaped. */
+/* Every other process of the namespace killed and reaped. Killed again before each wait: a
+ * process forked while the previous kill went round would otherwise live on, and be waited for
+ * forever. Every process here is ours to reap (orphans come to process 1), so ECHILD means none
+ * is left. */
 static void end_all_others(void) {
-    kill(-1, SIGKILL);
-    while (waitpid(-1, NULL, 0) > 0 || errno == EINTR) {
+    for (;;) {
+        kill(-1, SIGKILL);
+        if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD) return;
     }
 }
 

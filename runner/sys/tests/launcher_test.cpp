@@ -139,6 +139,10 @@ TEST_CASE("launcher: nothing a move starts outlives it, daemons and timeouts inc
         r = box.run("setsid sleep " + mark + " & sleep " + mark, 300ms);
         CHECK(r.kind == RunOutcome::Kind::timed_out);
         CHECK(processes_with(mark) == 0);
+        // A loop that keeps forking while the launcher kills: each kill can miss the newest child.
+        r = box.run("(while :; do sleep " + mark + " & done) & sleep 0.05; echo forking");
+        CHECK(r.out == "forking\n");
+        CHECK(processes_with(mark) == 0);
         r = box.run("yes", 5000ms);
         CHECK(r.kind == RunOutcome::Kind::stdout_overflow);
         r = box.run("echo next");
