@@ -60,13 +60,17 @@ bool send_all(int fd, const char* data, std::size_t size) {
 
 // A request's header with its descriptors attached (at most 4, launch_protocol.h).
 bool send_request(int fd, const gol_launch_request& request, const std::vector<int>& fds) {
-    char control[CMSG_SPACE(4 * sizeof(int))] = {};
+    // In a union, for cmsghdr's alignment.
+    union {
+        char bytes[CMSG_SPACE(4 * sizeof(int))];
+        cmsghdr align;
+    } control{};
     iovec iov{const_cast<gol_launch_request*>(&request), sizeof request};
     msghdr msg{};
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
     if (!fds.empty()) {
-        msg.msg_control = control;
+        msg.msg_control = control.bytes;
         msg.msg_controllen = CMSG_SPACE(fds.size() * sizeof(int));
         cmsghdr* c = CMSG_FIRSTHDR(&msg);
         c->cmsg_level = SOL_SOCKET;
@@ -166,10 +170,12 @@ RunOutcome Launcher::run(const SpawnSpec& spec) {
         fds.push_back(spec.pass_fd->fd);
     }
 
-    // A launcher that died between moves (nothing of a move was running) is replaced once.
+    // A launcher that died between moves cannot take the request (its socket is closed) and is
+    // replaced once. One that took it and died before saying the move started may have started
+    // it: the move is not run again, and reads as killed, as its namespace was.
     Clock::time_point sent;
-    std::optional<gol_launch_report> started;
-    for (int attempt = 0; attempt < 2 && !started; ++attempt) {
+    bool delivered = false;
+    for (int attempt = 0; attempt < 2 && !delivered; ++attempt) {
         if (!control_) {
             if (std::string why = start(); !why.empty()) {
                 outcome.spawn_error = "could not start " + name + ": its launcher " + why;
@@ -177,16 +183,25 @@ RunOutcome Launcher::run(const SpawnSpec& spec) {
             }
         }
         sent = Clock::now();
-        if (send_request(control_.get(), request, fds) && send_all(control_.get(), strings.data(), strings.size()))
-            started = read_report(control_.get(), sent + kStartLimit);
-        if (!started) stop();
+        delivered = send_request(control_.get(), request, fds);
+        if (!delivered) stop();
     }
+    std::optional<gol_launch_report> started;
+    if (delivered && send_all(control_.get(), strings.data(), strings.size()))
+        started = read_report(control_.get(), sent + kStartLimit);
     // Only the child has these ends now: their EOF is its end.
     out.write.reset();
     err.write.reset();
     if (in) in->read.reset();
-    if (!started) {
+    if (!delivered) {
         outcome.spawn_error = "could not start " + name + ": its launcher ended";
+        return outcome;
+    }
+    if (!started) {
+        stop();
+        outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent);
+        outcome.kind = RunOutcome::Kind::signaled;
+        outcome.signal = SIGKILL;
         return outcome;
     }
     if (started->kind == GOL_LAUNCH_FAILED) {

@@ -81,14 +81,17 @@ static int read_exact(void* buffer, size_t size) {
 /* One request's header and the descriptors it carries (up to 4; -1 where none). At end of
  * file the runner is gone, and so is everything here. */
 static void read_request(struct gol_launch_request* request, int fds[4]) {
-    char control_buffer[CMSG_SPACE(4 * sizeof(int))];
+    union { /* for cmsghdr's alignment */
+        char bytes[CMSG_SPACE(4 * sizeof(int))];
+        struct cmsghdr align;
+    } control_buffer;
     struct iovec iov = {request, sizeof *request};
     struct msghdr msg;
     memset(&msg, 0, sizeof msg);
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
-    msg.msg_control = control_buffer;
-    msg.msg_controllen = sizeof control_buffer;
+    msg.msg_control = control_buffer.bytes;
+    msg.msg_controllen = sizeof control_buffer.bytes;
     for (int i = 0; i < 4; ++i) fds[i] = -1;
     ssize_t got;
     while ((got = recvmsg(control, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {

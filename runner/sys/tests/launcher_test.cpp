@@ -5,16 +5,15 @@
 
 #include "runner/sys/long_argument.hpp"
 #include "runner/sys/sandbox.hpp"
+#include "runner/sys/unique_fd.hpp"
 #include "runner/sys/work_area.hpp"
 
 #include <doctest/doctest.h>
-#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <thread>
@@ -85,8 +84,12 @@ int processes_with(const std::string& mark) {
     for (const auto& entry : fs::directory_iterator("/proc")) {
         const std::string name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        std::ifstream in(entry.path() / "cmdline");
-        std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        // read(2), not a stream: a process that ends while it is read fails the read (ESRCH),
+        // which libstdc++'s stream buffer turns into an exception.
+        UniqueFd fd(::open((entry.path() / "cmdline").c_str(), O_RDONLY | O_CLOEXEC));
+        std::string cmdline;
+        char buf[4096];
+        for (ssize_t got; fd && (got = ::read(fd.get(), buf, sizeof buf)) > 0;) cmdline.append(buf, static_cast<std::size_t>(got));
         if (cmdline.find(mark) != std::string::npos) ++n;
     }
     return n;
@@ -203,14 +206,15 @@ TEST_CASE("launcher: a launcher killed during a move ends it, and the next move 
         Box box(sandboxed);
         REQUIRE(box.run("true").kind == RunOutcome::Kind::exited);
         const int pid = box.launcher->pid();
-        std::atomic<bool> stop{false};
+        std::atomic<bool> stop{false}, seen{false};
         std::thread killer([&] {
-            while (!stop && processes_with(mark) == 0) std::this_thread::sleep_for(5ms);
+            while (!stop && !(seen = processes_with(mark) > 0)) std::this_thread::sleep_for(5ms);
             ::kill(pid, SIGKILL);
         });
         RunOutcome r = box.run("sleep " + mark, 10000ms);
         stop = true;
         killer.join();
+        CHECK(seen);
         CHECK(r.kind == RunOutcome::Kind::signaled);
         CHECK(r.signal == SIGKILL);
         CHECK(processes_with(mark) == 0);
