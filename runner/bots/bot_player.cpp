@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -121,10 +122,46 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     const std::string scratch = sandbox_ ? kScratchInside : scratch_.path().string();
     // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
     env_ = {std::string("PATH=") + bot_path, "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
+    if (bot_.spec.protocol == Protocol::argv) long_library_ = long_argument_library();
+    if (bot_.spec.protocol != Protocol::persistent) launcher_ = make_launcher();
     spawn_spec_ = make_spawn_spec(false);
-    if (bot_.spec.protocol != Protocol::argv) return;
-    long_library_ = long_argument_library();
     if (long_library_) long_board_spec_ = make_spawn_spec(true);
+}
+
+SandboxView BotPlayer::sandbox_view(bool long_board) const {
+    SandboxView view;
+    view.mounts = sandbox_->stage(bot_.spec.name + " " + bot_.hash, bot_.files);
+    if (long_board) {
+        std::vector<SandboxView::Mount> library = sandbox_->stage("preload library", {*long_library_});
+        view.mounts.insert(view.mounts.end(), library.begin(), library.end());
+    }
+    view.mounts.push_back({scratch_.path(), kScratchInside, true});
+    view.workdir = bot_.dir;
+    view.environment = env_;
+    return view;
+}
+
+std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
+    const std::optional<fs::path> program = launcher_program();
+    if (!program || (!sandbox_ && !containment_available())) return nullptr;
+    SpawnSpec spec;
+    const std::vector<std::string> command = {program->string(), std::to_string(launcher_fd)};
+    if (sandbox_) {
+        // One sandbox for the game's moves, so it shows what any of them needs: the preload
+        // library too, for the moves whose board is too long for an argument.
+        SandboxView view = sandbox_view(long_library_.has_value());
+        std::vector<SandboxView::Mount> launcher = sandbox_->stage("launcher", {*program});
+        view.mounts.insert(view.mounts.end(), launcher.begin(), launcher.end());
+        spec.argv = sandbox_->command(view, command, true);
+        spec.env = std::vector<std::string>{};
+        spec.run_as = identity_;
+    } else {
+        spec.argv = command;
+        spec.env = env_;
+        spec.cwd = bot_.dir;
+    }
+    spec.registry = registry_;
+    return std::make_unique<Launcher>(std::move(spec), identity_.has_value());
 }
 
 SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
@@ -139,18 +176,20 @@ SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
         extra_env = long_argument_environment(*long_library_, command.size());
         command.push_back(long_argument_placeholder);
     }
-    if (sandbox_) {
-        SandboxView view;
-        view.mounts = sandbox_->stage(bot_.spec.name + " " + bot_.hash, bot_.files);
-        if (long_board) {
-            std::vector<SandboxView::Mount> library = sandbox_->stage("preload library", {*long_library_});
-            view.mounts.insert(view.mounts.end(), library.begin(), library.end());
+    if (launcher_) {
+        // Unsandboxed, found in the runner's PATH as run_process would; inside, in the bot's.
+        if (!sandbox_ && command[0].find('/') == std::string::npos) {
+            const char* path = std::getenv("PATH");
+            command[0] = find_in_path(command[0], path && *path ? path : "/usr/bin:/bin").value_or(command[0]);
         }
-        view.mounts.push_back({scratch_.path(), kScratchInside, true});
-        view.workdir = bot_.dir;
+        spec.argv = command;
+        spec.env = env_;
+        spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
+        spec.cwd = bot_.dir;
+    } else if (sandbox_) {
+        SandboxView view = sandbox_view(long_board);
         // Set inside, for the bot's program: preloaded into bwrap, the library would take the
         // board there.
-        view.environment = env_;
         view.environment.insert(view.environment.end(), extra_env.begin(), extra_env.end());
         spec.argv = sandbox_->command(view, command);
         spec.env = std::vector<std::string>{};
@@ -290,7 +329,7 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
         spec.pass_fd = SpawnSpec::PassedFd{long_board->fd(), long_argument_fd};
     }
 
-    RunOutcome run = run_process(spec);
+    RunOutcome run = launcher_ ? launcher_->run(spec) : run_process(spec);
     if (sandbox_) as_seen_inside(run);
     result.elapsed = run.elapsed;
     result.out = run.out.substr(0, kOutputPreview);

@@ -4,6 +4,7 @@
 #include "runner/bots/bot_build.hpp"
 #include "runner/sys/long_argument.hpp"
 #include "runner/game/move.hpp"
+#include "runner/sys/launcher.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/sandbox.hpp"
 #include "runner/sys/temp_dir.hpp"
@@ -69,8 +70,15 @@ private:
     // sandbox the PID namespace's init, which is in the tree already.
     int orphan_adopter() const;
     // Built once per game: the sandbox's command line checks the file system. `long_board`:
-    // the board travels through the preload library (long_argument.hpp).
+    // the board travels through the preload library (long_argument.hpp). With a launcher, what
+    // the launcher runs for a move, as seen inside.
     SpawnSpec make_spawn_spec(bool long_board) const;
+    // What the sandbox shows the bot: its files, the preload library when `long_board`, scratch.
+    SandboxView sandbox_view(bool long_board) const;
+    // The game's launcher for an argv or stdin bot, in the sandbox or contained; nullptr where
+    // there is none (no launcher program, or no PID namespace can be made without the sandbox),
+    // and each move then runs on its own as run_process does.
+    std::unique_ptr<Launcher> make_launcher() const;
 
     PreparedBot bot_;
     MoveLimits limits_;
@@ -83,6 +91,7 @@ private:
     // For an argv bot's boards over the argument limit, when the preload library is there.
     std::optional<std::filesystem::path> long_library_;
     std::optional<SpawnSpec> long_board_spec_;
+    std::unique_ptr<Launcher> launcher_;
     std::unique_ptr<LineProcess> line_;
     // line_'s processes, stopped between its moves, and their CPU time when they were stopped.
     std::vector<int> frozen_;

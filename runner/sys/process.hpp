@@ -134,6 +134,29 @@ private:
     std::string start_error_;
 };
 
+// A helper child that runs until this goes (its whole group is killed and reaped then), with its
+// stdin, stdout and stderr on pipes of which only stderr is kept, to tell why it ended early.
+class BackgroundProcess {
+public:
+    // Starts spec.argv (spec.timeout, stdin_data and the caps are not used). Check started().
+    explicit BackgroundProcess(const SpawnSpec& spec);
+    ~BackgroundProcess();
+    BackgroundProcess(const BackgroundProcess&) = delete;
+    BackgroundProcess& operator=(const BackgroundProcess&) = delete;
+
+    bool started() const;
+    const std::string& start_error() const { return start_error_; }
+    // Only when started(); unreaped, so it names no other process, until end().
+    int pid() const;
+    // Kills its group, reaps it and says how it ended, with what it wrote on stderr.
+    std::string end();
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+    std::string start_error_;
+};
+
 // The first executable `dirs`/`name` ("/usr/bin:/bin" style list), or nullopt.
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs);
 

@@ -103,8 +103,10 @@ TempDir Sandbox::writable_dir(const std::string& prefix, const std::optional<Ide
     return dir;
 }
 
-std::vector<std::string> Sandbox::command(const SandboxView& view, const std::vector<std::string>& command) const {
+std::vector<std::string> Sandbox::command(const SandboxView& view, const std::vector<std::string>& command,
+                                          bool as_pid_1) const {
     std::vector<std::string> argv = base_command(bwrap_);
+    if (as_pid_1) argv.push_back("--as-pid-1");
     for (const SandboxView::Mount& m : view.mounts)
         argv.insert(argv.end(), {m.writable ? "--bind" : "--ro-bind", m.source.string(), m.target.string()});
     // The folders bwrap made for the mounts stay read-only.

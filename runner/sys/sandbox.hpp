@@ -54,8 +54,11 @@ public:
     // A fresh folder in the work area that `who` owns, for a sandboxed process to write.
     TempDir writable_dir(const std::string& prefix, const std::optional<Identity>& who) const;
 
-    // The command line that runs `command` inside the sandbox as `view` says.
-    std::vector<std::string> command(const SandboxView& view, const std::vector<std::string>& command) const;
+    // The command line that runs `command` inside the sandbox as `view` says. `as_pid_1`: the
+    // command is process 1 of the sandbox's PID namespace and reaps its orphans itself (the
+    // launcher, launcher.hpp); otherwise bubblewrap puts a reaper of its own there.
+    std::vector<std::string> command(const SandboxView& view, const std::vector<std::string>& command,
+                                     bool as_pid_1 = false) const;
 
 private:
     std::string bwrap_;

@@ -21,6 +21,7 @@
  * docs/protocol.md) has no effect on it. */
 #define _GNU_SOURCE
 #include "init_report.h"
+#include "pid_namespace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,46 +45,6 @@ static void report(int fd, int32_t kind, int32_t value, int64_t max_rss_kb) {
     }
 }
 
-static int write_file(const char* path, const char* text) {
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    ssize_t n = write(fd, text, strlen(text));
-    int error = errno;
-    close(fd);
-    errno = error;
-    return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
-/* New user and PID namespaces, our own uid and gid mapped to themselves in the first; then
- * process 1 of the second is forked, and its end awaited. Returns only in process 1. */
-static void make_namespaces(int fd) {
-    char uid_map[64], gid_map[64];
-    snprintf(uid_map, sizeof uid_map, "%u %u 1", (unsigned)geteuid(), (unsigned)geteuid());
-    snprintf(gid_map, sizeof gid_map, "%u %u 1", (unsigned)getegid(), (unsigned)getegid());
-    int alive[2];
-    pid_t init;
-    if (unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0 || write_file("/proc/self/setgroups", "deny") != 0 ||
-        write_file("/proc/self/uid_map", uid_map) != 0 || write_file("/proc/self/gid_map", gid_map) != 0 ||
-        pipe2(alive, O_CLOEXEC) != 0 || (init = fork()) < 0) {
-        report(fd, GOL_INIT_SETUP_FAILED, errno, 0);
-        _exit(127);
-    }
-    if (init == 0) {
-        /* Our parent's death must end the namespace too; it may have died before this call,
-         * which its end of `alive` tells. */
-        close(alive[1]);
-        struct pollfd parent = {alive[0], POLLIN, 0};
-        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || poll(&parent, 1, 0) != 0) _exit(127);
-        close(alive[0]);
-        return;
-    }
-    close(fd);
-    int status;
-    while (waitpid(init, &status, 0) < 0 && errno == EINTR) {
-    }
-    _exit(0);
-}
-
 struct start {
     char* program;
     char** argv;
@@ -102,7 +63,10 @@ int main(int argc, char** argv) {
     const int fd = atoi(argv[1]);
     /* The bot must not inherit the runner's channel. */
     if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) return 127;
-    if (getpid() != 1) make_namespaces(fd);
+    if (getpid() != 1 && gol_enter_pid_namespace(fd) != 0) {
+        report(fd, GOL_INIT_SETUP_FAILED, errno, 0);
+        return 127;
+    }
 
     /* clone(CLONE_VM | CLONE_VFORK), as the runner starts us: we learn whether execve
      * succeeded before going on, and nothing of ours is copied. */

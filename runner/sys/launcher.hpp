@@ -1,0 +1,55 @@
+// One long-lived launcher per bot per game (issue 16): process 1 of the bot's PID namespace,
+// inside bubblewrap or contained, which starts each move's process on request and reports its
+// end (runner/sys/launcher/launcher.c; the protocol in launch_protocol.h). A move costs a clone
+// and an exec in there instead of a new sandbox.
+#pragma once
+
+#include "runner/sys/process.hpp"
+#include "runner/sys/unique_fd.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace gol::runner {
+
+// The descriptor number the launcher gets its control socket on.
+inline constexpr int launcher_fd = 3;
+
+// libexec/gol-launcher beside the runner's bin/, when it is there.
+std::optional<std::filesystem::path> launcher_program();
+
+class Launcher {
+public:
+    // `start` runs the launcher: its argv ends with the launcher's path and launcher_fd's number
+    // (inside bubblewrap with --as-pid-1, or alone: it makes its PID namespace then); pass_fd is
+    // set here. `own_uid`: the launcher's uid is the bot's alone, so RLIMIT_NPROC is set in
+    // each move (ResourceLimits::processes says why only then). Nothing starts until run().
+    Launcher(SpawnSpec start, bool own_uid);
+    ~Launcher();
+    Launcher(const Launcher&) = delete;
+    Launcher& operator=(const Launcher&) = delete;
+
+    // Runs one move's process as run_process would: spec's argv (argv[0] without a slash is
+    // looked up in spec.env's PATH, inside), env (required), cwd, stdin_data, pass_fd, limits,
+    // timeout (counted from the request) and caps. Every other process of the namespace is
+    // killed before it returns. A launcher that is not running is started first; one that dies
+    // during the move ends it as killed by SIGKILL, and the next move starts a new one.
+    RunOutcome run(const SpawnSpec& spec);
+
+    // The launcher's process on the host (bubblewrap's, in the sandbox), or -1 when none runs.
+    int pid() const;
+
+private:
+    // Starts the launcher and waits for it to say it is ready; an empty string when it did.
+    std::string start();
+    void stop();
+
+    SpawnSpec start_;
+    bool own_uid_;
+    std::unique_ptr<BackgroundProcess> process_;
+    UniqueFd control_;
+};
+
+}  // namespace gol::runner

@@ -1,0 +1,112 @@
+// A child's standard streams from the runner's side: pipes made close-on-exec, and one loop that
+// feeds stdin and drains stdout and stderr under their caps until a condition, the child's end
+// or a deadline. Shared by run_process, LineProcess and the launcher's moves (launcher.hpp).
+#pragma once
+
+#include "runner/sys/unique_fd.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gol::runner::pipes {
+
+using Clock = std::chrono::steady_clock;
+
+struct Pipe {
+    UniqueFd read;
+    UniqueFd write;
+};
+
+inline Pipe make_pipe() {
+    int fds[2];
+    // O_CLOEXEC: a pipe end leaking into a bot spawned concurrently by another thread would keep
+    // this bot's stdout open and hide its EOF.
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+    return {UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+inline void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+// The pipes of a running child and what has passed through them.
+struct Streams {
+    UniqueFd in, out, err;
+    std::string_view to_write;  // what is left to send on stdin
+    bool close_in_after = false;  // end stdin once to_write is sent (one-shot bots read to EOF)
+    std::string out_buf, err_buf;
+    std::size_t out_cap = 0, err_cap = 0;
+    bool err_truncated = false;
+};
+
+enum class Pumped { done, child_exited, timed_out, stdout_overflow };
+
+// Moves bytes between the child's pipes and `s` until `done()` holds, the child ends (when
+// pidfd >= 0: a pidfd, or any descriptor that turns readable at the child's end), stdout passes
+// its cap, or the deadline passes. stderr beyond its cap is read
+// and dropped, so a bot flooding it never blocks.
+template <class Done>
+Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
+    std::array<char, 65536> buf;
+    for (;;) {
+        if (done()) return Pumped::done;
+        std::array<pollfd, 4> fds{};
+        nfds_t n = 0;
+        int out_i = -1, err_i = -1, pid_i = -1, in_i = -1;
+        if (s.out) out_i = static_cast<int>(n), fds[n++] = {s.out.get(), POLLIN, 0};
+        if (s.err) err_i = static_cast<int>(n), fds[n++] = {s.err.get(), POLLIN, 0};
+        if (pidfd >= 0) pid_i = static_cast<int>(n), fds[n++] = {pidfd, POLLIN, 0};
+        if (s.in && !s.to_write.empty()) in_i = static_cast<int>(n), fds[n++] = {s.in.get(), POLLOUT, 0};
+        if (n == 0) return Pumped::done;
+        auto wait_ms = std::max<long>(0, std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count());
+        int ready = ::poll(fds.data(), n, static_cast<int>(wait_ms));
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+        }
+        if (ready == 0) return Pumped::timed_out;
+        if (out_i >= 0 && fds[out_i].revents) {
+            ssize_t got = ::read(s.out.get(), buf.data(), buf.size());
+            if (got > 0) {
+                s.out_buf.append(buf.data(), static_cast<std::size_t>(got));
+                if (s.out_buf.size() > s.out_cap) {
+                    s.out_buf.resize(s.out_cap);
+                    return Pumped::stdout_overflow;
+                }
+            } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+                s.out.reset();
+            }
+        }
+        if (err_i >= 0 && fds[err_i].revents) {
+            ssize_t got = ::read(s.err.get(), buf.data(), buf.size());
+            if (got > 0) {
+                std::size_t room = s.err_cap - std::min(s.err_cap, s.err_buf.size());
+                std::size_t keep = std::min(room, static_cast<std::size_t>(got));
+                s.err_buf.append(buf.data(), keep);
+                if (keep < static_cast<std::size_t>(got)) s.err_truncated = true;
+            } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+                s.err.reset();
+            }
+        }
+        if (in_i >= 0 && fds[in_i].revents) {
+            ssize_t put = ::write(s.in.get(), s.to_write.data(), s.to_write.size());
+            if (put > 0) s.to_write.remove_prefix(static_cast<std::size_t>(put));
+            // A bot that closes stdin without reading it all is its own business.
+            else if (errno != EAGAIN && errno != EINTR) s.to_write = {};
+            if (s.to_write.empty() && s.close_in_after) s.in.reset();
+        }
+        if (pid_i >= 0 && fds[pid_i].revents) return Pumped::child_exited;
+        // Checked after the events too: a child that never stops writing must still time out.
+        if (Clock::now() >= deadline) return done() ? Pumped::done : Pumped::timed_out;
+    }
+}
+
+}  // namespace gol::runner::pipes

@@ -1,0 +1,225 @@
+// The per-game launcher (launcher.hpp) on its own, in the sandbox and contained: what a move gets
+// and returns, that each move's processes all end with it, limits, and attacks on the launcher
+// from the bot's side of the namespace.
+#include "runner/sys/launcher.hpp"
+
+#include "runner/sys/long_argument.hpp"
+#include "runner/sys/sandbox.hpp"
+#include "runner/sys/unique_fd.hpp"
+#include "runner/sys/work_area.hpp"
+
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <optional>
+#include <string>
+#include <thread>
+
+using namespace gol::runner;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A launcher in the sandbox or contained, as BotPlayer makes one, with nothing of a bot mounted.
+struct Box {
+    WorkArea area{::geteuid() == 0};
+    std::optional<Sandbox> sandbox;
+    std::unique_ptr<Launcher> launcher;
+
+    explicit Box(bool sandboxed) {
+        const std::optional<fs::path> program = launcher_program();
+        REQUIRE(program);
+        SpawnSpec spec;
+        const std::vector<std::string> command = {program->string(), std::to_string(launcher_fd)};
+        std::optional<Identity> identity;
+        if (sandboxed) {
+            sandbox.emplace(*Sandbox::find_bubblewrap(), area);
+            identity = sandbox->new_identity();
+            SandboxView view;
+            view.mounts = sandbox->stage("launcher", {*program});
+            view.workdir = "/";
+            spec.argv = sandbox->command(view, command, true);
+            spec.env = std::vector<std::string>{};
+            spec.run_as = identity;
+        } else {
+            spec.argv = command;
+            spec.env = std::vector<std::string>{};
+        }
+        launcher = std::make_unique<Launcher>(std::move(spec), identity.has_value());
+    }
+
+    RunOutcome run(const std::string& script, std::chrono::milliseconds timeout = 5000ms) {
+        return launcher->run(move(script, timeout));
+    }
+
+    static SpawnSpec move(const std::string& script, std::chrono::milliseconds timeout = 5000ms) {
+        SpawnSpec spec;
+        spec.argv = {"sh", "-c", script};
+        spec.env = std::vector<std::string>{"PATH=/usr/bin:/bin"};
+        spec.cwd = "/";
+        spec.timeout = timeout;
+        return spec;
+    }
+};
+
+// The ways a launcher can run here: contained always where PID namespaces can be made, and in
+// the sandbox where bubblewrap works.
+std::vector<bool> modes() {
+    std::vector<bool> m;
+    if (containment_available()) m.push_back(false);
+    if (Sandbox::find_bubblewrap()) m.push_back(true);
+    return m;
+}
+
+// A mark unique to this test process for the sleeps a move leaves behind.
+std::string marker() { return "1000." + std::to_string(::getpid()); }
+
+// How many processes on the host have `mark` in their command line.
+int processes_with(const std::string& mark) {
+    int n = 0;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        // read(2), not a stream: a process that ends while it is read fails the read (ESRCH),
+        // which libstdc++'s stream buffer turns into an exception.
+        UniqueFd fd(::open((entry.path() / "cmdline").c_str(), O_RDONLY | O_CLOEXEC));
+        std::string cmdline;
+        char buf[4096];
+        for (ssize_t got; fd && (got = ::read(fd.get(), buf, sizeof buf)) > 0;) cmdline.append(buf, static_cast<std::size_t>(got));
+        if (cmdline.find(mark) != std::string::npos) ++n;
+    }
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("launcher: a move's output, status, stdin, environment and folder; moves share the launcher") {
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        SpawnSpec spec = Box::move("read line; echo \"$line $FOO $(pwd)\"; echo oops >&2; exit 3");
+        spec.stdin_data = "hello\n";
+        spec.env->push_back("FOO=bar");
+        spec.cwd = "/tmp";
+        RunOutcome r = box.launcher->run(spec);
+        CHECK(r.kind == RunOutcome::Kind::exited);
+        CHECK(r.exit_status == 3);
+        CHECK(r.out == "hello bar /tmp\n");
+        CHECK(r.err == "oops\n");
+        CHECK(r.max_rss_kb > 0);
+        const int pid = box.launcher->pid();
+        CHECK(pid > 0);
+        // The move runs in a PID namespace of its own (in the sandbox, where /proc is the
+        // namespace's, process 1 is seen to be the launcher), and the same launcher serves the next.
+        r = box.run("echo $$");
+        CHECK(std::stoi(r.out) > 1);
+        CHECK(std::stoi(r.out) < 100);
+        if (sandboxed) {
+            r = box.run("tr '\\0' ' ' < /proc/1/cmdline");
+            CHECK(r.out.find("gol-launcher 3") != std::string::npos);
+        }
+        CHECK(box.launcher->pid() == pid);
+        r = box.run("kill -SEGV $$");
+        CHECK(r.kind == RunOutcome::Kind::signaled);
+        CHECK(r.signal == SIGSEGV);
+    }
+}
+
+TEST_CASE("launcher: nothing a move starts outlives it, daemons and timeouts included") {
+    const std::string mark = marker();
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        RunOutcome r = box.run("setsid sleep " + mark + " & sleep " + mark + " & echo left");
+        CHECK(r.kind == RunOutcome::Kind::exited);
+        CHECK(r.out == "left\n");
+        CHECK(processes_with(mark) == 0);
+        const int pid = box.launcher->pid();
+        r = box.run("setsid sleep " + mark + " & sleep " + mark, 300ms);
+        CHECK(r.kind == RunOutcome::Kind::timed_out);
+        CHECK(processes_with(mark) == 0);
+        // A loop that keeps forking while the launcher kills: each kill can miss the newest child.
+        r = box.run("(while :; do sleep " + mark + " & done) & sleep 0.05; echo forking");
+        CHECK(r.out == "forking\n");
+        CHECK(processes_with(mark) == 0);
+        r = box.run("yes", 5000ms);
+        CHECK(r.kind == RunOutcome::Kind::stdout_overflow);
+        r = box.run("echo next");
+        CHECK(r.out == "next\n");
+        CHECK(box.launcher->pid() == pid);
+    }
+}
+
+TEST_CASE("launcher: a bot's signals do not reach its launcher") {
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        RunOutcome r = box.run("kill -KILL 1; kill -TERM 1; kill -STOP 1; kill -INT 1; kill -KILL -1; echo alive");
+        CHECK(r.kind == RunOutcome::Kind::exited);
+        CHECK(r.out == "alive\n");
+        const int pid = box.launcher->pid();
+        r = box.run("echo next");
+        CHECK(r.out == "next\n");
+        CHECK(box.launcher->pid() == pid);
+    }
+}
+
+TEST_CASE("launcher: in the sandbox a bot cannot reach the control socket") {
+    if (!Sandbox::find_bubblewrap()) return;
+    Box box(true);
+    // Only its own three streams (and ls's own look at the folder); the launcher's are closed to it.
+    RunOutcome r = box.run("ls /proc/self/fd | tr '\\n' ' '; ls /proc/1/fd >/dev/null 2>&1 && echo open || echo closed;"
+                           " cat /proc/1/environ >/dev/null 2>&1 && echo open || echo closed");
+    CHECK(r.out == "0 1 2 3 closed\nclosed\n");
+}
+
+TEST_CASE("launcher: limits and a passed descriptor are set in the move's process") {
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        SpawnSpec spec = Box::move("ulimit -n; ulimit -f; ulimit -t; ulimit -v; cat <&3");
+        spec.limits = {std::uint64_t{512} << 20, 2, std::uint64_t{1} << 20, 32, 0};
+        LongArgument board("the board");
+        spec.pass_fd = SpawnSpec::PassedFd{board.fd(), 3};
+        RunOutcome r = box.launcher->run(spec);
+        // sh counts the file size limit in blocks of 512 bytes, the address space in KiB.
+        CHECK(r.out == "32\n2048\n2\n524288\nthe board");
+        CHECK(board.taken());
+        r = box.launcher->run(Box::move("exec /no/such/program"));
+        CHECK(r.exit_status == 127);
+        SpawnSpec missing = Box::move("");
+        missing.argv = {"no-such-program-here"};
+        r = box.launcher->run(missing);
+        CHECK(r.kind == RunOutcome::Kind::spawn_failed);
+        CHECK(r.spawn_error == "could not start no-such-program-here: No such file or directory");
+    }
+}
+
+TEST_CASE("launcher: a launcher killed during a move ends it, and the next move gets a new one") {
+    const std::string mark = marker();
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        REQUIRE(box.run("true").kind == RunOutcome::Kind::exited);
+        const int pid = box.launcher->pid();
+        std::atomic<bool> stop{false}, seen{false};
+        std::thread killer([&] {
+            while (!stop && !(seen = processes_with(mark) > 0)) std::this_thread::sleep_for(5ms);
+            ::kill(pid, SIGKILL);
+        });
+        RunOutcome r = box.run("sleep " + mark, 10000ms);
+        stop = true;
+        killer.join();
+        CHECK(seen);
+        CHECK(r.kind == RunOutcome::Kind::signaled);
+        CHECK(r.signal == SIGKILL);
+        CHECK(processes_with(mark) == 0);
+        r = box.run("echo next");
+        CHECK(r.out == "next\n");
+        CHECK(box.launcher->pid() != pid);
+    }
+}
