@@ -259,12 +259,8 @@ RunOutcome Launcher::run(const SpawnSpec& spec) {
     s.in.reset();
     if (pump(s, -1, deadline, [&] { return !s.out && !s.err; }) == Pumped::stdout_overflow)
         return collect(RunOutcome::Kind::stdout_overflow);
-    if (WIFSIGNALED(status)) {
-        outcome.signal = WTERMSIG(status);
-        return collect(RunOutcome::Kind::signaled);
-    }
-    outcome.exit_status = WEXITSTATUS(status);
-    return collect(RunOutcome::Kind::exited);
+    set_ended(outcome, status);
+    return collect(outcome.kind);
 }
 
 }  // namespace gol::runner

@@ -394,12 +394,8 @@ RunOutcome run(const SpawnSpec& spec, const Containment* contain) {
     s.in.reset();
     if (pump(s, -1, deadline, [&] { return !s.out && !s.err; }) == Pumped::stdout_overflow)
         return collect(RunOutcome::Kind::stdout_overflow);
-    if (WIFSIGNALED(status)) {
-        outcome.signal = WTERMSIG(status);
-        return collect(RunOutcome::Kind::signaled);
-    }
-    outcome.exit_status = WEXITSTATUS(status);
-    return collect(RunOutcome::Kind::exited);
+    set_ended(outcome, status);
+    return collect(outcome.kind);
 }
 
 Containment find_containment() {
@@ -467,6 +463,13 @@ bool containment_available() { return containment() != nullptr; }
 
 void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
+void set_ended(RunOutcome& outcome, int wait_status) {
+    const bool signaled = WIFSIGNALED(wait_status);
+    outcome.kind = signaled ? RunOutcome::Kind::signaled : RunOutcome::Kind::exited;
+    outcome.signal = signaled ? WTERMSIG(wait_status) : 0;
+    outcome.exit_status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 0;
+}
+
 RunOutcome run_process(const SpawnSpec& spec) { return run(spec, containment_for(spec)); }
 
 struct LineProcess::State {
@@ -530,9 +533,7 @@ LineProcess::Reply LineProcess::exchange(std::string_view line, std::chrono::mil
             reply.kind = Reply::Kind::exited;
             int status = child.kill_and_reap();
             RunOutcome o;
-            o.kind = WIFSIGNALED(status) ? RunOutcome::Kind::signaled : RunOutcome::Kind::exited;
-            o.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-            o.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+            set_ended(o, status);
             reply.signaled = WIFSIGNALED(status);
             reply.how = describe(o);
             break;
@@ -568,9 +569,7 @@ std::string BackgroundProcess::end() {
     s.out.reset();
     pump(s, -1, Clock::now() + std::chrono::milliseconds(100), [&] { return !s.err; });
     RunOutcome o;
-    o.kind = WIFSIGNALED(status) ? RunOutcome::Kind::signaled : RunOutcome::Kind::exited;
-    o.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-    o.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    set_ended(o, status);
     state_.reset();
     return describe(o) + (s.err_buf.empty() ? "" : ": " + s.err_buf);
 }

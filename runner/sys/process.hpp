@@ -93,6 +93,9 @@ struct RunOutcome {
     long max_rss_kb = 0;  // the process's peak resident memory (not its descendants')
 };
 
+// Sets kind (exited or signaled), exit_status and signal from a process's wait status.
+void set_ended(RunOutcome& outcome, int wait_status);
+
 // Starts argv without a shell in a session and process group of its own; stdout and stderr are read
 // concurrently. On timeout or stdout overflow the whole group is killed; when the process
 // ends on its own, whatever stayed behind in its group is killed too. Everything is reaped.
