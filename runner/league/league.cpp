@@ -103,7 +103,7 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
 // progress is told under the same lock, so its calls come one at a time and in order.
 class WorkerState {
 public:
-    WorkerState(LeagueProgress& progress, int reused, int total) : progress_(progress), stored_(reused), total_(total) {
+    WorkerState(LeagueProgress& progress, int reused, int total) : progress_(progress), reused_(reused), total_(total) {
         progress_.league_started(reused, total);
     }
 
@@ -114,7 +114,7 @@ public:
     void finished(const std::array<std::string, 2>& bots, const GameResult& result) {
         std::lock_guard lock(mutex_);
         ++played_;
-        progress_.game_finished({bots, result, ++stored_, total_});
+        progress_.game_finished({bots, result, reused_ + played_, total_});
     }
     void abandoned() {
         std::lock_guard lock(mutex_);
@@ -140,19 +140,10 @@ public:
 private:
     std::mutex mutex_;
     LeagueProgress& progress_;
-    int stored_;
+    const int reused_;
     const int total_;
     int played_ = 0;
     std::string error_;
-};
-
-// For a league that tells no one.
-class NoProgress : public LeagueProgress {
-    void league_started(int, int) override {}
-    void game_started() override {}
-    void game_finished(const FinishedGame&) override {}
-    void game_abandoned() override {}
-    void league_done() override {}
 };
 
 }  // namespace
@@ -188,7 +179,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     LeagueObserver& observer = o.observer ? *o.observer : none;
     std::atomic<std::size_t> next{0};
     const int workers = queue.empty() ? 0 : std::max(1, std::min<int>(o.jobs, static_cast<int>(queue.size())));
-    NoProgress no_progress;
+    LeagueProgress no_progress;
     WorkerState state(o.progress ? *o.progress : no_progress, reused, static_cast<int>(schedule.size()));
     const MoveLimits limits =
         move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s);

@@ -43,11 +43,11 @@ struct FinishedGame {
 class LeagueProgress {
 public:
     virtual ~LeagueProgress() = default;
-    virtual void league_started(int stored, int total) = 0;  // `stored` of `total` games are reused
-    virtual void game_started() = 0;
-    virtual void game_finished(const FinishedGame& game) = 0;
-    virtual void game_abandoned() = 0;  // interrupted or failed: nothing of it is stored
-    virtual void league_done() = 0;     // every worker has returned
+    virtual void league_started(int /*stored*/, int /*total*/) {}  // `stored` of `total` games are reused
+    virtual void game_started() {}
+    virtual void game_finished(const FinishedGame& /*game*/) {}
+    virtual void game_abandoned() {}  // interrupted or failed: nothing of it is stored
+    virtual void league_done() {}     // every worker has returned
 };
 
 struct LeagueOptions {
