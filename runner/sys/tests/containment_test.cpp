@@ -143,12 +143,20 @@ TEST_CASE("containment: under a runner that is not root, bots and builds cannot 
     // A uid no one else has: the runner, its bots and their builds all run as it, as they do
     // when a user runs the runner.
     const auto id = static_cast<uid_t>(3100000 + ::getpid());
+    // That user may not reach the build tree (a checkout in a private folder): it runs a copy of
+    // the runner with the library and helpers it finds beside it (../lib, ../libexec).
+    const fs::path build = fs::path(RUNNER_BIN).parent_path().parent_path();
+    const fs::path install = f.root.path() / "runner-copy";
+    fs::create_directories(install / "bin");
+    fs::copy_file(RUNNER_BIN, install / "bin" / "runner");
+    for (const char* folder : {"lib", "libexec"})
+        fs::copy(build / folder, install / folder, fs::copy_options::recursive);
     for (const auto& entry : fs::recursive_directory_iterator(f.root.path()))
         REQUIRE(::lchown(entry.path().c_str(), id, id) == 0);
     REQUIRE(::chown(f.root.path().c_str(), id, id) == 0);
     auto duel = [&](const std::string& bot) {
         SpawnSpec spec;
-        spec.argv = {RUNNER_BIN};
+        spec.argv = {(install / "bin" / "runner").string()};
         std::vector<std::string> args = f.duel_args(bot);
         spec.argv.insert(spec.argv.end(), args.begin(), args.end());
         spec.cwd = f.root.path();
