@@ -30,6 +30,9 @@ struct BotSpec {
     std::vector<std::string> run;       // manifest bots: the command, relative programs resolved
     std::optional<std::string> build;   // manifest bots: shell command, run in `dir`
     Protocol protocol = Protocol::argv;
+    // A bot run by python3 may run warm (forked from an interpreter started once per game,
+    // docs/sandbox.md); a manifest's "warm": false runs it the plain way.
+    bool warm = true;
 };
 
 // Reads `dir`/bot.json. Throws BotError naming the file and the field.

@@ -38,6 +38,7 @@ struct BotHost {
     const WorkArea& area;  // the bots' scratch folders go here
     Sandbox* sandbox = nullptr;  // they run inside it when set
     ProcessRegistry* registry = nullptr;  // where their processes are registered, when set
+    bool warm = true;  // false (--cold): no bot runs warm, whatever its manifest says
 };
 
 // One bot for one game. It owns the game's scratch directory (GOL_SCRATCH, also HOME), where
@@ -49,6 +50,8 @@ public:
     ~BotPlayer() override;
 
     const PreparedBot& bot() const { return bot_; }
+    // Whether its moves are forks of a warm interpreter rather than new processes.
+    bool warm() const { return !warm_script_.empty(); }
     // Encodes the board with the protocol's codec (protocol.hpp) for the bot.
     MoveReport move(const Board& board, int seat, int tick) override;
     // The move for a board already encoded.
@@ -92,6 +95,8 @@ private:
     std::optional<std::filesystem::path> long_library_;
     std::optional<SpawnSpec> long_board_spec_;
     std::unique_ptr<Launcher> launcher_;
+    // The warm interpreter's script as the launcher sees it, when the moves run warm.
+    std::string warm_script_;
     std::unique_ptr<LineProcess> line_;
     // line_'s processes, stopped between its moves, and their CPU time when they were stopped.
     std::vector<int> frozen_;
