@@ -65,6 +65,16 @@ std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits
     return std::nullopt;
 }
 
+// `python3 FILE ...` (or python3.N): what a warm python3 can run. Options before the file
+// (-u, -O, -m) are not, and such a bot runs the plain way.
+bool runs_by_python3(const std::vector<std::string>& command) {
+    if (command.size() < 2 || command[1].empty() || command[1][0] == '-') return false;
+    const std::string program = fs::path(command[0]).filename().string();
+    return program == "python3" ||
+           (program.starts_with("python3.") && program.size() > 8 &&
+            std::all_of(program.begin() + 8, program.end(), [](char c) { return c >= '0' && c <= '9'; }));
+}
+
 // A reply that arrived in time: the move it holds, or the forfeit it earns.
 void take_reply(MoveReport& result, std::string_view text) { static_cast<Move&>(result) = parse_reply(text); }
 
@@ -124,6 +134,8 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     env_ = {std::string("PATH=") + bot_path, "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
     if (bot_.spec.protocol == Protocol::argv) long_library_ = long_argument_library();
     if (bot_.spec.protocol != Protocol::persistent) launcher_ = make_launcher();
+    if (launcher_ && host.warm && bot_.spec.warm && runs_by_python3(bot_.command))
+        if (std::optional<fs::path> script = warm_python_script()) warm_script_ = script->string();
     spawn_spec_ = make_spawn_spec(false);
     if (long_library_) long_board_spec_ = make_spawn_spec(true);
 }
@@ -150,7 +162,8 @@ std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
         // One sandbox for the game's moves, so it shows what any of them needs: the preload
         // library too, for the moves whose board is too long for an argument.
         SandboxView view = sandbox_view(long_library_.has_value());
-        std::vector<SandboxView::Mount> launcher = sandbox_->stage("launcher", {*program});
+        // The launcher's folder: the warm python3's script is there too.
+        std::vector<SandboxView::Mount> launcher = sandbox_->stage("libexec", {program->parent_path()});
         view.mounts.insert(view.mounts.end(), launcher.begin(), launcher.end());
         spec.argv = sandbox_->command(view, command, true);
         spec.env = std::vector<std::string>{};
@@ -306,41 +319,71 @@ int BotPlayer::orphan_adopter() const { return sandbox_ ? 0 : static_cast<int>(:
 
 BotPlayer::~BotPlayer() { end_persistent(); }
 
-MoveReport BotPlayer::move_once(const std::string& board_json) {
-    MoveReport result;
+std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json) {
     SpawnSpec spec = spawn_spec_;
-    std::optional<LongArgument> long_board;
-    auto too_large = [&](std::string_view why) {
-        result.forfeit = Forfeit{ForfeitKind::board_too_large, "the board is " + std::to_string(board_json.size()) +
-                                                            " bytes of JSON, over Linux's 128 KiB limit for one "
-                                                            "argument, and " + std::string(why)};
-    };
+    // No exec, so no limit on an argument's length: a long board is an argument like any.
+    if (bot_.spec.protocol == Protocol::stdin) spec.stdin_data = board_json + "\n";
+    else spec.argv.push_back(board_json);
+    std::optional<RunOutcome> run = launcher_->run_warm(spec, warm_script_);
+    // A launcher that cannot keep a warm python3 (none in the bot's PATH, no /proc of its own)
+    // will not later in the game either.
+    if (!run) warm_script_.clear();
+    return run;
+}
+
+namespace {
+
+Forfeit board_too_large(std::size_t bytes, std::string_view why) {
+    return Forfeit{ForfeitKind::board_too_large, "the board is " + std::to_string(bytes) +
+                                                     " bytes of JSON, over Linux's 128 KiB limit for one argument, and " +
+                                                     std::string(why)};
+}
+
+}  // namespace
+
+std::optional<SpawnSpec> BotPlayer::plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,
+                                               MoveReport& result) const {
+    SpawnSpec spec = spawn_spec_;
     if (bot_.spec.protocol == Protocol::stdin) {
         spec.stdin_data = board_json + "\n";
     } else if (!too_long_for_argv(board_json)) {
         spec.argv.push_back(board_json);
     } else if (!long_board_spec_) {
-        too_large("the runner's preload library that delivers it is missing (lib/libgol_long_argv.so beside the "
-                  "runner's bin/): rebuild the runner (scripts/setup), or use the stdin protocol");
-        return result;
+        result.forfeit = board_too_large(
+            board_json.size(), "the runner's preload library that delivers it is missing (lib/libgol_long_argv.so "
+                               "beside the runner's bin/): rebuild the runner (scripts/setup), or use the stdin protocol");
+        return std::nullopt;
     } else {
         spec = *long_board_spec_;
         long_board.emplace(board_json);
         spec.pass_fd = SpawnSpec::PassedFd{long_board->fd(), long_argument_fd};
     }
+    return spec;
+}
 
-    RunOutcome run = launcher_ ? launcher_->run(spec) : run_process(spec);
+MoveReport BotPlayer::move_once(const std::string& board_json) {
+    MoveReport result;
+    std::optional<LongArgument> long_board;
+    std::optional<RunOutcome> ran;
+    if (warm()) ran = move_warm(board_json);
+    if (!ran) {
+        std::optional<SpawnSpec> spec = plain_spec(board_json, long_board, result);
+        if (!spec) return result;
+        ran = launcher_ ? launcher_->run(*spec) : run_process(*spec);
+    }
+    RunOutcome& run = *ran;
     if (sandbox_) as_seen_inside(run);
     result.elapsed = run.elapsed;
     result.out = run.out.substr(0, kOutputPreview);
     if (long_board && run.kind != RunOutcome::Kind::spawn_failed && !long_board->taken()) {
-        too_large("the bot's program did not take it from the runner's preload library (LD_PRELOAD has no effect "
-                  "on a statically linked executable): link the bot dynamically, or use the stdin protocol "
-                  "(docs/protocol.md)");
+        result.forfeit = board_too_large(
+            board_json.size(), "the bot's program did not take it from the runner's preload library (LD_PRELOAD has "
+                               "no effect on a statically linked executable): link the bot dynamically, or use the "
+                               "stdin protocol (docs/protocol.md)");
         result.err = std::move(run.err);
         return result;
     }
-    if (auto limit = limit_forfeit(run, spec.limits, sandbox_ ? Sandbox::tmp_bytes : 0)) {
+    if (auto limit = limit_forfeit(run, spawn_spec_.limits, sandbox_ ? Sandbox::tmp_bytes : 0)) {
         result.forfeit = std::move(*limit);
         result.err = std::move(run.err);
         return result;

@@ -63,6 +63,13 @@ public:
 
 private:
     MoveReport move_once(const std::string& board_json);
+    // The move forked from the launcher's warm python3; nullopt (and no warm moves from now on)
+    // when there is none to fork from.
+    std::optional<RunOutcome> move_warm(const std::string& board_json);
+    // The plain way's process for a move: the board as its last argument (through long_board
+    // when too long for one) or on stdin; nullopt with the forfeit in `result` when it cannot be.
+    std::optional<SpawnSpec> plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,
+                                        MoveReport& result) const;
     // A move that left GOL_SCRATCH over its limit is forfeited, and the folder emptied.
     void check_scratch(MoveReport& result);
     MoveReport move_persistent(const std::string& board_json);

@@ -89,13 +89,22 @@ bool send_request(int fd, const gol_launch_request& request, const std::vector<i
 
 }  // namespace
 
-std::optional<fs::path> launcher_program() {
+namespace {
+
+// `name` in libexec/ beside the runner's bin/, when it is there with `mode` access.
+std::optional<fs::path> in_libexec(const char* name, int mode) {
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    const fs::path program = exe.parent_path().parent_path() / "libexec" / "gol-launcher";
-    if (ec || ::access(program.c_str(), X_OK) != 0) return std::nullopt;
-    return program;
+    const fs::path file = exe.parent_path().parent_path() / "libexec" / name;
+    if (ec || ::access(file.c_str(), mode) != 0) return std::nullopt;
+    return file;
 }
+
+}  // namespace
+
+std::optional<fs::path> launcher_program() { return in_libexec("gol-launcher", X_OK); }
+
+std::optional<fs::path> warm_python_script() { return in_libexec("gol-warm-python.py", R_OK); }
 
 Launcher::Launcher(SpawnSpec start, bool own_uid) : start_(std::move(start)), own_uid_(own_uid) {}
 
@@ -132,7 +141,14 @@ std::string Launcher::start() {
     return why;
 }
 
-RunOutcome Launcher::run(const SpawnSpec& spec) {
+RunOutcome Launcher::run(const SpawnSpec& spec) { return *run_request(spec, ""); }
+
+std::optional<RunOutcome> Launcher::run_warm(const SpawnSpec& spec, const std::string& warm_script) {
+    if (spec.argv.size() < 2 || spec.pass_fd) throw std::logic_error("Launcher::run_warm needs a file and no pass_fd");
+    return run_request(spec, warm_script);
+}
+
+std::optional<RunOutcome> Launcher::run_request(const SpawnSpec& spec, const std::string& warm_script) {
     RunOutcome outcome;
     if (spec.argv.empty() || !spec.env) throw std::logic_error("Launcher::run needs argv and env");
     const std::string name = spec.argv[0];
@@ -151,6 +167,10 @@ RunOutcome Launcher::run(const SpawnSpec& spec) {
     strings += '\0';
     strings += name;
     strings += '\0';
+    if (!warm_script.empty()) {
+        request.flags |= GOL_LAUNCH_WARM;
+        strings.append(warm_script).push_back('\0');
+    }
     for (const std::string& a : spec.argv) strings.append(a).push_back('\0');
     for (const std::string& e : *spec.env) strings.append(e).push_back('\0');
     request.strings_bytes = static_cast<std::uint32_t>(strings.size());
@@ -205,6 +225,7 @@ RunOutcome Launcher::run(const SpawnSpec& spec) {
         return outcome;
     }
     if (started->kind == GOL_LAUNCH_FAILED) {
+        if (!warm_script.empty()) return std::nullopt;
         std::string why = std::strerror(started->value);
         if (std::strcmp(started->step, "execve") != 0) why += std::string(" (") + started->step + ")";
         outcome.spawn_error = "could not start " + name + ": " + why;
@@ -225,6 +246,9 @@ RunOutcome Launcher::run(const SpawnSpec& spec) {
     s.close_in_after = true;
     s.out_cap = spec.stdout_cap;
     s.err_cap = spec.stderr_cap;
+    // A warm move's process is a fork: its time starts there, not at a start-up it did not have
+    // (the interpreter's, at the first warm move). A plain one's includes its exec.
+    if (!warm_script.empty()) sent = Clock::now();
     const auto deadline = sent + spec.timeout;
     auto collect = [&](RunOutcome::Kind kind) {
         outcome.kind = kind;

@@ -19,6 +19,8 @@ inline constexpr int launcher_fd = 3;
 
 // libexec/gol-launcher beside the runner's bin/, when it is there.
 std::optional<std::filesystem::path> launcher_program();
+// libexec/gol-warm-python.py, the launcher's warm python3 (launcher/warm_python.py), when there.
+std::optional<std::filesystem::path> warm_python_script();
 
 class Launcher {
 public:
@@ -38,6 +40,13 @@ public:
     // during the move ends it as killed by SIGKILL, and the next move starts a new one.
     RunOutcome run(const SpawnSpec& spec);
 
+    // The move as run() does, but forked from the launcher's warm interpreter, which runs
+    // `warm_script` (as seen by the launcher) with spec.argv[0] and is started at the first such
+    // move: spec.argv[1] is the bot's file, and no pass_fd. Its time counts from the fork.
+    // nullopt when the launcher has no warm interpreter to fork from (nothing of the move ran):
+    // the caller runs it the plain way.
+    std::optional<RunOutcome> run_warm(const SpawnSpec& spec, const std::string& warm_script);
+
     // The launcher's process on the host (bubblewrap's, in the sandbox), or -1 when none runs.
     int pid() const;
 
@@ -45,6 +54,8 @@ private:
     // Starts the launcher and waits for it to say it is ready; an empty string when it did.
     std::string start();
     void stop();
+    // run() and run_warm(); nullopt only for a warm move that could not start.
+    std::optional<RunOutcome> run_request(const SpawnSpec& spec, const std::string& warm_script);
 
     SpawnSpec start_;
     bool own_uid_;

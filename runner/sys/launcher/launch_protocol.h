@@ -5,8 +5,10 @@
  * the move's descriptors (SCM_RIGHTS): stdout, stderr, then stdin when GOL_LAUNCH_STDIN, then a
  * descriptor to pass when GOL_LAUNCH_PASS_FD. `strings_bytes` of NUL-terminated strings follow
  * on the stream: the working directory, the program, argc arguments, envc environment entries.
- * A request says what to run, so a later kind (forking a warm interpreter) adds a kind, not a
- * channel.
+ * With GOL_LAUNCH_WARM a third string follows the program: a warm interpreter's script
+ * (warm_python.py). The launcher then keeps one `program SCRIPT` running between moves and has it
+ * fork the move (argv[1] is the bot's file) instead of starting argv afresh; a launcher that
+ * cannot reports FAILED with step "warm", and the runner runs the bot the plain way.
  *
  * Launcher to runner: struct gol_launch_report, each written whole. READY once, when it is up;
  * then per move STARTED or FAILED, and after STARTED exactly one ENDED, sent once the move's
@@ -27,7 +29,8 @@ enum {
 enum {
     GOL_LAUNCH_STDIN = 1,   /* a stdin descriptor is attached; without it stdin is /dev/null */
     GOL_LAUNCH_PASS_FD = 2, /* a further descriptor is attached, to become number pass_as */
-    GOL_LAUNCH_NPROC = 4    /* set RLIMIT_NPROC: the launcher's uid is the bot's own */
+    GOL_LAUNCH_NPROC = 4,   /* set RLIMIT_NPROC: the launcher's uid is the bot's own */
+    GOL_LAUNCH_WARM = 8     /* fork the move from a warm interpreter (above) */
 };
 
 struct gol_launch_request {

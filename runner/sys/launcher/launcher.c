@@ -16,11 +16,18 @@
  * - Its end of file from the runner (the runner died or is done) ends it, and the kernel then
  *   kills whatever is left in the namespace.
  *
+ * - A warm interpreter (GOL_LAUNCH_WARM, warm_python.py) lives between moves: then the end of a
+ *   move kills every process the namespace's /proc lists but this one and the interpreter, so
+ *   it needs a /proc of its own namespace (bubblewrap mounts one; contained, this process
+ *   mounts one in a mount namespace of its own), and continues the interpreter (a move may
+ *   have stopped it). Moves are its orphans, reaped here like any.
+ *
  * Statically linked (with musl where there is one), like the namespace init. */
 #define _GNU_SOURCE
 #include "launch_protocol.h"
 #include "../contain/pid_namespace.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -28,6 +35,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -41,6 +49,11 @@
 #endif
 
 static int control = -1;
+/* The warm interpreter's process and our end of its socket; 0 and -1 when none runs. */
+static pid_t warm_pid = 0;
+static int warm_socket = -1;
+/* The signalfd of SIGCHLD. */
+static int children = -1;
 
 static void report(int32_t kind, int32_t value, int64_t max_rss_kb, const char* step) {
     struct gol_launch_report r;
@@ -54,11 +67,72 @@ static void report(int32_t kind, int32_t value, int64_t max_rss_kb, const char* 
     }
 }
 
-/* Every other process of the namespace killed and reaped. Killed again before each wait: a
- * process forked while the previous kill went round would otherwise live on, and be waited for
- * forever. Every process here is ours to reap (orphans come to process 1), so ECHILD means none
- * is left. */
+static void stop_warm_reaped(int reaped);
+static void stop_warm(void);
+
+/* Reaps what has ended without waiting; the warm interpreter's end is noted. Returns how many. */
+static int reap_ended(void) {
+    int reaped = 0;
+    pid_t pid;
+    while ((pid = waitpid(-1, NULL, WNOHANG)) > 0 || (pid < 0 && errno == EINTR)) {
+        if (pid < 0) continue;
+        ++reaped;
+        if (pid == warm_pid) stop_warm_reaped(1);
+    }
+    return reaped;
+}
+
+/* SIGKILL to every process of the namespace but this one and the warm interpreter, as /proc
+ * lists them; how many were sent (zombies included), or -1 when /proc cannot be read. */
+static int kill_all_but_warm(void) {
+    DIR* proc = opendir("/proc");
+    if (!proc) return -1;
+    int sent = 0;
+    for (struct dirent* entry; (entry = readdir(proc)) != NULL;) {
+        char* end;
+        const long pid = strtol(entry->d_name, &end, 10);
+        if (*end != '\0' || pid <= 1 || pid == warm_pid) continue;
+        if (kill((pid_t)pid, SIGKILL) == 0) ++sent;
+    }
+    closedir(proc);
+    return sent;
+}
+
+/* The end of a move, or what a KILL from the runner asks for: every process but this one and
+ * the warm interpreter sent SIGKILL. */
+static void kill_move(void) {
+    if (warm_pid > 0 && kill_all_but_warm() >= 0) return;
+    stop_warm();
+    kill(-1, SIGKILL);
+}
+
+/* Every other process of the namespace killed and reaped, the warm interpreter aside. Killed
+ * again before each wait: a process forked while the previous kill went round would otherwise
+ * live on, and be waited for forever. Every process here is ours to reap (orphans come to
+ * process 1), so ECHILD means none is left. */
 static void end_all_others(void) {
+    /* With a warm interpreter, until /proc lists no other; its own middle process is its to
+     * reap, hence the short waits. Bounded: an interpreter that never lets the namespace empty
+     * (stopped, say, with a child unreaped) is ended, and the plain way below takes over. */
+    for (int round = 0; warm_pid > 0; ++round) {
+        kill(warm_pid, SIGCONT);
+        const int sent = kill_all_but_warm();
+        if (sent <= 0 || round == 1000) {
+            if (sent != 0) stop_warm();
+            break;
+        }
+        if (reap_ended() == 0) {
+            struct pollfd wait_child = {children, POLLIN, 0};
+            poll(&wait_child, 1, 10);
+            struct signalfd_siginfo info;
+            while (read(children, &info, sizeof info) > 0) {
+            }
+        }
+    }
+    if (warm_pid > 0) {
+        reap_ended();
+        return;
+    }
     for (;;) {
         kill(-1, SIGKILL);
         if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD) return;
@@ -195,6 +269,145 @@ static int start_move(void* arg) {
 #undef FAIL
 }
 
+/* The warm interpreter ended (`reaped`: already waited for) or made to end. */
+static void stop_warm_reaped(int reaped) {
+    if (warm_pid > 0 && !reaped) {
+        kill(warm_pid, SIGKILL);
+        while (waitpid(warm_pid, NULL, 0) < 0 && errno == EINTR) {
+        }
+    }
+    if (warm_socket >= 0) close(warm_socket);
+    warm_pid = 0;
+    warm_socket = -1;
+}
+
+static void stop_warm(void) { stop_warm_reaped(0); }
+
+/* Whether /proc is this namespace's own, as kill_all_but_warm needs: bubblewrap mounts one;
+ * contained, this process mounts one in a mount namespace of its own (it may: it is root, or
+ * owns the user namespace it made with the PID namespace). 0, or -1 with errno. */
+static int own_proc(void) {
+    char self[16];
+    ssize_t n = readlink("/proc/self", self, sizeof self);
+    if (n == 1 && self[0] == '1') return 0;
+    if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+        return -1;
+    n = readlink("/proc/self", self, sizeof self);
+    if (n == 1 && self[0] == '1') return 0;
+    errno = ENOTSUP;
+    return -1;
+}
+
+/* The interpreter's reply: "=ii" as warm_python.py sends it, within a few seconds. 0, or -1
+ * with errno when it did not come. */
+static int read_warm_reply(int32_t reply[2]) {
+    char* at = (char*)reply;
+    size_t left = 2 * sizeof(int32_t);
+    while (left > 0) {
+        struct pollfd p = {warm_socket, POLLIN, 0};
+        int ready = poll(&p, 1, 10000);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready == 0) errno = ETIMEDOUT;
+        if (ready <= 0) return -1;
+        ssize_t got = read(warm_socket, at, left);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+            if (got == 0) errno = EPIPE;
+            return -1;
+        }
+        at += got;
+        left -= (size_t)got;
+    }
+    return 0;
+}
+
+/* Starts `m->argv[0] script` with its socket as descriptor 3, in the move's directory and
+ * environment, and waits for it to say it is ready. 0, or -1 with errno. */
+static int start_warm(const struct move* m, const char* script) {
+    int sv[2];
+    if (own_proc() != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return -1;
+    char* argv[] = {m->argv[0], (char*)script, NULL};
+    struct move warm = *m;
+    warm.program = m->program;
+    warm.argv = argv;
+    const pid_t pid = fork();
+    if (pid < 0) {
+        const int error = errno;
+        close(sv[0]);
+        close(sv[1]);
+        errno = error;
+        return -1;
+    }
+    if (pid == 0) {
+        close(control);
+        setsid();
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        const int null = open("/dev/null", O_RDWR);
+        if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 || dup2(sv[1], 3) < 0 ||
+            syscall(SYS_close_range, 4, ~0u, 0) != 0 || (m->cwd[0] && chdir(m->cwd) != 0))
+            _exit(127);
+        exec_in_path(&warm);
+        _exit(127);
+    }
+    close(sv[1]);
+    warm_pid = pid;
+    warm_socket = sv[0];
+    int32_t ready[2];
+    if (read_warm_reply(ready) != 0) {
+        const int error = errno;
+        stop_warm();
+        errno = error;
+        return -1;
+    }
+    return 0;
+}
+
+/* Has the warm interpreter fork the move: the request and its stdout, stderr (and stdin)
+ * forwarded as they came. The move's pid, or -1 with errno. */
+static pid_t fork_warm(const struct gol_launch_request* request, const int fds[4], const char* strings,
+                       const struct move* m, const char* script) {
+    if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
+    const int count = (request->flags & GOL_LAUNCH_STDIN) ? 3 : 2;
+    union {
+        char bytes[CMSG_SPACE(3 * sizeof(int))];
+        struct cmsghdr align;
+    } control_buffer;
+    memset(&control_buffer, 0, sizeof control_buffer);
+    struct iovec iov = {(void*)request, sizeof *request};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control_buffer.bytes;
+    msg.msg_controllen = CMSG_SPACE(count * sizeof(int));
+    struct cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(count * sizeof(int));
+    memcpy(CMSG_DATA(c), fds, count * sizeof(int));
+    int32_t reply[2];
+    ssize_t put;
+    while ((put = sendmsg(warm_socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
+    int sent = put == (ssize_t)sizeof *request;
+    for (size_t done = 0; sent && done < request->strings_bytes;) {
+        put = send(warm_socket, strings + done, request->strings_bytes - done, MSG_NOSIGNAL);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) sent = 0;
+        else done += (size_t)put;
+    }
+    if (!sent || read_warm_reply(reply) != 0 || reply[0] <= 0) {
+        const int error = !sent ? EPIPE : reply[0] <= 0 && reply[1] != 0 ? reply[1] : errno;
+        stop_warm();
+        errno = error;
+        return -1;
+    }
+    return reply[0];
+}
+
 /* The string at *at, and *at moved past it; the empty string at `end` (which holds a NUL) once
  * the runner's strings run out. */
 static char* next_string(char** at, char* end) {
@@ -205,7 +418,7 @@ static char* next_string(char** at, char* end) {
 
 /* Runs one move: starts it, reports, waits for its end or the runner's KILL, ends the rest of
  * the namespace, reports the end. */
-static void run_move(const struct gol_launch_request* request, int fds[4], int children) {
+static void run_move(const struct gol_launch_request* request, int fds[4]) {
     char* strings = NULL;
     char** argv = NULL;
     char** envp = NULL;
@@ -225,6 +438,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4], int c
     char* const end = strings + bytes;
     const char* cwd = next_string(&at, end);
     const char* program = next_string(&at, end);
+    const char* warm_script = (request->flags & GOL_LAUNCH_WARM) ? next_string(&at, end) : NULL;
     for (uint32_t i = 0; i < request->argc; ++i) argv[i] = next_string(&at, end);
     const char* path = "/usr/bin:/bin";
     for (uint32_t i = 0; i < request->envc; ++i) {
@@ -245,16 +459,17 @@ static void run_move(const struct gol_launch_request* request, int fds[4], int c
                      0,
                      ""};
     static char stack[64 * 1024];
-    const pid_t child = clone(start_move, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &m);
+    const pid_t child = warm_script ? fork_warm(request, fds, strings, &m, warm_script)
+                                    : clone(start_move, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &m);
+    const int error = child < 0 ? errno : m.error;
     for (int i = 0; i < 4; ++i)
         if (fds[i] >= 0) close(fds[i]);
     free(argv);
     free(envp);
     free(strings);
     if (child < 0 || m.error != 0) {
-        const int error = child < 0 ? errno : m.error;
         end_all_others();
-        report(GOL_LAUNCH_FAILED, error, 0, child < 0 ? "clone" : m.step);
+        report(GOL_LAUNCH_FAILED, error, 0, warm_script ? "warm" : child < 0 ? "clone" : m.step);
         return;
     }
     report(GOL_LAUNCH_STARTED, 0, 0, NULL);
@@ -274,6 +489,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4], int c
             struct rusage u;
             pid_t pid;
             while ((pid = wait4(-1, &s, WNOHANG, &u)) > 0 || (pid < 0 && errno == EINTR)) {
+                if (pid == warm_pid) stop_warm_reaped(1);
                 if (pid == child) {
                     status = s;
                     usage = u;
@@ -289,7 +505,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4], int c
             for (int i = 0; i < 4; ++i)
                 if (more[i] >= 0) close(more[i]);
             /* Only KILL is the runner's to send during a move (it sends one request at a time). */
-            kill(-1, SIGKILL);
+            kill_move();
         }
     }
     end_all_others();
@@ -314,7 +530,7 @@ int main(int argc, char** argv) {
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
     sigprocmask(SIG_BLOCK, &chld, NULL);
-    const int children = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+    children = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
     if (children < 0) return 127;
     report(GOL_LAUNCH_READY, 0, 0, NULL);
     for (;;) {
@@ -322,7 +538,7 @@ int main(int argc, char** argv) {
         int fds[4];
         read_request(&request, fds);
         if (request.kind == GOL_LAUNCH_RUN) {
-            run_move(&request, fds, children);
+            run_move(&request, fds);
         } else {
             /* A KILL that crossed the move's own end: nothing is running. */
             for (int i = 0; i < 4; ++i)

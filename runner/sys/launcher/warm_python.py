@@ -1,0 +1,243 @@
+# A warm python3 for one bot's game (issue 16): started once by the bot's launcher (launcher.c),
+# it imports what bots commonly use, then for each move forks a process that runs the bot's file
+# as `python3 bot.py BOARD` would. Usage, by the launcher only: python3 warm_python.py, with its
+# socket to the launcher as descriptor 3 and the environment a move gets.
+#
+# The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
+# stderr and stdin when GOL_LAUNCH_STDIN attached, then the strings: cwd, program, this script,
+# argv, env). This process forks a middle process, which forks the move and exits, so the move
+# becomes an orphan of the launcher (process 1), which reaps it and reports its status as for any
+# move; the middle process sends the move's pid first ("=ii": pid, 0; or 0, errno).
+#
+# The bot runs in the same uid and namespace as this process, so this process keeps nothing a
+# move could use: it is not dumpable (no ptrace, no /proc/PID/mem), its socket is closed in the
+# move, its signals are blocked (a stray SIGINT or SIGTERM from a bot does not end it; the
+# launcher continues it after each move in case of SIGSTOP, and starts a new one if it dies).
+import os
+import sys
+
+STARTUP_MODULES = frozenset(sys.modules)
+
+import ctypes
+import resource
+import signal
+import socket
+import struct
+import types
+
+# What bots commonly import. A bot's own file of the same name as one of these still wins, as it
+# would in a cold start (shadowed_modules).
+import bisect, collections, copy, fractions, functools, heapq, itertools, json, math, operator  # noqa: E401
+import random, re, string, time, traceback  # noqa: E401
+
+PRELOADED = frozenset(sys.modules) - STARTUP_MODULES
+
+CONTROL_FD = 3
+HEADER = struct.Struct("=IIiIII5Q")  # struct gol_launch_request
+REPLY = struct.Struct("=ii")
+GOL_LAUNCH_STDIN = 1
+GOL_LAUNCH_NPROC = 4
+PR_SET_DUMPABLE = 4
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def read_exact(sock, size):
+    data = bytearray()
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return bytes(data)
+
+
+def receive(sock):
+    """One request: its header fields, descriptors and strings; None at end of file."""
+    head, fds, _, _ = socket.recv_fds(sock, HEADER.size, 4)
+    if not head:
+        return None
+    for fd in fds:
+        os.set_inheritable(fd, False)
+    rest = read_exact(sock, HEADER.size - len(head))
+    if rest is None:
+        return None
+    fields = HEADER.unpack(head + rest)
+    strings = read_exact(sock, fields[5])
+    if strings is None:
+        return None
+    return fields, fds, strings.split(b"\0")[:-1] if strings else []
+
+
+def shadowed_modules(bot_dir):
+    """Preloaded modules that a file in the bot's folder would replace in a cold start."""
+    try:
+        names = os.listdir(bot_dir)
+    except OSError:
+        return []
+    own = set()
+    for name in names:
+        base, _, ext = name.partition(".")
+        if ext in ("py", "pyc") or ext.endswith("so") or (not ext and os.path.isdir(os.path.join(bot_dir, name))):
+            own.add(base)
+    return [m for m in PRELOADED if m.partition(".")[0] in own]
+
+
+def exit_code(code):
+    """SystemExit's code as python3 turns it into an exit status."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        sys.stderr.write(str(code) + "\n")
+    except Exception:
+        pass
+    return 1
+
+
+def run_bot(argv, program_name):
+    """Runs argv[0] (the bot's file) as __main__ and exits as python3 would."""
+    script = argv[0]
+    path = script if os.path.isabs(script) else os.getcwd() + "/" + script
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as e:
+        sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (program_name, path, e.errno, e.strerror))
+        os._exit(2)
+    bot_dir = os.path.dirname(os.path.realpath(path))
+    for name in shadowed_modules(bot_dir):
+        del sys.modules[name]
+    sys.argv = list(argv)
+    sys.path[0] = bot_dir
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__cached__ = None
+    main.__loader__ = __loader__.__class__("__main__", path)
+    main.__builtins__ = __builtins__
+    main.__annotations__ = {}
+    sys.modules["__main__"] = main
+    status = 0
+    try:
+        exec(compile(source, path, "exec"), main.__dict__)
+    except SystemExit as e:
+        status = exit_code(e.code)
+    except BaseException as e:
+        # The first frame is this function's: the bot's traceback starts below it.
+        tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
+        sys.excepthook(type(e), e.with_traceback(tb), tb)
+        status = 1
+        if isinstance(e, KeyboardInterrupt):
+            status = -signal.SIGINT
+    finish(status)
+
+
+def finish(status):
+    """Python's own ending: wait for threads, run atexit handlers, flush, exit."""
+    threading = sys.modules.get("threading")
+    try:
+        if threading is not None:
+            threading._shutdown()
+    except BaseException as e:
+        sys.excepthook(type(e), e, e.__traceback__)
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except Exception:
+            status = 120 if status == 0 else status
+    if status < 0:
+        # An uncaught KeyboardInterrupt ends python3 by the signal itself.
+        signal.signal(-status, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        os.kill(os.getpid(), -status)
+        status = 1
+    os._exit(status)
+
+
+def become_move(sock, fields, fds, strings):
+    """In the move's process: the launcher's start_move, then the bot."""
+    try:
+        set_up(sock, fields, fds, strings)
+    except Exception as e:
+        # As the launcher reports a failed start (the runner's "could not start").
+        os.write(2, ("could not start the move in the warm python3: %s\n" % e).encode())
+        os._exit(127)
+    argv = [os.fsdecode(a) for a in strings[3:3 + fields[3]]]
+    sys.orig_argv = argv
+    run_bot(argv[1:], argv[0])
+
+
+def set_up(sock, fields, fds, strings):
+    flags, argc, envc = fields[1], fields[3], fields[4]
+    limits = fields[6:]
+    cwd = strings[0]
+    env = strings[3 + argc:3 + argc + envc]
+    sock.close()
+    os.setsid()
+    stdin = fds[2] if flags & GOL_LAUNCH_STDIN else os.open("/dev/null", os.O_RDONLY)
+    os.dup2(stdin, 0)
+    os.dup2(fds[0], 1)
+    os.dup2(fds[1], 2)
+    os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    if cwd:
+        os.chdir(cwd)
+    names = (resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_FSIZE, resource.RLIMIT_NOFILE,
+             resource.RLIMIT_NPROC)
+    for number, value in zip(names, limits):
+        if value == 0 or (number == resource.RLIMIT_NPROC and not flags & GOL_LAUNCH_NPROC):
+            continue
+        # CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
+        resource.setrlimit(number, (value, value + 1 if number == resource.RLIMIT_CPU else value))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    os.environ.clear()
+    for entry in env:
+        key, _, value = entry.partition(b"=")
+        os.environb[key] = value
+    libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
+def serve(sock):
+    while True:
+        request = receive(sock)
+        if request is None:
+            os._exit(0)
+        fields, fds, strings = request
+        middle = os.fork()
+        if middle == 0:
+            try:
+                try:
+                    move = os.fork()
+                except OSError as e:
+                    sock.sendall(REPLY.pack(0, e.errno or 1))
+                    os._exit(0)
+                if move == 0:
+                    try:
+                        become_move(sock, fields, fds, strings)
+                    finally:
+                        os._exit(127)
+                sock.sendall(REPLY.pack(move, 0))
+            finally:
+                os._exit(0)
+        os.waitpid(middle, 0)
+        for fd in fds:
+            os.close(fd)
+
+
+def main():
+    sock = socket.socket(fileno=CONTROL_FD)
+    os.set_inheritable(CONTROL_FD, False)
+    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        os._exit(127)
+    signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    sock.sendall(REPLY.pack(os.getpid(), 0))
+    serve(sock)
+
+
+if __name__ == "__main__":
+    main()
