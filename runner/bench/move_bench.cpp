@@ -1,7 +1,9 @@
 // The runner's cost per move for an argv bot on a board of N live cells, through the path a game
 // takes (BotPlayer::move: the board's delivery, the process, its limits, reading and checking the
-// reply), optionally in the sandbox. scripts/bench/overhead sets it beside a bare spawn loop.
-// Usage: move-bench PROGRAM CELLS MOVES [--sandbox]. Prints one JSON line.
+// reply), optionally in the sandbox. scripts/bench/overhead sets it beside a bare spawn loop, and
+// scripts/bench/warm a warm python3's moves beside cold ones.
+// Usage: move-bench PROGRAM CELLS MOVES [--sandbox] [--cold]. A PROGRAM ending in .py runs as
+// `python3 PROGRAM`, warm unless --cold. Prints one JSON line.
 #include "engine/board.hpp"
 #include "runner/bots/bot_player.hpp"
 #include "runner/sys/process.hpp"
@@ -20,13 +22,18 @@ int main(int argc, char** argv) {
     using namespace gol;
     using namespace gol::runner;
     using Clock = std::chrono::steady_clock;
-    if (argc < 4 || argc > 5 || (argc == 5 && std::strcmp(argv[4], "--sandbox") != 0)) {
-        std::fprintf(stderr, "usage: move-bench PROGRAM CELLS MOVES [--sandbox]\n");
+    bool sandboxed = false, cold = false;
+    for (int i = 4; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--sandbox") == 0) sandboxed = true;
+        else if (std::strcmp(argv[i], "--cold") == 0) cold = true;
+        else argc = 0;
+    }
+    if (argc < 4) {
+        std::fprintf(stderr, "usage: move-bench PROGRAM CELLS MOVES [--sandbox] [--cold]\n");
         return 2;
     }
     const long cells = std::atol(argv[2]), moves = std::atol(argv[3]);
     become_subreaper();  // as the runner does: the sandbox's orphans are reaped here
-    const bool sandboxed = argc == 5;
     std::optional<std::string> bwrap;
     if (sandboxed && !(bwrap = Sandbox::find_bubblewrap())) {
         std::fprintf(stderr, "move-bench: --sandbox needs bubblewrap\n");
@@ -50,11 +57,13 @@ int main(int argc, char** argv) {
     bot.spec.name = "bench";
     bot.spec.path = argv[1];
     bot.spec.dir = std::filesystem::absolute(argv[1]).parent_path();
-    bot.spec.kind = SourceKind::executable;
-    bot.command = {std::filesystem::absolute(argv[1]).string()};
+    const std::string program = std::filesystem::absolute(argv[1]).string();
+    const bool python = program.ends_with(".py");
+    bot.spec.kind = python ? SourceKind::python : SourceKind::executable;
+    bot.command = python ? std::vector<std::string>{"python3", program} : std::vector<std::string>{program};
     bot.dir = bot.spec.dir;
     bot.files = {std::filesystem::absolute(argv[1])};
-    BotPlayer player(bot, move_limits(1000, 1024), BotHost{area, sandbox ? &*sandbox : nullptr, nullptr});
+    BotPlayer player(bot, move_limits(1000, 1024), BotHost{area, sandbox ? &*sandbox : nullptr, nullptr, !cold});
 
     double move_s = 0, encode_s = 0;
     long forfeits = 0;
@@ -70,8 +79,8 @@ int main(int argc, char** argv) {
         move_s += std::chrono::duration<double>(t2 - t1).count();
     }
     std::printf("{\"cells\":%ld,\"json_bytes\":%zu,\"moves\":%ld,\"move_seconds\":%.4f,\"encode_seconds\":%.4f,"
-                "\"forfeits\":%ld}\n",
-                cells, json.size(), moves, move_s, encode_s, forfeits);
+                "\"forfeits\":%ld,\"warm\":%s}\n",
+                cells, json.size(), moves, move_s, encode_s, forfeits, player.warm() ? "true" : "false");
     if (forfeits == 0) return 0;
     std::fprintf(stderr, "move-bench: %ld forfeits, the first %s\n", forfeits, first_forfeit.c_str());
     return 1;
