@@ -82,7 +82,7 @@ int run_check(const CheckOptions& o) {
               << " (build included when one ran)\n";
 
     std::cout << "  sandbox:  " << (setup.sandbox() ? "yes" : "no (--sandbox to try it in one)") << "\n";
-    BotPlayer player(bot, o.game.limits(), setup.host(nullptr));
+    BotPlayer player(bot, o.game.limits(), setup.host(nullptr, !o.game.cold));
     const Board empty(o.game.config.height, o.game.config.width);
     const Board busy = busy_board(o.game.config);
     const std::optional<Board> big = big_board(o.game.config);
