@@ -34,7 +34,7 @@ constexpr std::array<ExtensionRule, 9> kExtensions = {{
 }};
 
 constexpr std::string_view kExtensionList = ".py .rb .js .sh .pl .c .cpp .cc .java, or an executable file";
-constexpr std::array<std::string_view, 4> kManifestKeys = {"run", "build", "name", "protocol"};
+constexpr std::array<std::string_view, 5> kManifestKeys = {"run", "build", "name", "protocol", "warm"};
 
 // A path in a message, on one line whatever bytes its file names hold.
 std::string quoted(const fs::path& p) { return terminal_line(p.string()); }
@@ -95,7 +95,7 @@ BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
     for (const auto& [key, value] : j.items())
         if (std::find(kManifestKeys.begin(), kManifestKeys.end(), key) == kManifestKeys.end())
             throw BotError(quoted(file) + ": unknown key \"" + terminal_line(key) +
-                           "\" (allowed: run, build, name, protocol)");
+                           "\" (allowed: run, build, name, protocol, warm)");
 
     BotSpec bot;
     bot.path = dir;
@@ -132,6 +132,11 @@ BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
         else if (v == "stdin") bot.protocol = Protocol::stdin;
         else if (v == "persistent") bot.protocol = Protocol::persistent;
         else throw BotError(quoted(file) + ": \"protocol\" must be \"argv\", \"stdin\" or \"persistent\"");
+    }
+    if (j.contains("warm")) {
+        if (!j["warm"].is_boolean())
+            throw BotError(quoted(file) + ": \"warm\" must be true or false (false: a new interpreter per move)");
+        bot.warm = j["warm"].get<bool>();
     }
     return bot;
 }

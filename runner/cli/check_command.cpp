@@ -69,6 +69,59 @@ std::string shorten(std::string s, std::size_t n = 160) {
     return terminal_line(s);
 }
 
+// A reply on one line: its cells as JSON, shortened, or its forfeit.
+std::string reply_text(const Move& m) {
+    if (!m.ok()) return "FORFEIT " + std::string(name(m.forfeit->kind)) + ": " + terminal_line(m.forfeit->detail);
+    std::string reply = "[";
+    for (const Cell& cell : m.cells)
+        reply += (reply.size() > 1 ? ",[" : "[") + std::to_string(cell.y) + "," + std::to_string(cell.x) + "]";
+    return shorten(reply + "]");
+}
+
+// A board the check plays, by the name it prints.
+struct CheckBoard {
+    const char* what;
+    const Board& board;
+    bool over_argument_limit = false;
+};
+
+// How the bot's moves run, for the "runs:" line.
+std::string how_it_runs(const BotPlayer& player) {
+    const PreparedBot& bot = player.bot();
+    if (player.warm())
+        return "warm (forked from a " + terminal_line(std::filesystem::path(bot.command[0]).filename().string()) +
+               " started once per game; --cold runs it the plain way)";
+    if (bot.spec.protocol == Protocol::persistent) return "one process for the whole game (the persistent protocol)";
+    if (!bot.spec.warm) return "a new process per move (\"warm\": false in its bot.json)";
+    return "a new process per move";
+}
+
+// Answers each board twice run cold and once run warm, and prints whether the warm reply is the
+// cold one. Two cold replies that differ mean the replies vary by themselves, and that board is
+// not compared. Returns how many boards' warm replies differ.
+int compare_warm_and_cold(BotPlayer& warm, BotPlayer& cold, const std::vector<CheckBoard>& boards) {
+    std::cout << "  warm against cold, on the boards above (two cold replies and one warm each):\n";
+    int differ = 0;
+    for (const CheckBoard& b : boards)
+        for (int seat = 1; seat <= 2; ++seat) {
+            // Only the replies are compared, not the time or stderr they came with.
+            const Move first = cold.move(b.board, seat, 0), second = cold.move(b.board, seat, 0);
+            const Move warm_reply = warm.move(b.board, seat, 0);
+            std::cout << "    " << b.what << ", seat " << seat << ": ";
+            if (first != second) {
+                std::cout << "not compared: its two cold replies differ, so the bot uses randomness (or state it "
+                             "keeps between moves)\n";
+            } else if (warm_reply == first) {
+                std::cout << "the same reply warm and cold\n";
+            } else {
+                ++differ;
+                std::cout << "DIFFERENT\n      warm: " << reply_text(warm_reply) << "\n      cold: " << reply_text(first)
+                          << "\n";
+            }
+        }
+    return differ;
+}
+
 int run_check(const CheckOptions& o) {
     PlaySetup setup(o.game.sandbox);
     auto t0 = std::chrono::steady_clock::now();
@@ -82,7 +135,8 @@ int run_check(const CheckOptions& o) {
               << " (build included when one ran)\n";
 
     std::cout << "  sandbox:  " << (setup.sandbox() ? "yes" : "no (--sandbox to try it in one)") << "\n";
-    BotPlayer player(bot, o.game.limits(), setup.host(nullptr));
+    BotPlayer player(bot, o.game.limits(), setup.host(nullptr, !o.game.cold));
+    std::cout << "  runs:     " << how_it_runs(player) << "\n";
     const Board empty(o.game.config.height, o.game.config.width);
     const Board busy = busy_board(o.game.config);
     const std::optional<Board> big = big_board(o.game.config);
@@ -90,14 +144,9 @@ int run_check(const CheckOptions& o) {
     std::string json;
     int invalid = 0;
     std::optional<bool> big_delivered;  // set when the big board was tried
-    struct Case {
-        const char* what;
-        const Board& board;
-        bool over_argument_limit = false;
-    };
-    std::vector<Case> cases = {Case{"empty board", empty}, Case{"busy board", busy}};
-    if (big) cases.push_back(Case{"big board", *big, true});
-    for (const Case& c : cases)
+    std::vector<CheckBoard> cases = {CheckBoard{"empty board", empty}, CheckBoard{"busy board", busy}};
+    if (big) cases.push_back(CheckBoard{"big board", *big, true});
+    for (const CheckBoard& c : cases)
         for (int seat = 1; seat <= 2; ++seat) {
             encode_board(c.board, seat, 0, json);
             std::cout << "  " << c.what << " (" << c.board.population(Player::one) + c.board.population(Player::two)
@@ -112,16 +161,10 @@ int run_check(const CheckOptions& o) {
                     Board placed = c.board;
                     const int applied = placed.place(seat == 1 ? Player::one : Player::two, m.cells);
                     std::cout << "valid, " << m.cells.size() << " cells (" << applied << " would be placed)";
-                    if (run == 0) {
-                        std::string reply = "[";
-                        for (const Cell& cell : m.cells)
-                            reply += (reply.size() > 1 ? ",[" : "[") + std::to_string(cell.y) + "," +
-                                     std::to_string(cell.x) + "]";
-                        std::cout << ": " << shorten(reply + "]");
-                    }
+                    if (run == 0) std::cout << ": " << reply_text(m);
                 } else {
                     ++invalid;
-                    std::cout << "FORFEIT " << name(m.forfeit->kind) << ": " << terminal_line(m.forfeit->detail);
+                    std::cout << reply_text(m);
                 }
                 std::cout << "\n";
                 if (!m.ok() && !m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
@@ -145,10 +188,18 @@ int run_check(const CheckOptions& o) {
         std::cout << "  warning: a move takes over " << kSlowMove.count() << " ms, most of it probably starting "
                   << terminal_line(bot.command[0])
                   << "; the stdin protocol does not help, the persistent protocol (docs/protocol.md) does\n";
-    if (invalid) {
-        std::cout << "  NOT OK: " << invalid << " of " << times.size() << " moves would be forfeited\n";
-        return 1;
+    int differ = 0;
+    if (player.warm()) {
+        BotPlayer cold(bot, o.game.limits(), setup.host(nullptr, false));
+        differ = compare_warm_and_cold(player, cold, cases);
     }
+    if (differ)
+        std::cout << "  warning: the bot answers " << differ << " of " << cases.size() * 2
+                  << " boards differently run warm than run cold; run it with --cold, or give it a bot.json with "
+                     "\"warm\": false (docs/protocol.md)\n";
+    if (invalid) std::cout << "  NOT OK: " << invalid << " of " << times.size() << " moves would be forfeited\n";
+    if (differ) std::cout << "  NOT OK: its warm replies differ from its cold ones\n";
+    if (invalid || differ) return 1;
     std::cout << "  OK: every reply was valid\n";
     return 0;
 }

@@ -16,6 +16,7 @@ struct GameOptions {
     int memory_limit_mb = 1024;
     int cpu_limit_s = 0;
     bool sandbox = false;
+    bool cold = false;  // no bot runs warm (BotHost::warm)
     MoveLimits limits() const { return move_limits(time_limit_ms, memory_limit_mb, cpu_limit_s); }
 };
 
@@ -32,7 +33,7 @@ public:
 
     const WorkArea& area() const { return area_; }
     Sandbox* sandbox() { return sandbox_ ? &*sandbox_ : nullptr; }
-    BotHost host(ProcessRegistry* registry) { return BotHost{area_, sandbox(), registry}; }
+    BotHost host(ProcessRegistry* registry, bool warm) { return BotHost{area_, sandbox(), registry, warm}; }
 
 private:
     WorkArea area_;

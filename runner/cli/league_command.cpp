@@ -72,6 +72,7 @@ LeagueOptions resolve(const LeagueArgs& a) {
     else o.results_dir = std::filesystem::absolute(o.bots_dir).lexically_normal().parent_path() / "results";
     o.cache_dir = a.cache.empty() ? default_cache_dir() : std::filesystem::path(a.cache);
     o.jobs = a.jobs;
+    o.warm = !a.game.cold;
     // Leagues run strangers' code: sandboxed unless told not to. One that cannot be stops.
     if (a.game.sandbox && a.no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
     return o;

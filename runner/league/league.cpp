@@ -192,7 +192,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
             const PreparedBot& b = roster.bots[g.seats[1]];
             state.started();
             try {
-                const BotHost host{*o.area, o.sandbox, &registry};
+                const BotHost host{*o.area, o.sandbox, &registry, o.warm};
                 BotPlayer one(a, limits, host), two(b, limits, host);
                 const ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed,
                                           o.settings.time_limit_ms};

@@ -59,6 +59,7 @@ struct LeagueOptions {
     int jobs = 1;
     const WorkArea* area = nullptr;  // required: where the bots' scratch folders go
     Sandbox* sandbox = nullptr;  // where every bot and build runs, when set
+    bool warm = true;  // false (--cold): no bot runs warm (BotHost::warm)
     LeagueObserver* observer = nullptr;  // told of stored games and the end, when set
     LeagueProgress* progress = nullptr;  // none: no one is told
 };

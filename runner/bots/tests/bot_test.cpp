@@ -35,7 +35,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 }  // namespace
 
-TEST_CASE("manifest: run, build, name and protocol are read, relative programs resolve") {
+TEST_CASE("manifest: run, build, name, protocol and warm are read, relative programs resolve") {
     TempDir dir("bot-test");
     write(dir.path() / "alpha" / "bot.json",
           R"({"run": ["./go", "--fast"], "build": "make", "name": "Alpha Bot", "protocol": "stdin"})");
@@ -52,6 +52,12 @@ TEST_CASE("manifest: run, build, name and protocol are read, relative programs r
     CHECK(beta.name == "beta");
     CHECK(beta.run[0] == "python3");  // not in the bot directory: looked up in PATH
     CHECK(beta.protocol == Protocol::argv);
+    CHECK(beta.warm);  // python3 bots run warm unless their manifest says otherwise
+
+    write(dir.path() / "gamma" / "bot.json", R"({"run": ["python3", "main.py"], "warm": false})");
+    CHECK_FALSE(read_manifest(dir.path() / "gamma").warm);
+    write(dir.path() / "delta" / "bot.json", R"({"run": ["python3", "main.py"], "warm": true})");
+    CHECK(read_manifest(dir.path() / "delta").warm);
 }
 
 TEST_CASE("manifest: every mistake names the field") {
@@ -66,6 +72,9 @@ TEST_CASE("manifest: every mistake names the field") {
     CHECK(contains(manifest_error(R"({"run": ["x"], "build": ["make"]})"), "\"build\" must be a string"));
     CHECK(contains(manifest_error(R"({"run": ["x"], "name": ""})"), "\"name\" must be"));
     CHECK(contains(manifest_error(R"({"run": ["x"], "protocol": "tcp"})"), "\"protocol\" must be"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "warm": 3})"), "\"warm\" must be true or false"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "warm": "false"})"), "\"warm\" must be true or false"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "cold": true})"), "allowed: run, build, name, protocol, warm"));
 }
 
 TEST_CASE("single-file bots are classified by extension") {

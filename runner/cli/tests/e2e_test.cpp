@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace gol::runner;
 using gol::runner::testing::process_with;
@@ -20,7 +21,25 @@ namespace {
 struct Fixture : testing::RunnerFixture {
     std::string marker = testing::unique_marker(31);
     Fixture() { testing::copy_marked(TEST_BOTS_DIR, bots, {{"31.4159", marker}}); }
+
+    // `runner check BOT` on a small board, one move per board and seat, with `extra` flags.
+    RunOutcome check(const std::string& bot, std::vector<std::string> extra = {}) {
+        std::vector<std::string> args = {"check", bot, "--bots", bots.string(), "--cache", cache.string(),
+                                         "--runs", "1", "--width", "20", "--height", "20"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return runner(args);
+    }
 };
+
+// The line of `text` that starts with `start`, or "" when there is none.
+std::string line_starting(const std::string& text, const std::string& start) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with(start)) return line;
+    return "";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -210,4 +229,66 @@ TEST_CASE("e2e: an --html or --replay path that cannot be written is refused bef
                   "--html", nested.string()});
     CHECK(r.exit_status == 0);
     CHECK(fs::exists(nested));
+}
+
+// Whether a python3 bot runs warm depends on the warm interpreter being there (BotPlayer::warm());
+// these hold either way, and check's warm/cold lines are looked at only when it is.
+TEST_CASE("e2e: --cold is taken by duel, check and league, and check says how a bot runs") {
+    Fixture f;
+    // By path: the name "block" may find block.cpp first.
+    const std::string block_py = (f.bots / "block.py").string();
+    CHECK(f.duel(block_py, "idle", {"--cold"})["winner"] == "block");
+
+    RunOutcome r = f.check(block_py);
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    const std::string runs = line_starting(r.out, "  runs:     ");
+    CHECK((contains(runs, "warm (forked from a python3") || runs == "  runs:     a new process per move"));
+    if (contains(runs, "warm")) {
+        // block.py answers a board the same way every time: warm and cold agree on every board.
+        CHECK(contains(r.out, "warm against cold"));
+        CHECK(contains(r.out, "empty board, seat 1: the same reply warm and cold"));
+        CHECK_FALSE(contains(r.out, "DIFFERENT"));
+    }
+    CHECK(contains(r.out, "OK: every reply was valid"));
+
+    r = f.check(block_py, {"--cold"});
+    CHECK(r.exit_status == 0);
+    CHECK(line_starting(r.out, "  runs:     ") == "  runs:     a new process per move");
+    CHECK_FALSE(contains(r.out, "warm against cold"));
+    CHECK(line_starting(f.check("persist_py", {"--cold"}).out, "  runs:     ") ==
+          "  runs:     one process for the whole game (the persistent protocol)");
+
+    const fs::path league_bots = f.root.path() / "league-bots";
+    fs::create_directories(league_bots);
+    fs::copy(f.bots / "block.py", league_bots / "block.py");
+    fs::copy(f.bots / "idle.sh", league_bots / "idle.sh");
+    r = f.runner({"league", league_bots.string(), "--cold", "--no-sandbox", "--results",
+                  (f.root.path() / "results").string(), "--cache", f.cache.string(), "--width", "20", "--height",
+                  "20", "--generations", "5", "-j", "1", "--quiet", "--format", "json"});
+    INFO("league stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    const json table = json::parse(r.out);
+    REQUIRE(table["standings"].size() == 2);
+    CHECK(table["standings"][0]["bot"] == "block");
+}
+
+TEST_CASE("e2e: a bot.json's \"warm\" is true or false, and anything else is refused naming it") {
+    Fixture f;
+    const auto manifest_bot = [&](const std::string& name, const std::string& warm) {
+        fs::create_directories(f.bots / name);
+        fs::copy(f.bots / "block.py", f.bots / name / "bot.py");
+        std::ofstream(f.bots / name / "bot.json") << R"({"run": ["python3", "bot.py"], "warm": )" << warm << "}";
+    };
+    manifest_bot("cold_block", "false");
+    CHECK(f.duel("cold_block", "idle")["winner"] == "cold_block");
+    RunOutcome r = f.check("cold_block");
+    CHECK(r.exit_status == 0);
+    CHECK(line_starting(r.out, "  runs:     ") == "  runs:     a new process per move (\"warm\": false in its bot.json)");
+
+    manifest_bot("odd_block", "3");
+    r = f.runner({"duel", "odd_block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string()});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "odd_block/bot.json"));
+    CHECK(contains(r.err, "\"warm\" must be true or false"));
 }
