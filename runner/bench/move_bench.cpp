@@ -2,8 +2,9 @@
 // takes (BotPlayer::move: the board's delivery, the process, its limits, reading and checking the
 // reply), optionally in the sandbox. scripts/bench/overhead sets it beside a bare spawn loop, and
 // scripts/bench/warm a warm python3's moves beside cold ones.
-// Usage: move-bench PROGRAM CELLS MOVES [--sandbox] [--cold]. A PROGRAM ending in .py runs as
-// `python3 PROGRAM`, warm unless --cold. Prints one JSON line.
+// Usage: move-bench PROGRAM CELLS MOVES [--sandbox] [--cold] [--turns]. A PROGRAM ending in .py
+// runs as `python3 PROGRAM`, warm unless --cold. --turns: two players of it move in turn, as a
+// game's two bots do (what one does between its moves overlaps the other's). Prints one JSON line.
 #include "engine/board.hpp"
 #include "runner/bots/bot_player.hpp"
 #include "runner/sys/process.hpp"
@@ -16,20 +17,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <random>
+#include <vector>
 
 int main(int argc, char** argv) {
     using namespace gol;
     using namespace gol::runner;
     using Clock = std::chrono::steady_clock;
-    bool sandboxed = false, cold = false;
+    bool sandboxed = false, cold = false, turns = false;
     for (int i = 4; i < argc; ++i) {
         if (std::strcmp(argv[i], "--sandbox") == 0) sandboxed = true;
         else if (std::strcmp(argv[i], "--cold") == 0) cold = true;
+        else if (std::strcmp(argv[i], "--turns") == 0) turns = true;
         else argc = 0;
     }
     if (argc < 4) {
-        std::fprintf(stderr, "usage: move-bench PROGRAM CELLS MOVES [--sandbox] [--cold]\n");
+        std::fprintf(stderr, "usage: move-bench PROGRAM CELLS MOVES [--sandbox] [--cold] [--turns]\n");
         return 2;
     }
     const long cells = std::atol(argv[2]), moves = std::atol(argv[3]);
@@ -63,7 +67,9 @@ int main(int argc, char** argv) {
     bot.command = python ? std::vector<std::string>{"python3", program} : std::vector<std::string>{program};
     bot.dir = bot.spec.dir;
     bot.files = {std::filesystem::absolute(argv[1])};
-    BotPlayer player(bot, move_limits(1000, 1024), BotHost{area, sandbox ? &*sandbox : nullptr, nullptr, !cold});
+    const BotHost host{area, sandbox ? &*sandbox : nullptr, nullptr, !cold};
+    std::vector<std::unique_ptr<BotPlayer>> players;
+    for (int i = 0; i < (turns ? 2 : 1); ++i) players.push_back(std::make_unique<BotPlayer>(bot, move_limits(1000, 1024), host));
 
     double move_s = 0, encode_s = 0;
     long forfeits = 0;
@@ -72,7 +78,7 @@ int main(int argc, char** argv) {
         auto t0 = Clock::now();
         encode_board(board, 1 + static_cast<int>(i % 2), i, json);
         auto t1 = Clock::now();
-        MoveReport m = player.move(json);
+        MoveReport m = players[static_cast<std::size_t>(i) % players.size()]->move(json);
         if (!m.ok() && forfeits++ == 0) first_forfeit = std::string(name(m.forfeit->kind)) + ": " + m.forfeit->detail;
         auto t2 = Clock::now();
         encode_s += std::chrono::duration<double>(t1 - t0).count();
@@ -80,7 +86,7 @@ int main(int argc, char** argv) {
     }
     std::printf("{\"cells\":%ld,\"json_bytes\":%zu,\"moves\":%ld,\"move_seconds\":%.4f,\"encode_seconds\":%.4f,"
                 "\"forfeits\":%ld,\"warm\":%s}\n",
-                cells, json.size(), moves, move_s, encode_s, forfeits, player.warm() ? "true" : "false");
+                cells, json.size(), moves, move_s, encode_s, forfeits, players[0]->warm() ? "true" : "false");
     if (forfeits == 0) return 0;
     std::fprintf(stderr, "move-bench: %ld forfeits, the first %s\n", forfeits, first_forfeit.c_str());
     return 1;

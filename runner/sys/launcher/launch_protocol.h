@@ -23,7 +23,8 @@
 
 enum {
     GOL_LAUNCH_RUN = 1,  /* start a process as the request says */
-    GOL_LAUNCH_KILL = 2  /* end the running move now */
+    GOL_LAUNCH_KILL = 2, /* end the running move now */
+    GOL_LAUNCH_SPARE = 3 /* the launcher to its warm interpreter only: fork ahead for the next move */
 };
 
 enum {

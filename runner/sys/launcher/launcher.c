@@ -299,11 +299,19 @@ static int own_proc(void) {
     return -1;
 }
 
-/* The interpreter's reply: "=ii" as warm_python.py sends it, within a few seconds. 0, or -1
- * with errno when it did not come. */
-static int read_warm_reply(int32_t reply[2]) {
+/* What the warm interpreter says (warm_python.py): READY, then per move STARTED (value: the
+ * move's pid) or FAILED (value: errno), and after STARTED, ENDED (value: the move's wait status;
+ * it is the interpreter's child, not ours). */
+struct warm_reply {
+    int32_t kind;
+    int32_t value;
+    int64_t max_rss_kb;
+};
+
+/* The interpreter's next reply, within a few seconds. 0, or -1 with errno when it did not come. */
+static int read_warm_reply(struct warm_reply* reply) {
     char* at = (char*)reply;
-    size_t left = 2 * sizeof(int32_t);
+    size_t left = sizeof *reply;
     while (left > 0) {
         struct pollfd p = {warm_socket, POLLIN, 0};
         int ready = poll(&p, 1, 10000);
@@ -355,8 +363,8 @@ static int start_warm(const struct move* m, const char* script) {
     close(sv[1]);
     warm_pid = pid;
     warm_socket = sv[0];
-    int32_t ready[2];
-    if (read_warm_reply(ready) != 0) {
+    struct warm_reply ready;
+    if (read_warm_reply(&ready) != 0 || ready.kind != GOL_LAUNCH_READY) {
         const int error = errno;
         stop_warm();
         errno = error;
@@ -366,7 +374,7 @@ static int start_warm(const struct move* m, const char* script) {
 }
 
 /* Has the warm interpreter fork the move: the request and its stdout, stderr (and stdin)
- * forwarded as they came. The move's pid, or -1 with errno. */
+ * forwarded as they came. The move's pid, or -1 with errno; the interpreter reports its end. */
 static pid_t fork_warm(const struct gol_launch_request* request, const int fds[4], const char* strings,
                        const struct move* m, const char* script) {
     if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
@@ -388,7 +396,7 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[4
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(count * sizeof(int));
     memcpy(CMSG_DATA(c), fds, count * sizeof(int));
-    int32_t reply[2];
+    struct warm_reply reply;
     ssize_t put;
     while ((put = sendmsg(warm_socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
     }
@@ -399,13 +407,13 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[4
         if (put <= 0) sent = 0;
         else done += (size_t)put;
     }
-    if (!sent || read_warm_reply(reply) != 0 || reply[0] <= 0) {
-        const int error = !sent ? EPIPE : reply[0] <= 0 && reply[1] != 0 ? reply[1] : errno;
+    if (!sent || read_warm_reply(&reply) != 0 || reply.kind != GOL_LAUNCH_STARTED) {
+        const int error = !sent ? EPIPE : reply.kind == GOL_LAUNCH_FAILED ? reply.value : errno;
         stop_warm();
         errno = error;
         return -1;
     }
-    return reply[0];
+    return reply.value;
 }
 
 /* The string at *at, and *at moved past it; the empty string at `end` (which holds a NUL) once
@@ -438,7 +446,8 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     char* const end = strings + bytes;
     const char* cwd = next_string(&at, end);
     const char* program = next_string(&at, end);
-    const char* warm_script = (request->flags & GOL_LAUNCH_WARM) ? next_string(&at, end) : NULL;
+    const int warm_move = (request->flags & GOL_LAUNCH_WARM) != 0;
+    const char* warm_script = warm_move ? next_string(&at, end) : NULL;
     for (uint32_t i = 0; i < request->argc; ++i) argv[i] = next_string(&at, end);
     const char* path = "/usr/bin:/bin";
     for (uint32_t i = 0; i < request->envc; ++i) {
@@ -459,7 +468,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
                      0,
                      ""};
     static char stack[64 * 1024];
-    const pid_t child = warm_script ? fork_warm(request, fds, strings, &m, warm_script)
+    const pid_t child = warm_move ? fork_warm(request, fds, strings, &m, warm_script)
                                     : clone(start_move, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &m);
     const int error = child < 0 ? errno : m.error;
     for (int i = 0; i < 4; ++i)
@@ -469,18 +478,19 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     free(strings);
     if (child < 0 || m.error != 0) {
         end_all_others();
-        report(GOL_LAUNCH_FAILED, error, 0, warm_script ? "warm" : child < 0 ? "clone" : m.step);
+        report(GOL_LAUNCH_FAILED, error, 0, warm_move ? "warm" : child < 0 ? "clone" : m.step);
         return;
     }
     report(GOL_LAUNCH_STARTED, 0, 0, NULL);
 
-    /* Orphans of the namespace are ours: reap them all until the move's process ends. */
+    /* Orphans of the namespace are ours: reap them all until the move's process ends, which a
+     * warm move's interpreter reports (the move is its child). */
     int status = 0;
     struct rusage usage;
     memset(&usage, 0, sizeof usage);
     for (int ended = 0; !ended;) {
-        struct pollfd waits[2] = {{control, POLLIN, 0}, {children, POLLIN, 0}};
-        if (poll(waits, 2, -1) < 0) continue;
+        struct pollfd waits[3] = {{control, POLLIN, 0}, {children, POLLIN, 0}, {warm_socket, POLLIN, 0}};
+        if (poll(waits, warm_move && warm_pid > 0 ? 3 : 2, -1) < 0) continue;
         if (waits[1].revents) {
             struct signalfd_siginfo info;
             while (read(children, &info, sizeof info) > 0) {
@@ -498,6 +508,19 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
                 }
             }
         }
+        if (warm_move && !ended) {
+            struct warm_reply end;
+            if (warm_pid <= 0 || (waits[2].revents && (read_warm_reply(&end) != 0 || end.kind != GOL_LAUNCH_ENDED))) {
+                /* The interpreter died, or said what it should not: its move reads as killed. */
+                stop_warm();
+                status = SIGKILL; /* the wait status of a death by SIGKILL */
+                ended = 1;
+            } else if (waits[2].revents) {
+                status = end.value;
+                usage.ru_maxrss = end.max_rss_kb;
+                ended = 1;
+            }
+        }
         if (!ended && waits[0].revents) {
             struct gol_launch_request next;
             int more[4];
@@ -509,6 +532,13 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
         }
     }
     end_all_others();
+    /* Only now, with nothing of the move left: the interpreter forks for the next one. */
+    if (warm_move && warm_pid > 0) {
+        struct gol_launch_request spare;
+        memset(&spare, 0, sizeof spare);
+        spare.kind = GOL_LAUNCH_SPARE;
+        if (send(warm_socket, &spare, sizeof spare, MSG_NOSIGNAL) != (ssize_t)sizeof spare) stop_warm();
+    }
     report(GOL_LAUNCH_ENDED, status, usage.ru_maxrss, NULL);
 }
 

@@ -5,9 +5,11 @@
 #
 # The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
 # stderr and stdin when GOL_LAUNCH_STDIN attached, then the strings: cwd, program, this script,
-# argv, env). This process forks a middle process, which forks the move and exits, so the move
-# becomes an orphan of the launcher (process 1), which reaps it and reports its status as for any
-# move; the middle process sends the move's pid first ("=ii": pid, 0; or 0, errno).
+# argv, env); and SPARE after each move, when the launcher has ended its processes: a process is
+# forked then to wait for the next move (fork_spare). Replies ("=iiq": kind, value, max_rss_kb): READY once started; per request
+# STARTED (value: the move's pid) once forked, or FAILED (value: errno); after STARTED, ENDED
+# (value: its wait status) once it has ended. The launcher ends the rest of the move's processes
+# (orphans come to it, process 1) as for any move.
 #
 # The bot runs in the same uid and namespace as this process, so this process keeps nothing a
 # move could use: it is not dumpable (no ptrace, no /proc/PID/mem), its socket is closed in the
@@ -19,11 +21,13 @@ import sys
 STARTUP_MODULES = frozenset(sys.modules)
 
 import ctypes
+import gc
 import resource
 import signal
 import socket
 import struct
 import types
+import warnings
 
 # What bots commonly import. A bot's own file of the same name as one of these still wins, as it
 # would in a cold start (shadowed_modules).
@@ -34,12 +38,16 @@ PRELOADED = frozenset(sys.modules) - STARTUP_MODULES
 
 CONTROL_FD = 3
 HEADER = struct.Struct("=IIiIII5Q")  # struct gol_launch_request
-REPLY = struct.Struct("=ii")
+REPLY = struct.Struct("=iiq")
+READY, STARTED, FAILED, ENDED = 1, 2, 3, 4
+GOL_LAUNCH_SPARE = 3
 GOL_LAUNCH_STDIN = 1
 GOL_LAUNCH_NPROC = 4
 PR_SET_DUMPABLE = 4
 
-libc = ctypes.CDLL(None, use_errno=True)
+prctl = ctypes.CDLL(None, use_errno=True).prctl
+prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+prctl.restype = ctypes.c_int
 
 
 def read_exact(sock, size):
@@ -96,19 +104,59 @@ def exit_code(code):
     return 1
 
 
-def run_bot(argv, program_name):
-    """Runs argv[0] (the bot's file) as __main__ and exits as python3 would."""
-    script = argv[0]
-    path = script if os.path.isabs(script) else os.getcwd() + "/" + script
+def script_path(script):
+    """The bot's file as python3 makes __file__ of it: the working directory joined, unnormalised."""
+    return script if os.path.isabs(script) else os.getcwd() + "/" + script
+
+
+# path: (source, code, the folder's realpath, its mtime, the modules its files shadow). A bot's
+# file is compiled once per game, not in every move; its folder is listed again when it changes.
+prepared = {}
+
+
+def prepare(path):
+    """(code, folder, shadowed modules) for the file, computed here when it reads and compiles
+    without a word on stderr; None leaves it to the move, which then says what python3 would."""
     try:
         with open(path, "rb") as f:
             source = f.read()
-    except OSError as e:
-        sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (program_name, path, e.errno, e.strerror))
-        os._exit(2)
-    bot_dir = os.path.dirname(os.path.realpath(path))
-    for name in shadowed_modules(bot_dir):
-        del sys.modules[name]
+        folder = os.path.dirname(os.path.realpath(path))
+        mtime = os.stat(folder).st_mtime_ns
+    except OSError:
+        return None
+    hit = prepared.get(path)
+    if hit is None or hit[0] != source or hit[2] != folder:
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            try:
+                code = compile(source, path, "exec", dont_inherit=True)
+            except Exception:
+                return None
+        if said:
+            return None
+        hit = (source, code, folder, None, None)
+    if hit[3] != mtime:
+        hit = hit[:3] + (mtime, shadowed_modules(folder))
+    prepared[path] = hit
+    return hit[1], hit[2], hit[4]
+
+
+def run_bot(argv, program_name, ready):
+    """Runs argv[0] (the bot's file) as __main__ and exits as python3 would. `ready`: prepare()'s."""
+    path = script_path(argv[0])
+    if ready is None:
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+        except OSError as e:
+            sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (program_name, path, e.errno, e.strerror))
+            os._exit(2)
+        bot_dir = os.path.dirname(os.path.realpath(path))
+        code, shadowed = None, shadowed_modules(bot_dir)
+    else:
+        code, bot_dir, shadowed = ready
+    for name in shadowed:
+        sys.modules.pop(name, None)
     sys.argv = list(argv)
     sys.path[0] = bot_dir
     main = types.ModuleType("__main__")
@@ -120,7 +168,9 @@ def run_bot(argv, program_name):
     sys.modules["__main__"] = main
     status = 0
     try:
-        exec(compile(source, path, "exec"), main.__dict__)
+        if code is None:
+            code = compile(source, path, "exec", dont_inherit=True)
+        exec(code, main.__dict__)
     except SystemExit as e:
         status = exit_code(e.code)
     except BaseException as e:
@@ -159,7 +209,7 @@ def finish(status):
     os._exit(status)
 
 
-def become_move(sock, fields, fds, strings):
+def become_move(sock, fields, fds, strings, ready):
     """In the move's process: the launcher's start_move, then the bot."""
     try:
         set_up(sock, fields, fds, strings)
@@ -169,7 +219,7 @@ def become_move(sock, fields, fds, strings):
         os._exit(127)
     argv = [os.fsdecode(a) for a in strings[3:3 + fields[3]]]
     sys.orig_argv = argv
-    run_bot(argv[1:], argv[0])
+    run_bot(argv[1:], argv[0], ready)
 
 
 def set_up(sock, fields, fds, strings):
@@ -194,48 +244,108 @@ def set_up(sock, fields, fds, strings):
         # CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
         resource.setrlimit(number, (value, value + 1 if number == resource.RLIMIT_CPU else value))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    os.environ.clear()
-    for entry in env:
-        key, _, value = entry.partition(b"=")
-        os.environb[key] = value
-    libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
+    wanted = dict(entry.partition(b"=")[::2] for entry in env)
+    # Usually the environment this process started with: then nothing to do (clearing and
+    # setting it costs more than the rest of this function).
+    if dict(os.environb) != wanted:
+        os.environ.clear()
+        os.environb.update(wanted)
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
 
+def prepare_request(strings):
+    """prepare() of the request's file, from where the move will be (so that the path is the
+    one the move makes of it)."""
+    try:
+        if strings[0]:
+            os.chdir(strings[0])
+        return prepare(script_path(os.fsdecode(strings[4])))
+    except (OSError, IndexError):
+        return None
+
+
+def fork_spare(sock):
+    """A process forked ahead of the next move, waiting for its request: a fork's cost (and
+    Python's own work after one) is paid between moves. (pid, socket to it), or None."""
+    ours, theirs = socket.socketpair()
+    try:
+        pid = os.fork()
+    except OSError:
+        ours.close()
+        theirs.close()
+        return None
+    if pid == 0:
+        try:
+            sock.close()
+            ours.close()
+            request = receive(theirs)
+            if request is not None:
+                fields, fds, strings = request
+                become_move(theirs, fields, fds, strings, prepare_request(strings))
+        finally:
+            os._exit(127)
+    theirs.close()
+    return pid, ours
+
+
+def hand_over(spare, fields, fds, strings):
+    """The request to the spare process; its pid, or None when it cannot take it."""
+    pid, channel = spare
+    try:
+        socket.send_fds(channel, [HEADER.pack(*fields)], fds)
+        channel.sendall(b"".join(s + b"\0" for s in strings))
+        return pid
+    except OSError:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        return None
+    finally:
+        channel.close()
+
+
 def serve(sock):
+    spare = None
     while True:
         request = receive(sock)
         if request is None:
             os._exit(0)
         fields, fds, strings = request
-        middle = os.fork()
-        if middle == 0:
+        if fields[0] == GOL_LAUNCH_SPARE:
+            if spare is None:
+                spare = fork_spare(sock)
+            continue
+        move = hand_over(spare, fields, fds, strings) if spare is not None else None
+        spare = None
+        if move is None:
+            ready = prepare_request(strings)
             try:
+                move = os.fork()
+            except OSError as e:
+                sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0))
+            if move == 0:
                 try:
-                    move = os.fork()
-                except OSError as e:
-                    sock.sendall(REPLY.pack(0, e.errno or 1))
-                    os._exit(0)
-                if move == 0:
-                    try:
-                        become_move(sock, fields, fds, strings)
-                    finally:
-                        os._exit(127)
-                sock.sendall(REPLY.pack(move, 0))
-            finally:
-                os._exit(0)
-        os.waitpid(middle, 0)
+                    become_move(sock, fields, fds, strings, ready)
+                finally:
+                    os._exit(127)
         for fd in fds:
             os.close(fd)
+        if move is not None:
+            sock.sendall(REPLY.pack(STARTED, move, 0))
+            _, status, usage = os.wait4(move, 0)
+            sock.sendall(REPLY.pack(ENDED, status, usage.ru_maxrss))
 
 
 def main():
     sock = socket.socket(fileno=CONTROL_FD)
     os.set_inheritable(CONTROL_FD, False)
-    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+    if prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
         os._exit(127)
     signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
-    sock.sendall(REPLY.pack(os.getpid(), 0))
+    # What is loaded now stays out of the collector's way: a move's collections do not walk it,
+    # so its pages stay shared with this process instead of being copied into each move.
+    gc.freeze()
+    sock.sendall(REPLY.pack(READY, os.getpid(), 0))
     serve(sock)
 
 
