@@ -62,8 +62,8 @@ double cpu_used_in(const std::string& log, int limit_s) {
 TEST_CASE("persistent cpu: every process of a persistent bot is stopped while its opponent moves") {
     CpuFixture f;
     // The opponent looks at the freezing bot's spinning processes through /proc: the host's,
-    // so this runs unsandboxed.
-    json j = f.duel("cpu_freeze", "cpu_watch", {"--generations", "5", "--time-limit", "5000"});
+    // so this runs unsandboxed, and cold (a warm python3 has a /proc of its namespace's own).
+    json j = f.duel("cpu_freeze", "cpu_watch", {"--generations", "5", "--time-limit", "5000", "--cold"});
     CHECK(j["generations"] == 5);
     // cpu_freeze forfeits a move where waitpid does not report its children continued.
     CHECK(j["forfeits"]["cpu_freeze"] == 0);

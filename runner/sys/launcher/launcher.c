@@ -484,7 +484,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     report(GOL_LAUNCH_STARTED, 0, 0, NULL);
 
     /* Orphans of the namespace are ours: reap them all until the move's process ends, which a
-     * warm move's interpreter reports (the move is its child). */
+     * warm move's interpreter reports (the move is its child, and ours once it is gone). */
     int status = 0;
     struct rusage usage;
     memset(&usage, 0, sizeof usage);
@@ -507,18 +507,22 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
                     break;
                 }
             }
+            /* A warm move that stopped its interpreter would wait for ever for its end. */
+            if (warm_pid > 0 && waitpid(warm_pid, &s, WUNTRACED | WNOHANG) == warm_pid) {
+                if (WIFSTOPPED(s)) kill(warm_pid, SIGCONT);
+                else stop_warm_reaped(1);
+            }
         }
-        if (warm_move && !ended) {
+        if (warm_move && !ended && warm_pid > 0 && waits[2].revents) {
             struct warm_reply end;
-            if (warm_pid <= 0 || (waits[2].revents && (read_warm_reply(&end) != 0 || end.kind != GOL_LAUNCH_ENDED))) {
-                /* The interpreter died, or said what it should not: its move reads as killed. */
-                stop_warm();
-                status = SIGKILL; /* the wait status of a death by SIGKILL */
-                ended = 1;
-            } else if (waits[2].revents) {
+            if (read_warm_reply(&end) == 0 && end.kind == GOL_LAUNCH_ENDED) {
                 status = end.value;
                 usage.ru_maxrss = end.max_rss_kb;
                 ended = 1;
+            } else {
+                /* The interpreter died (a move may kill it) or said what it should not: the
+                 * move, its orphan now, is ours to wait for. */
+                stop_warm();
             }
         }
         if (!ended && waits[0].revents) {

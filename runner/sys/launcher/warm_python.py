@@ -5,8 +5,8 @@
 #
 # The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
 # stderr and stdin when GOL_LAUNCH_STDIN attached, then the strings: cwd, program, this script,
-# argv, env); and SPARE after each move, when the launcher has ended its processes: a process is
-# forked then to wait for the next move (fork_spare). Replies ("=iiq": kind, value, max_rss_kb): READY once started; per request
+# argv, env); and SPARE after each move, when the launcher has ended its processes: the process
+# for the next move is forked then, and waits for it (fork_spare). Replies ("=iiq": kind, value, max_rss_kb): READY once started; per request
 # STARTED (value: the move's pid) once forked, or FAILED (value: errno); after STARTED, ENDED
 # (value: its wait status) once it has ended. The launcher ends the rest of the move's processes
 # (orphans come to it, process 1) as for any move.
@@ -218,8 +218,10 @@ def become_move(sock, fields, fds, strings, ready):
         os.write(2, ("could not start the move in the warm python3: %s\n" % e).encode())
         os._exit(127)
     argv = [os.fsdecode(a) for a in strings[3:3 + fields[3]]]
-    sys.orig_argv = argv
-    run_bot(argv[1:], argv[0], ready)
+    # As python3 saw its command line when it started (its program may have been a wrapper that
+    # exec'd it, as pyenv's shims do): this script's place is the bot's.
+    sys.orig_argv = sys.orig_argv[:-1] + argv[1:]
+    run_bot(argv[1:], sys.orig_argv[0], ready)
 
 
 def set_up(sock, fields, fds, strings):
@@ -244,12 +246,12 @@ def set_up(sock, fields, fds, strings):
         # CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
         resource.setrlimit(number, (value, value + 1 if number == resource.RLIMIT_CPU else value))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    wanted = dict(entry.partition(b"=")[::2] for entry in env)
-    # Usually the environment this process started with: then nothing to do (clearing and
-    # setting it costs more than the rest of this function).
-    if dict(os.environb) != wanted:
+    # This process was started with the first request's environment, so as a cold start of it
+    # would be: what python3 has then (a wrapper may have added to it) is what the move gets.
+    # Another environment is set as it is.
+    if env != started_with:
         os.environ.clear()
-        os.environb.update(wanted)
+        os.environb.update(entry.partition(b"=")[::2] for entry in env)
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
@@ -266,15 +268,16 @@ def prepare_request(strings):
 
 
 def fork_spare(sock):
-    """A process forked ahead of the next move, waiting for its request: a fork's cost (and
-    Python's own work after one) is paid between moves. (pid, socket to it), or None."""
+    """A process forked ahead of its move, waiting for the request: the fork's cost (and
+    Python's own work after one) is paid between moves, and the move cannot run before the
+    launcher has been told it started. (pid, socket to it); OSError when it cannot be forked."""
     ours, theirs = socket.socketpair()
     try:
         pid = os.fork()
     except OSError:
         ours.close()
         theirs.close()
-        return None
+        raise
     if pid == 0:
         try:
             sock.close()
@@ -290,50 +293,58 @@ def fork_spare(sock):
 
 
 def hand_over(spare, fields, fds, strings):
-    """The request to the spare process; its pid, or None when it cannot take it."""
+    """The request to the spare process; False when it cannot take it (it is ended then)."""
     pid, channel = spare
     try:
         socket.send_fds(channel, [HEADER.pack(*fields)], fds)
         channel.sendall(b"".join(s + b"\0" for s in strings))
-        return pid
+        return True
     except OSError:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-        return None
+        return False
     finally:
         channel.close()
 
 
+# The environment of the first request, which the launcher started this process with.
+started_with = None
+
+
 def serve(sock):
+    global started_with
     spare = None
     while True:
         request = receive(sock)
         if request is None:
             os._exit(0)
         fields, fds, strings = request
-        if fields[0] == GOL_LAUNCH_SPARE:
+        if started_with is None and fields[0] != GOL_LAUNCH_SPARE:
+            started_with = strings[3 + fields[3]:3 + fields[3] + fields[4]]
+        try:
             if spare is None:
                 spare = fork_spare(sock)
-            continue
-        move = hand_over(spare, fields, fds, strings) if spare is not None else None
-        spare = None
-        if move is None:
-            ready = prepare_request(strings)
-            try:
-                move = os.fork()
-            except OSError as e:
+        except OSError as e:
+            if fields[0] != GOL_LAUNCH_SPARE:
                 sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0))
-            if move == 0:
-                try:
-                    become_move(sock, fields, fds, strings, ready)
-                finally:
-                    os._exit(127)
+        if fields[0] == GOL_LAUNCH_SPARE or spare is None:
+            for fd in fds:
+                os.close(fd)
+            continue
+        move = spare[0]
+        sock.sendall(REPLY.pack(STARTED, move, 0))
+        handed = hand_over(spare, fields, fds, strings)
+        spare = None
         for fd in fds:
             os.close(fd)
-        if move is not None:
-            sock.sendall(REPLY.pack(STARTED, move, 0))
-            _, status, usage = os.wait4(move, 0)
-            sock.sendall(REPLY.pack(ENDED, status, usage.ru_maxrss))
+        if not handed:
+            sock.sendall(REPLY.pack(ENDED, 127 << 8, 0))
+            continue
+        # While the move runs: the bot's file compiled for the spares to come.
+        if not prepared:
+            prepare_request(strings)
+        _, status, usage = os.wait4(move, 0)
+        sock.sendall(REPLY.pack(ENDED, status, usage.ru_maxrss))
 
 
 def main():

@@ -124,7 +124,9 @@ TEST_CASE("containment: SIGKILLing the runner mid-game ends its bots and their d
 TEST_CASE("containment: a bot can neither ptrace nor signal the runner") {
     if (skip_unless_containment()) return;
     Contained f;
-    json j = f.duel("block", "contain_ptrace", {"--generations", "3"});
+    // Cold: the bot looks for the runner in the host's /proc, which a warm python3's namespace
+    // hides behind a /proc of its own (docs/sandbox.md).
+    json j = f.duel("block", "contain_ptrace", {"--generations", "3", "--cold"});
     CHECK(j["forfeits"]["contain_ptrace"] == 0);
     Attempts a = attempts(f.bots / "ptrace_attempts.txt");
     CHECK(a.runner > 1);  // it found the runner in /proc
@@ -157,7 +159,8 @@ TEST_CASE("containment: under a runner that is not root, bots and builds cannot 
     auto duel = [&](const std::string& bot) {
         SpawnSpec spec;
         spec.argv = {(install / "bin" / "runner").string()};
-        std::vector<std::string> args = f.duel_args(bot);
+        // Cold: the host's /proc, as in the test above.
+        std::vector<std::string> args = f.duel_args(bot, {"--cold"});
         spec.argv.insert(spec.argv.end(), args.begin(), args.end());
         spec.cwd = f.root.path();
         spec.env = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + f.root.path().string()};
