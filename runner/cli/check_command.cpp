@@ -184,7 +184,11 @@ int run_check(const CheckOptions& o) {
     auto per_game = std::chrono::duration_cast<std::chrono::seconds>(med * o.game.config.generations);
     std::cout << "  a " << o.game.config.generations << "-generation game takes about " << format_duration(per_game)
               << " of this bot's time\n";
-    if (med > kSlowMove)
+    // A warm bot does not start its interpreter per move: what is slow is its own work.
+    if (med > kSlowMove && player.warm())
+        std::cout << "  warning: a move takes over " << kSlowMove.count()
+                  << " ms of the bot's own work (it runs warm: python3 does not start per move)\n";
+    else if (med > kSlowMove)
         std::cout << "  warning: a move takes over " << kSlowMove.count() << " ms, most of it probably starting "
                   << terminal_line(bot.command[0])
                   << "; the stdin protocol does not help, the persistent protocol (docs/protocol.md) does\n";

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -246,9 +247,12 @@ std::optional<RunOutcome> Launcher::run_request(const SpawnSpec& spec, const std
     s.close_in_after = true;
     s.out_cap = spec.stdout_cap;
     s.err_cap = spec.stderr_cap;
-    // A warm move's process is a fork: its time starts there, not at a start-up it did not have
-    // (the interpreter's, at the first warm move). A plain one's includes its exec.
-    if (!warm_script.empty()) sent = Clock::now();
+    // A warm move's process is a fork: its time starts when it was handed the request, not at a
+    // start-up it did not have (the interpreter's, at the first warm move). A plain one's counts
+    // from the request and includes its exec. (steady_clock is CLOCK_MONOTONIC, whatever
+    // process reads it.)
+    if (started->started_ns > 0)
+        sent = std::clamp(Clock::time_point(std::chrono::nanoseconds(started->started_ns)), sent, Clock::now());
     const auto deadline = sent + spec.timeout;
     auto collect = [&](RunOutcome::Kind kind) {
         outcome.kind = kind;

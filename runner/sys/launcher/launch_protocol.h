@@ -54,7 +54,7 @@ struct gol_launch_request {
 
 enum {
     GOL_LAUNCH_READY = 1,
-    GOL_LAUNCH_STARTED = 2,
+    GOL_LAUNCH_STARTED = 2, /* started_ns: when a warm move's process was handed its request */
     GOL_LAUNCH_FAILED = 3, /* value: errno; step: what failed ("execve", "chdir", ...) */
     GOL_LAUNCH_ENDED = 4   /* value: the move's wait status; max_rss_kb: its peak (wait4) */
 };
@@ -63,6 +63,7 @@ struct gol_launch_report {
     int32_t kind;
     int32_t value;
     int64_t max_rss_kb;
+    int64_t started_ns; /* CLOCK_MONOTONIC; 0 when not known */
     char step[32];
 };
 

@@ -55,16 +55,22 @@ static int warm_socket = -1;
 /* The signalfd of SIGCHLD. */
 static int children = -1;
 
-static void report(int32_t kind, int32_t value, int64_t max_rss_kb, const char* step) {
+static void report_started_at(int32_t kind, int32_t value, int64_t max_rss_kb, int64_t started_ns,
+                              const char* step) {
     struct gol_launch_report r;
     memset(&r, 0, sizeof r);
     r.kind = kind;
     r.value = value;
     r.max_rss_kb = max_rss_kb;
+    r.started_ns = started_ns;
     if (step) strncpy(r.step, step, sizeof r.step - 1);
     /* Nothing to do if the runner is gone: the next read sees its end of file. */
     while (send(control, &r, sizeof r, MSG_NOSIGNAL) < 0 && errno == EINTR) {
     }
+}
+
+static void report(int32_t kind, int32_t value, int64_t max_rss_kb, const char* step) {
+    report_started_at(kind, value, max_rss_kb, 0, step);
 }
 
 static void stop_warm_reaped(int reaped);
@@ -305,7 +311,7 @@ static int own_proc(void) {
 struct warm_reply {
     int32_t kind;
     int32_t value;
-    int64_t max_rss_kb;
+    int64_t detail; /* STARTED: CLOCK_MONOTONIC in ns; ENDED: peak memory in KiB */
 };
 
 /* The interpreter's next reply, within a few seconds. 0, or -1 with errno when it did not come. */
@@ -376,7 +382,7 @@ static int start_warm(const struct move* m, const char* script) {
 /* Has the warm interpreter fork the move: the request and its stdout, stderr (and stdin)
  * forwarded as they came. The move's pid, or -1 with errno; the interpreter reports its end. */
 static pid_t fork_warm(const struct gol_launch_request* request, const int fds[4], const char* strings,
-                       const struct move* m, const char* script) {
+                       const struct move* m, const char* script, int64_t* started_ns) {
     if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
     const int count = (request->flags & GOL_LAUNCH_STDIN) ? 3 : 2;
     union {
@@ -413,6 +419,7 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[4
         errno = error;
         return -1;
     }
+    *started_ns = reply.detail;
     return reply.value;
 }
 
@@ -468,7 +475,8 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
                      0,
                      ""};
     static char stack[64 * 1024];
-    const pid_t child = warm_move ? fork_warm(request, fds, strings, &m, warm_script)
+    int64_t started_ns = 0;
+    const pid_t child = warm_move ? fork_warm(request, fds, strings, &m, warm_script, &started_ns)
                                     : clone(start_move, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &m);
     const int error = child < 0 ? errno : m.error;
     for (int i = 0; i < 4; ++i)
@@ -481,7 +489,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
         report(GOL_LAUNCH_FAILED, error, 0, warm_move ? "warm" : child < 0 ? "clone" : m.step);
         return;
     }
-    report(GOL_LAUNCH_STARTED, 0, 0, NULL);
+    report_started_at(GOL_LAUNCH_STARTED, 0, 0, started_ns, NULL);
 
     /* Orphans of the namespace are ours: reap them all until the move's process ends, which a
      * warm move's interpreter reports (the move is its child, and ours once it is gone). */
@@ -517,13 +525,18 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
             struct warm_reply end;
             if (read_warm_reply(&end) == 0 && end.kind == GOL_LAUNCH_ENDED) {
                 status = end.value;
-                usage.ru_maxrss = end.max_rss_kb;
+                usage.ru_maxrss = end.detail;
                 ended = 1;
             } else {
                 /* The interpreter died (a move may kill it) or said what it should not: the
                  * move, its orphan now, is ours to wait for. */
                 stop_warm();
             }
+        }
+        if (warm_move && !ended && warm_pid <= 0 && kill(child, 0) != 0 && errno == ESRCH) {
+            /* The interpreter reaped the move just before it died: the status went with it. */
+            status = SIGKILL; /* the wait status of a death by SIGKILL */
+            ended = 1;
         }
         if (!ended && waits[0].revents) {
             struct gol_launch_request next;

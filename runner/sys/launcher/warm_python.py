@@ -7,7 +7,7 @@
 # stderr and stdin when GOL_LAUNCH_STDIN attached, then the strings: cwd, program, this script,
 # argv, env); and SPARE after each move, when the launcher has ended its processes: the process
 # for the next move is forked then, and waits for it (fork_spare). Replies ("=iiq": kind, value, max_rss_kb): READY once started; per request
-# STARTED (value: the move's pid) once forked, or FAILED (value: errno); after STARTED, ENDED
+# STARTED (value: the move's pid; then CLOCK_MONOTONIC in ns) just before it gets its request, or FAILED (value: errno); after STARTED, ENDED
 # (value: its wait status) once it has ended. The launcher ends the rest of the move's processes
 # (orphans come to it, process 1) as for any move.
 #
@@ -332,7 +332,8 @@ def serve(sock):
                 os.close(fd)
             continue
         move = spare[0]
-        sock.sendall(REPLY.pack(STARTED, move, 0))
+        # When its time starts: the move runs once it has the request, not before.
+        sock.sendall(REPLY.pack(STARTED, move, time.clock_gettime_ns(time.CLOCK_MONOTONIC)))
         handed = hand_over(spare, fields, fds, strings)
         spare = None
         for fd in fds:
