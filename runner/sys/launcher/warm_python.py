@@ -230,7 +230,8 @@ def set_up(sock, fields, fds, strings):
     cwd = strings[0]
     env = strings[3 + argc:3 + argc + envc]
     sock.close()
-    os.setsid()
+    if os.getsid(0) != os.getpid():
+        os.setsid()
     stdin = fds[2] if flags & GOL_LAUNCH_STDIN else os.open("/dev/null", os.O_RDONLY)
     os.dup2(stdin, 0)
     os.dup2(fds[0], 1)
@@ -267,10 +268,12 @@ def prepare_request(strings):
         return None
 
 
-def fork_spare(sock):
+def fork_spare(sock, last):
     """A process forked ahead of its move, waiting for the request: the fork's cost (and
     Python's own work after one) is paid between moves, and the move cannot run before the
-    launcher has been told it started. (pid, socket to it); OSError when it cannot be forked."""
+    launcher has been told it started. It prepares the file of the `last` request's strings
+    (the same in every move of a game) and takes a session of its own while it waits: nothing
+    of a move is left to see it then. (pid, socket to it); OSError when it cannot be forked."""
     ours, theirs = socket.socketpair()
     try:
         pid = os.fork()
@@ -282,10 +285,14 @@ def fork_spare(sock):
         try:
             sock.close()
             ours.close()
+            ready = prepare_request(last) if last else None
+            os.setsid()
             request = receive(theirs)
             if request is not None:
                 fields, fds, strings = request
-                become_move(theirs, fields, fds, strings, prepare_request(strings))
+                if not last or strings[0] != last[0] or strings[4] != last[4]:
+                    ready = prepare_request(strings)
+                become_move(theirs, fields, fds, strings, ready)
         finally:
             os._exit(127)
     theirs.close()
@@ -314,6 +321,7 @@ started_with = None
 def serve(sock):
     global started_with
     spare = None
+    last = None  # the last request's strings
     while True:
         request = receive(sock)
         if request is None:
@@ -321,9 +329,11 @@ def serve(sock):
         fields, fds, strings = request
         if started_with is None and fields[0] != GOL_LAUNCH_SPARE:
             started_with = strings[3 + fields[3]:3 + fields[3] + fields[4]]
+        if fields[0] != GOL_LAUNCH_SPARE:
+            last = strings
         try:
             if spare is None:
-                spare = fork_spare(sock)
+                spare = fork_spare(sock, last)
         except OSError as e:
             if fields[0] != GOL_LAUNCH_SPARE:
                 sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0))
