@@ -6,10 +6,12 @@
 # The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
 # stderr and stdin when GOL_LAUNCH_STDIN attached, then the strings: cwd, program, this script,
 # argv, env); and SPARE after each move, when the launcher has ended its processes: the process
-# for the next move is forked then, and waits for it (fork_spare). Replies ("=iiq": kind, value, max_rss_kb): READY once started; per request
-# STARTED (value: the move's pid; then CLOCK_MONOTONIC in ns) just before it gets its request, or FAILED (value: errno); after STARTED, ENDED
-# (value: its wait status) once it has ended. The launcher ends the rest of the move's processes
-# (orphans come to it, process 1) as for any move.
+# for the next move is forked then, and waits for it (fork_spare). Replies, "=iiq" (kind, value,
+# detail): READY once started; per request STARTED (value: the move's pid; detail: the time,
+# CLOCK_MONOTONIC in ns) just before the move's process gets the request, or FAILED (value:
+# errno); after STARTED, ENDED (value: its wait status; detail: its peak memory in KiB) once it
+# has ended. The launcher ends the rest of the move's processes (orphans come to it, process 1)
+# as for any move.
 #
 # The bot runs in the same uid and namespace as this process, so this process keeps nothing a
 # move could use: it is not dumpable (no ptrace, no /proc/PID/mem), its socket is closed in the
