@@ -33,6 +33,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -88,8 +89,26 @@ static int reap_ended(void) {
     return reaped;
 }
 
+/* The parent of `pid` as /proc/PID/stat gives it; 0 when it cannot be read. */
+static pid_t parent_of(long pid) {
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    const ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    text[n] = '\0';
+    /* "pid (comm) state ppid ...": comm may hold anything, so from its last ')'. */
+    const char* after = strrchr(text, ')');
+    int ppid = 0;
+    return after && sscanf(after + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : 0;
+}
+
 /* SIGKILL to every process of the namespace but this one and the warm interpreter, as /proc
- * lists them; how many were sent (zombies included), or -1 when /proc cannot be read. */
+ * lists them; how many were sent (zombies included) to processes that are ours to reap, or -1
+ * when /proc cannot be read. The interpreter's children (a move that said it was done, and is
+ * being unmapped) are its to reap: killed, but not waited for. */
 static int kill_all_but_warm(void) {
     DIR* proc = opendir("/proc");
     if (!proc) return -1;
@@ -98,7 +117,7 @@ static int kill_all_but_warm(void) {
         char* end;
         const long pid = strtol(entry->d_name, &end, 10);
         if (*end != '\0' || pid <= 1 || pid == warm_pid) continue;
-        if (kill((pid_t)pid, SIGKILL) == 0) ++sent;
+        if (kill((pid_t)pid, SIGKILL) == 0 && parent_of(pid) != warm_pid) ++sent;
     }
     closedir(proc);
     return sent;

@@ -6,7 +6,7 @@
 # The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
 # stderr and stdin when GOL_LAUNCH_STDIN attached, then the strings: cwd, program, this script,
 # argv, env); and SPARE after each move, when the launcher has ended its processes: the process
-# for the next move is forked then, and waits for it (fork_spare). Replies, "=iiq" (kind, value,
+# for the next move is forked then, and reads the next request itself (fork_spare). Replies, "=iiq" (kind, value,
 # detail): READY once started; per request STARTED (value: the move's pid; detail: the time,
 # CLOCK_MONOTONIC in ns) just before the move's process gets the request, or FAILED (value:
 # errno); after STARTED, ENDED (value: its wait status; detail: its peak memory in KiB) once it
@@ -46,6 +46,7 @@ GOL_LAUNCH_SPARE = 3
 GOL_LAUNCH_STDIN = 1
 GOL_LAUNCH_NPROC = 4
 PR_SET_DUMPABLE = 4
+DONE = signal.SIGUSR1  # a move to this process: it has ended with status 0 (finish())
 
 prctl = ctypes.CDLL(None, use_errno=True).prctl
 prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
@@ -208,6 +209,13 @@ def finish(status):
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
         os.kill(os.getpid(), -status)
         status = 1
+    if status == 0:
+        # Done, with nothing more to say: the output closed and the interpreter told, so that the
+        # move ends now rather than after the kernel has unmapped this process (a forked python3's
+        # largest cost). Any other status is reported by the process's end itself.
+        os.close(1)
+        os.close(2)
+        os.kill(os.getppid(), DONE)
     os._exit(status)
 
 
@@ -249,71 +257,64 @@ def set_up(sock, fields, fds, strings):
         # CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
         resource.setrlimit(number, (value, value + 1 if number == resource.RLIMIT_CPU else value))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    # This process was started with the first request's environment, so as a cold start of it
-    # would be: what python3 has then (a wrapper may have added to it) is what the move gets.
-    # Another environment is set as it is.
-    if env != started_with:
+    # The interpreter was started with the first request's environment, as a cold start of the
+    # move would be: what python3 has then (a wrapper such as pyenv's may have changed it) is what
+    # the move gets. (None: this is the first request.) Another environment is set as it is.
+    if started_with is not None and env != started_with:
         os.environ.clear()
         os.environb.update(entry.partition(b"=")[::2] for entry in env)
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
 
-def prepare_request(strings):
-    """prepare() of the request's file, from where the move will be (so that the path is the
-    one the move makes of it)."""
+def prepare_request(cwd, file):
+    """prepare() of a request's file, from where the move will be (so that the path is the one
+    the move makes of it)."""
     try:
-        if strings[0]:
-            os.chdir(strings[0])
-        return prepare(script_path(os.fsdecode(strings[4])))
-    except (OSError, IndexError):
+        if cwd:
+            os.chdir(cwd)
+        return prepare(script_path(os.fsdecode(file))) if file else None
+    except OSError:
         return None
 
 
 def fork_spare(sock, last):
-    """A process forked ahead of its move, waiting for the request: the fork's cost (and
-    Python's own work after one) is paid between moves, and the move cannot run before the
-    launcher has been told it started. It prepares the file of the `last` request's strings
-    (the same in every move of a game) and takes a session of its own while it waits: nothing
-    of a move is left to see it then. (pid, socket to it); OSError when it cannot be forked."""
-    ours, theirs = socket.socketpair()
+    """The process for the next move, forked ahead (the fork's cost, and Python's own work
+    after one, are paid between moves): it reads the launcher's next request itself, tells the
+    launcher it started (so it runs nothing before that), tells this process which file it runs
+    through a pipe, then becomes the move. While it waits it prepares the file of `last`
+    ((cwd, file) of the last request: the same in every move of a game) and takes a session of
+    its own: nothing of a move is left to see it then. (pid, the pipe's read end); OSError when
+    it cannot be forked."""
+    told, tell = os.pipe()
     try:
         pid = os.fork()
     except OSError:
-        ours.close()
-        theirs.close()
+        os.close(told)
+        os.close(tell)
         raise
     if pid == 0:
         try:
-            sock.close()
-            ours.close()
-            ready = prepare_request(last) if last else None
+            os.close(told)
+            ready = prepare_request(*last) if last else None
             os.setsid()
-            request = receive(theirs)
-            if request is not None:
-                fields, fds, strings = request
-                if not last or strings[0] != last[0] or strings[4] != last[4]:
-                    ready = prepare_request(strings)
-                become_move(theirs, fields, fds, strings, ready)
+            request = receive(sock)
+            if request is None:
+                os._exit(0)
+            fields, fds, strings = request
+            # When its time starts: the move runs once it has the request, not before.
+            sock.sendall(REPLY.pack(STARTED, os.getpid(), time.clock_gettime_ns(time.CLOCK_MONOTONIC)))
+            here = (strings[0], strings[4]) if fields[3] > 1 else (b"", b"")
+            env = strings[3 + fields[3]:3 + fields[3] + fields[4]]
+            os.write(tell, b"\0".join(list(here) + env))
+            os.close(tell)
+            if here != last:
+                ready = prepare_request(*here)
+            become_move(sock, fields, fds, strings, ready)
         finally:
             os._exit(127)
-    theirs.close()
-    return pid, ours
-
-
-def hand_over(spare, fields, fds, strings):
-    """The request to the spare process; False when it cannot take it (it is ended then)."""
-    pid, channel = spare
-    try:
-        socket.send_fds(channel, [HEADER.pack(*fields)], fds)
-        channel.sendall(b"".join(s + b"\0" for s in strings))
-        return True
-    except OSError:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        return False
-    finally:
-        channel.close()
+    os.close(tell)
+    return pid, told
 
 
 # The environment of the first request, which the launcher started this process with.
@@ -322,42 +323,60 @@ started_with = None
 
 def serve(sock):
     global started_with
-    spare = None
-    last = None  # the last request's strings
+    last = None  # (cwd, file) of the last request
     while True:
+        try:
+            move, told = fork_spare(sock, last)
+        except OSError as e:
+            # No process for it: the request is answered here.
+            request = receive(sock)
+            if request is None:
+                os._exit(0)
+            for fd in request[1]:
+                os.close(fd)
+            if request[0][0] != GOL_LAUNCH_SPARE:
+                sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0))
+            continue
+        # The spare says which file it runs, and with what environment, once it has its
+        # request; nothing, if the runner has gone (end of file on the launcher's socket).
+        said = b""
+        while chunk := os.read(told, 65536):
+            said += chunk
+        os.close(told)
+        if not said:
+            os.waitpid(move, 0)
+            os._exit(0)
+        cwd, file, *env = said.split(b"\0")
+        if started_with is None:
+            started_with = env
+        # While the move runs: the bot's file compiled for the spares to come.
+        if (cwd, file) != last:
+            last = (cwd, file)
+            prepare_request(cwd, file)
+        status, peak, reaped = wait_for(move)
+        sock.sendall(REPLY.pack(ENDED, status, peak))
+        # Reaped after its end was reported, while the runner goes on; the launcher has killed it.
+        if not reaped:
+            os.waitpid(move, 0)
+        # The launcher says when the move's processes are gone: only then the next spare.
         request = receive(sock)
         if request is None:
             os._exit(0)
-        fields, fds, strings = request
-        if started_with is None and fields[0] != GOL_LAUNCH_SPARE:
-            started_with = strings[3 + fields[3]:3 + fields[3] + fields[4]]
-        if fields[0] != GOL_LAUNCH_SPARE:
-            last = strings
-        try:
-            if spare is None:
-                spare = fork_spare(sock, last)
-        except OSError as e:
-            if fields[0] != GOL_LAUNCH_SPARE:
-                sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0))
-        if fields[0] == GOL_LAUNCH_SPARE or spare is None:
-            for fd in fds:
-                os.close(fd)
-            continue
-        move = spare[0]
-        # When its time starts: the move runs once it has the request, not before.
-        sock.sendall(REPLY.pack(STARTED, move, time.clock_gettime_ns(time.CLOCK_MONOTONIC)))
-        handed = hand_over(spare, fields, fds, strings)
-        spare = None
-        for fd in fds:
+        for fd in request[1]:
             os.close(fd)
-        if not handed:
-            sock.sendall(REPLY.pack(ENDED, 127 << 8, 0))
-            continue
-        # While the move runs: the bot's file compiled for the spares to come.
-        if not prepared:
-            prepare_request(strings)
-        _, status, usage = os.wait4(move, 0)
-        sock.sendall(REPLY.pack(ENDED, status, usage.ru_maxrss))
+
+
+def wait_for(move):
+    """(wait status, peak memory in KiB, reaped) of the move: status 0 as soon as it says DONE
+    (finish()), or as it ends. DONE from the move itself can only end it early, which its own
+    exit could as well."""
+    while True:
+        info = signal.sigwaitinfo({signal.SIGCHLD, DONE})
+        if info.si_signo == DONE and info.si_pid == move:
+            return 0, 0, False
+        pid, status, usage = os.wait4(move, os.WNOHANG)
+        if pid == move:
+            return status, usage.ru_maxrss, True
 
 
 def main():
