@@ -1,10 +1,11 @@
 // The runner's cost per move for an argv bot on a board of N live cells, through the path a game
 // takes (BotPlayer::move: the board's delivery, the process, its limits, reading and checking the
 // reply), optionally in the sandbox. scripts/bench/overhead sets it beside a bare spawn loop, and
-// scripts/bench/warm a warm python3's moves beside cold ones.
+// scripts/bench/warm a warm interpreter's moves beside cold ones.
 // Usage: move-bench PROGRAM CELLS MOVES [--sandbox] [--cold] [--turns]. A PROGRAM ending in .py
-// runs as `python3 PROGRAM`, warm unless --cold. --turns: two players of it move in turn, as a
-// game's two bots do (what one does between its moves overlaps the other's). Prints one JSON line.
+// runs as `python3 PROGRAM`, one ending in .rb as `ruby PROGRAM`, warm unless --cold. --turns:
+// two players of it move in turn, as a game's two bots do (what one does between its moves
+// overlaps the other's). Prints one JSON line.
 #include "engine/board.hpp"
 #include "runner/bots/bot_player.hpp"
 #include "runner/sys/process.hpp"
@@ -62,9 +63,10 @@ int main(int argc, char** argv) {
     bot.spec.path = argv[1];
     bot.spec.dir = std::filesystem::absolute(argv[1]).parent_path();
     const std::string program = std::filesystem::absolute(argv[1]).string();
-    const bool python = program.ends_with(".py");
-    bot.spec.kind = python ? SourceKind::python : SourceKind::executable;
-    bot.command = python ? std::vector<std::string>{"python3", program} : std::vector<std::string>{program};
+    const bool python = program.ends_with(".py"), ruby = program.ends_with(".rb");
+    bot.spec.kind = python ? SourceKind::python : ruby ? SourceKind::ruby : SourceKind::executable;
+    bot.command = {program};
+    if (python || ruby) bot.command.insert(bot.command.begin(), python ? "python3" : "ruby");
     bot.dir = bot.spec.dir;
     bot.files = {std::filesystem::absolute(argv[1])};
     const BotHost host{area, sandbox ? &*sandbox : nullptr, nullptr, !cold};

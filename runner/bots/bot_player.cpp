@@ -65,14 +65,22 @@ std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits
     return std::nullopt;
 }
 
-// `python3 FILE ...` (or python3.N): what a warm python3 can run. Options before the file
-// (-u, -O, -m) are not, and such a bot runs the plain way.
-bool runs_by_python3(const std::vector<std::string>& command) {
-    if (command.size() < 2 || command[1].empty() || command[1][0] == '-') return false;
+// The warm interpreter's script for `python3 FILE ...` (or python3.N) and `ruby FILE ...` (or
+// ruby3.N), by name; empty for any other command. Options before the file (-u, -m, -r) are not
+// for a warm interpreter, and such a bot runs the plain way.
+std::string warm_script_name(const std::vector<std::string>& command) {
+    if (command.size() < 2 || command[1].empty() || command[1][0] == '-') return "";
     const std::string program = fs::path(command[0]).filename().string();
-    return program == "python3" ||
-           (program.starts_with("python3.") && program.size() > 8 &&
-            std::all_of(program.begin() + 8, program.end(), [](char c) { return c >= '0' && c <= '9'; }));
+    auto is = [&](std::string_view name) {
+        if (program == name) return true;
+        const std::string versioned = std::string(name) + ".";
+        return program.starts_with(versioned) && program.size() > versioned.size() &&
+               std::all_of(program.begin() + static_cast<long>(versioned.size()), program.end(),
+                           [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
+    };
+    if (is("python3")) return "gol-warm-python.py";
+    if (is("ruby") || is("ruby3")) return "gol-warm-ruby.rb";
+    return "";
 }
 
 // A reply that arrived in time: the move it holds, or the forfeit it earns.
@@ -134,8 +142,9 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     env_ = {std::string("PATH=") + bot_path, "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
     if (bot_.spec.protocol == Protocol::argv) long_library_ = long_argument_library();
     if (bot_.spec.protocol != Protocol::persistent) launcher_ = make_launcher();
-    if (launcher_ && host.warm && bot_.spec.warm && runs_by_python3(bot_.command))
-        if (std::optional<fs::path> script = warm_python_script()) warm_script_ = script->string();
+    if (const std::string name = warm_script_name(bot_.command);
+        launcher_ && host.warm && bot_.spec.warm && !name.empty())
+        if (std::optional<fs::path> script = warm_script(name)) warm_script_ = script->string();
     spawn_spec_ = make_spawn_spec(false);
     if (long_library_) long_board_spec_ = make_spawn_spec(true);
 }
@@ -162,7 +171,7 @@ std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
         // One sandbox for the game's moves, so it shows what any of them needs: the preload
         // library too, for the moves whose board is too long for an argument.
         SandboxView view = sandbox_view(long_library_.has_value());
-        // The launcher's folder: the warm python3's script is there too.
+        // The launcher's folder: the warm interpreters' scripts are there too.
         std::vector<SandboxView::Mount> launcher = sandbox_->stage("libexec", {program->parent_path()});
         view.mounts.insert(view.mounts.end(), launcher.begin(), launcher.end());
         spec.argv = sandbox_->command(view, command, true);
@@ -325,7 +334,7 @@ std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json) {
     if (bot_.spec.protocol == Protocol::stdin) spec.stdin_data = board_json + "\n";
     else spec.argv.push_back(board_json);
     std::optional<RunOutcome> run = launcher_->run_warm(spec, warm_script_);
-    // A launcher that cannot keep a warm python3 (none in the bot's PATH, no /proc of its own)
+    // A launcher that cannot keep a warm interpreter (none in the bot's PATH, no /proc of its own)
     // will not later in the game either.
     if (!run) warm_script_.clear();
     return run;

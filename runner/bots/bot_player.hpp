@@ -63,7 +63,7 @@ public:
 
 private:
     MoveReport move_once(const std::string& board_json);
-    // The move forked from the launcher's warm python3; nullopt (and no warm moves from now on)
+    // The move forked from the launcher's warm interpreter; nullopt (and no warm moves from now on)
     // when there is none to fork from.
     std::optional<RunOutcome> move_warm(const std::string& board_json);
     // The plain way's process for a move: the board as its last argument (through long_board

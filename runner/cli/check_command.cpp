@@ -187,7 +187,7 @@ int run_check(const CheckOptions& o) {
     // A warm bot does not start its interpreter per move: what is slow is its own work.
     if (med > kSlowMove && player.warm())
         std::cout << "  warning: a move takes over " << kSlowMove.count()
-                  << " ms of the bot's own work (it runs warm: python3 does not start per move)\n";
+                  << " ms of the bot's own work (it runs warm: its interpreter does not start per move)\n";
     else if (med > kSlowMove)
         std::cout << "  warning: a move takes over " << kSlowMove.count() << " ms, most of it probably starting "
                   << terminal_line(bot.command[0])

@@ -24,7 +24,7 @@ void add_game_options(CLI::App& cmd, GameOptions& o) {
         ->check(CLI::Range(16, 1 << 20))
         ->capture_default_str();
     cmd.add_flag("--sandbox", o.sandbox, "Run bots inside bubblewrap (docs/sandbox.md)");
-    cmd.add_flag("--cold", o.cold, "Run Python bots the plain way: a new python3 per move, not a fork of a warm one");
+    cmd.add_flag("--cold", o.cold, "Run Python and Ruby bots the plain way: a new interpreter per move, not a fork of a warm one");
     cmd.add_option("--cpu-limit", o.cpu_limit_s, "CPU seconds per move (default: the time limit, rounded up)")
         ->check(CLI::Range(1, 3600));
 }

@@ -105,7 +105,7 @@ std::optional<fs::path> in_libexec(const char* name, int mode) {
 
 std::optional<fs::path> launcher_program() { return in_libexec("gol-launcher", X_OK); }
 
-std::optional<fs::path> warm_python_script() { return in_libexec("gol-warm-python.py", R_OK); }
+std::optional<fs::path> warm_script(const std::string& name) { return in_libexec(name.c_str(), R_OK); }
 
 Launcher::Launcher(SpawnSpec start, bool own_uid) : start_(std::move(start)), own_uid_(own_uid) {}
 

@@ -19,8 +19,9 @@ inline constexpr int launcher_fd = 3;
 
 // libexec/gol-launcher beside the runner's bin/, when it is there.
 std::optional<std::filesystem::path> launcher_program();
-// libexec/gol-warm-python.py, the launcher's warm python3 (launcher/warm_python.py), when there.
-std::optional<std::filesystem::path> warm_python_script();
+// `name` in libexec/ beside the runner's bin/, when it is there to read: a warm interpreter's
+// script (launcher/warm_python.py, warm_ruby.rb, installed as gol-warm-python.py, gol-warm-ruby.rb).
+std::optional<std::filesystem::path> warm_script(const std::string& name);
 
 class Launcher {
 public:

@@ -1,0 +1,207 @@
+# A warm ruby for one bot's game (issue 16), as warm_python.py is for python3: started once by the
+# bot's launcher (launcher.c), it loads what bots commonly use, then for each move forks a process
+# that runs the bot's file as `ruby bot.rb BOARD` would. Usage, by the launcher only:
+# ruby warm_ruby.rb, with its socket to the launcher as descriptor 3 and the environment a move
+# gets. The protocol is warm_python.py's, but for one thing: a move's end is always the end of its
+# process (ENDED once it is reaped).
+#
+# The bot runs in the same uid and namespace as this process, so this process keeps nothing a
+# move could use: it is not dumpable, its socket is closed in the move, and it ignores the signals
+# a bot could end it with (the launcher continues it after a SIGSTOP and starts a new one if it
+# dies). Everything here is inside a module: the bot's file is evaluated in the top-level binding,
+# which must hold no variable of ours.
+require "socket"
+require "fiddle"
+require "json"
+require "set"
+
+module GolWarmRuby
+  CONTROL_FD = 3
+  HEADER = "L2lL3Q5" # struct gol_launch_request
+  HEADER_SIZE = 64
+  REPLY = "l2q"
+  READY, STARTED, FAILED, ENDED = 1, 2, 3, 4
+  SPARE = 3
+  STDIN_FLAG = 1
+  NPROC_FLAG = 4
+  PR_SET_DUMPABLE = 4
+  PRCTL = Fiddle::Function.new(Fiddle::Handle::DEFAULT["prctl"], [Fiddle::TYPE_INT, Fiddle::TYPE_LONG, Fiddle::TYPE_LONG,
+                                                                   Fiddle::TYPE_LONG, Fiddle::TYPE_LONG], Fiddle::TYPE_INT)
+  # The signals a bot could end this process with, and what ruby does with each when it starts.
+  TRAPPABLE = %w[HUP INT QUIT TERM USR1 USR2 ALRM PIPE TTIN TTOU XCPU XFSZ PROF WINCH]
+  ORIGINAL = {}
+
+  module_function
+
+  def read_exact(sock, size)
+    data = +""
+    while data.bytesize < size
+      chunk = sock.read(size - data.bytesize)
+      return nil if chunk.nil? || chunk.empty?
+      data << chunk
+    end
+    data
+  end
+
+  # One request: its header fields, descriptors (IOs) and strings; nil at end of file.
+  def receive(sock)
+    head, _, _, *controls = sock.recvmsg(HEADER_SIZE, 0, nil, scm_rights: true)
+    return nil if head.nil? || head.empty?
+    ios = controls.flat_map { |c| c.cmsg_is?(:SOCKET, :RIGHTS) ? c.unix_rights : [] }
+    rest = read_exact(sock, HEADER_SIZE - head.bytesize)
+    return nil if rest.nil?
+    fields = (head + rest).unpack(HEADER)
+    strings = read_exact(sock, fields[5])
+    return nil if strings.nil?
+    [fields, ios, strings.split("\0", -1)[0...-1] || []]
+  end
+
+  def reply(sock, kind, value, detail)
+    sock.write([kind, value, detail].pack(REPLY))
+  end
+
+  # The move's process: set up as the launcher sets up any move, then the bot's file as main.
+  def become_move(sock, fields, ios, strings, started_with)
+    begin
+      set_up(sock, fields, ios, strings, started_with)
+    rescue StandardError => e
+      # As the launcher reports a failed start (the runner's "could not start").
+      $stderr.syswrite("could not start the move in the warm ruby: #{e.message}\n")
+      exit!(127)
+    end
+    argv = strings[3, fields[3]]
+    run_bot(argv[1], argv[2..])
+  end
+
+  def set_up(sock, fields, ios, strings, started_with)
+    flags, argc, envc = fields[1], fields[3], fields[4]
+    limits = fields[6, 5]
+    cwd = strings[0]
+    env = strings[3 + argc, envc]
+    sock.close
+    stdin = (flags & STDIN_FLAG) != 0 ? ios[2] : File.open("/dev/null")
+    $stdin.reopen(stdin)
+    $stdout.reopen(ios[0])
+    $stderr.reopen(ios[1])
+    ios.each(&:close)
+    stdin.close unless stdin.closed?
+    Dir.chdir(cwd) unless cwd.empty?
+    [:AS, :CPU, :FSIZE, :NOFILE, :NPROC].zip(limits).each do |name, value|
+      next if value.zero? || (name == :NPROC && (flags & NPROC_FLAG).zero?)
+      # CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
+      Process.setrlimit(name, value, name == :CPU ? value + 1 : value)
+    end
+    Process.setrlimit(:CORE, 0, 0)
+    # The interpreter was started with the first request's environment, as a cold start would
+    # be: what ruby has then is what the move gets. Another environment is set as it is.
+    ENV.replace(env.to_h { |e| e.split("=", 2) }) unless started_with.nil? || env == started_with
+    ORIGINAL.each { |name, handler| Signal.trap(name, handler) }
+  end
+
+  # `ruby FILE ARGS`: FILE evaluated as the main program, in the top-level binding.
+  def run_bot(file, args)
+    source = begin
+      File.read(file)
+    rescue SystemCallError => e
+      $stderr.write("ruby: #{e.message.sub(/ @ \w+/, '')} -- #{file} (LoadError)\n")
+      exit!(1)
+    end
+    $0 = file
+    ARGV.replace(args)
+    # ruby prints an uncaught exception after the at_exit handlers have run: this one, registered
+    # before any of the bot's, runs after them all.
+    uncaught = nil
+    at_exit { $stderr.write(error_text(uncaught)) if uncaught }
+    begin
+      TOPLEVEL_BINDING.eval(source, file, 1)
+    rescue SystemExit, SignalException
+      raise
+    rescue Exception => e
+      # As ruby prints it, without this file's frames.
+      e.set_backtrace(e.backtrace.reject { |line| line.start_with?(__FILE__) }) if e.backtrace
+      uncaught = e
+      exit(1)
+    end
+    exit(0)
+  end
+
+  # An uncaught exception as ruby prints it; a syntax error in the main file is its message alone.
+  def error_text(error)
+    return "#{error.message.chomp}\n" if error.is_a?(SyntaxError) && error.backtrace.to_a.empty?
+    error.full_message(highlight: false, order: :top)
+  end
+
+  # The process for the next move, forked ahead as warm_python.py's fork_spare: it reads the
+  # launcher's next request itself, says it started, tells this process the request's
+  # environment through a pipe, then becomes the move. [pid, the pipe's read end].
+  def fork_spare(sock, started_with)
+    told, tell = IO.pipe
+    pid = fork do
+      told.close
+      Process.setsid
+      # Dumpable again, as a process that ruby execs is. No process of the bot's is alive while
+      # a spare waits (the launcher asks for one once it has ended the last move's).
+      PRCTL.call(PR_SET_DUMPABLE, 1, 0, 0, 0)
+      request = receive(sock)
+      exit!(0) if request.nil?
+      fields, ios, strings = request
+      reply(sock, STARTED, Process.pid, Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond))
+      env = strings[3 + fields[3], fields[4]]
+      tell.write("+" + env.join("\0"))
+      tell.close
+      become_move(sock, fields, ios, strings, started_with)
+    end
+    tell.close
+    [pid, told]
+  end
+
+  def serve(sock)
+    started_with = nil
+    loop do
+      begin
+        move, told = fork_spare(sock, started_with)
+      rescue SystemCallError => e
+        request = receive(sock)
+        exit!(0) if request.nil?
+        request[1].each(&:close)
+        reply(sock, FAILED, e.errno, 0) if request[0][0] != SPARE
+        next
+      end
+      # Nothing, if the runner has gone (end of file on the launcher's socket).
+      said = told.read
+      told.close
+      if said.empty?
+        Process.wait(move)
+        exit!(0)
+      end
+      started_with ||= said[1..].split("\0", -1)
+      _, status = Process.wait2(move)
+      reply(sock, ENDED, raw_status(status), 0)
+      # The launcher says when the move's processes are gone: only then the next spare.
+      request = receive(sock)
+      exit!(0) if request.nil?
+      request[1].each(&:close)
+    end
+  end
+
+  # The wait status as waitpid gives it.
+  def raw_status(status)
+    status.signaled? ? status.termsig : (status.exitstatus || 0) << 8
+  end
+
+  def main
+    sock = Socket.for_fd(CONTROL_FD)
+    sock.close_on_exec = true
+    exit!(127) unless PRCTL.call(PR_SET_DUMPABLE, 0, 0, 0, 0).zero?
+    TRAPPABLE.each do |name|
+      ORIGINAL[name] = Signal.trap(name, "IGNORE")
+    rescue ArgumentError
+      nil
+    end
+    GC.compact if GC.respond_to?(:compact)
+    reply(sock, READY, Process.pid, 0)
+    serve(sock)
+  end
+end
+
+GolWarmRuby.main
