@@ -6,9 +6,9 @@
  * descriptor to pass when GOL_LAUNCH_PASS_FD. `strings_bytes` of NUL-terminated strings follow
  * on the stream: the working directory, the program, argc arguments, envc environment entries.
  * With GOL_LAUNCH_WARM a third string follows the program: a warm interpreter's script
- * (warm_python.py). The launcher then keeps one `program SCRIPT` running between moves and has it
- * fork the move (argv[1] is the bot's file) instead of starting argv afresh; a launcher that
- * cannot reports FAILED with step "warm", and the runner runs the bot the plain way.
+ * (warm_python.py, warm_ruby.rb). The launcher then keeps one `program SCRIPT` running between
+ * moves and has it fork the move (argv[1] is the bot's file) instead of starting argv afresh; a
+ * launcher that cannot reports FAILED with step "warm", and the runner runs the bot the plain way.
  *
  * Launcher to runner: struct gol_launch_report, each written whole. READY once, when it is up;
  * then per move STARTED or FAILED, and after STARTED exactly one ENDED, sent once the move's

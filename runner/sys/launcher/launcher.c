@@ -324,9 +324,9 @@ static int own_proc(void) {
     return -1;
 }
 
-/* What the warm interpreter says (warm_python.py): READY, then per move STARTED (value: the
- * move's pid) or FAILED (value: errno), and after STARTED, ENDED (value: the move's wait status;
- * it is the interpreter's child, not ours). */
+/* What the warm interpreter says (warm_python.py, warm_ruby.rb): READY, then per move STARTED
+ * (value: the move's pid) or FAILED (value: errno), and after STARTED, ENDED (value: the move's
+ * wait status; it is the interpreter's child, not ours). */
 struct warm_reply {
     int32_t kind;
     int32_t value;
@@ -398,8 +398,9 @@ static int start_warm(const struct move* m, const char* script) {
     return 0;
 }
 
-/* Has the warm interpreter fork the move: the request and its stdout, stderr (and stdin)
- * forwarded as they came. The move's pid, or -1 with errno; the interpreter reports its end. */
+/* Has the warm interpreter run the move: the request and its stdout, stderr (and stdin)
+ * forwarded as they came, which the process it forked for the move reads. The move's pid, or -1
+ * with errno; the interpreter reports its end. */
 static pid_t fork_warm(const struct gol_launch_request* request, const int fds[4], const char* strings,
                        const struct move* m, const char* script, int64_t* started_ns) {
     if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
