@@ -8,7 +8,13 @@
 #include "runner/report/league_pages.hpp"
 #include "runner/league/league.hpp"
 #include "runner/league/tournament.hpp"
+#include "runner/text/json_text.hpp"
+#include "runner/text/terminal_text.hpp"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -30,6 +36,8 @@ struct LeagueArgs {
     int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     bool quiet = false;
     bool no_sandbox = false;
+    bool plan = false;
+    std::string one_game;  // --game: an index or a key
     std::string format = "text";
     // Which options the user gave: they override the tournament file.
     std::map<std::string, CLI::Option*> given;
@@ -78,14 +86,80 @@ LeagueOptions resolve(const LeagueArgs& a) {
     return o;
 }
 
+// One game of the schedule (--game): its viewer page is written, the leaderboard page is left
+// to a league run, since other such runs may be storing games at the same time.
+int run_one_game(const LeagueOptions& o, const GameChoice& choice, bool quiet) {
+    ProcessRegistry registry;
+    InterruptWatcher interrupt(registry);
+    OneGameOutcome outcome;
+    try {
+        outcome = play_league_game(o, choice, registry, interrupt.token(), stderr);
+    } catch (const GameChoiceError& e) {
+        throw UsageError(e.what());
+    } catch (const StoreError& e) {
+        std::cerr << "runner: error: " << e.what() << "\n";
+        return 1;
+    }
+    const std::string game = "league: game " + std::to_string(outcome.game.index) + " of " +
+                             std::to_string(outcome.total) + ", " + terminal_line(outcome.game.bots[0]) + " vs " +
+                             terminal_line(outcome.game.bots[1]);
+    if (outcome.interrupted) {
+        std::cerr << game << ": interrupted; nothing of it is stored\n";
+        return 128 + interrupt.signal();
+    }
+    if (!quiet) std::cerr << game << (outcome.played ? ": played and stored\n" : ": already stored\n");
+    return 0;
+}
+
+// --game's value, checked before any bot is prepared.
+GameChoice game_choice(const std::string& v) {
+    if (v.size() == 64 && std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c) || (c >= 'a' && c <= 'f'); }))
+        return v;
+    if (!v.empty() && v.size() <= 18 && std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return static_cast<std::size_t>(std::stoull(v));
+    throw UsageError("--game " + terminal_line(v) + ": neither a game's index (0, 1, ... as --plan lists them) nor its key (64 hex digits)");
+}
+
+// In the brief's order, one line each, so that a shell loop or GNU parallel can take them.
+nlohmann::ordered_json plan_entry(const PlannedGame& g) {
+    return {{"index", g.index}, {"key", g.key}, {"seat1", g.bots[0]}, {"seat2", g.bots[1]}, {"game", g.game}};
+}
+
+std::string plan_text(const LeaguePlan& plan, const std::string& format) {
+    const auto dump = [](const nlohmann::ordered_json& j) {
+        return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+    };
+    nlohmann::ordered_json totals = {{"games", plan.total}, {"stored", plan.stored}, {"to_play", plan.to_play.size()}};
+    if (format == "json") {
+        totals["plan"] = nlohmann::ordered_json::array();
+        for (const PlannedGame& g : plan.to_play) totals["plan"].push_back(plan_entry(g));
+        return dump(totals) + "\n";
+    }
+    std::string out;
+    for (const PlannedGame& g : plan.to_play) out += dump(plan_entry(g)) + "\n";
+    return out + dump(totals) + "\n";
+}
+
 int run_league_command(const LeagueArgs& a) {
+    std::optional<GameChoice> choice;
+    if (a.set("--game")) choice = game_choice(a.one_game);
     LeagueOptions o = resolve(a);
     PlaySetup setup(!a.no_sandbox);
     o.area = &setup.area();
     o.sandbox = setup.sandbox();
     o.settings.sandboxed = o.sandbox != nullptr;
+    if (a.plan) {
+        try {
+            std::cout << plan_text(plan_league(o, stderr), a.format);
+        } catch (const StoreError& e) {
+            std::cerr << "runner: error: " << e.what() << "\n";
+            return 1;
+        }
+        return 0;
+    }
     LeaguePages pages(stderr);
     o.observer = &pages;
+    if (choice) return run_one_game(o, *choice, a.quiet);
     std::optional<LeagueProgressDisplay> progress;
     if (!a.quiet) o.progress = &progress.emplace(stderr);
     ProcessRegistry registry;
@@ -156,6 +230,11 @@ void add_league(CLI::App& app, Action& run) {
     cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
     cmd->add_flag("--quiet", a->quiet, "No progress: no live line, no line per game");
     cmd->add_flag("--no-sandbox", a->no_sandbox, "Run bots and builds without bubblewrap (the default needs it)");
+    CLI::Option* plan = cmd->add_flag(
+        "--plan", a->plan, "Play nothing: list the games the store does not hold yet, a JSON object a line");
+    a->given["--game"] = cmd->add_option(
+        "--game", a->one_game, "Play only this game of the schedule, by its index or key (as --plan lists it)");
+    plan->excludes(a->given["--game"]);
     cmd->callback([a, &run] { run = [a] { return run_league_command(*a); }; });
 }
 

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <variant>
 
 namespace gol::runner {
 
@@ -146,33 +147,98 @@ private:
     std::string error_;
 };
 
+// The league's bots, prepared, and its games in schedule order.
+struct League {
+    Roster roster;
+    std::vector<ScheduledBot> names;
+    std::vector<ScheduledGame> schedule;
+};
+
+League prepare_league(const LeagueOptions& o, std::FILE* log) {
+    League l{build_roster(o, log), {}, {}};
+    for (const PreparedBot& b : l.roster.bots) l.names.push_back({b.spec.name, b.hash});
+    l.schedule = schedule_league(l.names, o.settings);
+    return l;
+}
+
+// Written before any game is played, so that runs of single games (--game) started later, and
+// `runner table`, agree on the schedule.
+void save_index(ResultsStore& store, const LeagueOptions& o, const League& l) {
+    LeagueIndex index{o.settings, std::string(name(o.scoring)), l.names, {}, l.roster.excluded, l.roster.paths};
+    for (const ScheduledGame& g : l.schedule) index.keys.push_back(g.key);
+    store.save_index(index);
+}
+
+// A stored record counts only if it holds for the game scheduled under its key; any other
+// (forged, copied from another key, from an older runner) is said on `log` and played again.
+bool is_stored(const ResultsStore& store, const ScheduledGame& g, std::FILE* log) {
+    try {
+        return store.load(g).has_value();
+    } catch (const StoreError& e) {
+        std::fprintf(log, "league: %s; playing that game again\n", e.what());
+        return false;
+    }
+}
+
+PlannedGame planned(const League& l, std::size_t index) {
+    const ScheduledGame& g = l.schedule[index];
+    return {index, g.key, g.inputs.bots, g.inputs.game_index};
+}
+
+// Plays `g` and stores it, telling `observer`. Throws GameInterrupted once `stop` is requested.
+GameResult play_and_store(const LeagueOptions& o, const League& l, const ScheduledGame& g, ResultsStore& store,
+                          LeagueObserver& observer, ProcessRegistry& registry, std::stop_token stop) {
+    const MoveLimits limits =
+        move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s);
+    const BotHost host{*o.area, o.sandbox, &registry, o.warm};
+    BotPlayer one(l.roster.bots[g.seats[0]], limits, host), two(l.roster.bots[g.seats[1]], limits, host);
+    const ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed,
+                              o.settings.time_limit_ms};
+    std::ostringstream log_text;
+    GameLog game_log(log_text, header.bots);
+    const PlayedGame game = play_and_record(one, two, header, game_log, stop);
+    const GameRecord record = make_record(g, game.record.result, game.stats);
+    store.save(record, replay_text(game.record), log_text.str());
+    observer.game_stored(store, record, game);
+    return game.record.result;
+}
+
+// A run of one game needs the schedule its plan (league.json, when the store has one) was made
+// from: the same index on another machine, with a bot excluded there, would be another game.
+void check_plan(const fs::path& results_dir, const League& l) {
+    if (!fs::exists(results_dir / "league.json")) return;
+    LeagueIndex plan;
+    try {
+        plan = load_index(results_dir);
+    } catch (const StoreError&) {
+        return;  // build_roster has said so; a league run will write a new one
+    }
+    std::vector<std::string> keys;
+    for (const ScheduledGame& g : l.schedule) keys.push_back(g.key);
+    if (keys == plan.keys) return;
+    std::string why;
+    for (const ScheduledBot& b : plan.bots)
+        for (const ExcludedBot& e : l.roster.excluded)
+            if (e.bot == b.name) why += "; " + e.bot + " is excluded here: " + e.reason;
+    throw GameChoiceError((results_dir / "league.json").string() +
+                          " plans other games than this run schedules (a bot, a setting or the bots folder "
+                          "differs)" + why + "; run the league with --plan again");
+}
+
 }  // namespace
 
 LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std::stop_token stop, std::FILE* log) {
-    Roster roster = build_roster(o, log);
-    std::vector<ScheduledBot> names;
-    for (const PreparedBot& b : roster.bots) names.push_back({b.spec.name, b.hash});
-    const std::vector<ScheduledGame> schedule = schedule_league(names, o.settings);
-
+    const League l = prepare_league(o, log);
+    const std::vector<ScheduledGame>& schedule = l.schedule;
     ResultsStore store(o.results_dir);
-    LeagueIndex index{o.settings, std::string(name(o.scoring)), names, {}, roster.excluded, roster.paths};
-    for (const ScheduledGame& g : schedule) index.keys.push_back(g.key);
-    store.save_index(index);
+    save_index(store, o, l);
 
-    // A stored record counts only if it holds for the game scheduled under its key; any other
-    // (forged, copied from another key, from an older runner) is played again and overwritten.
     std::vector<const ScheduledGame*> queue;
-    for (const ScheduledGame& g : schedule) {
-        try {
-            if (store.load(g)) continue;
-        } catch (const StoreError& e) {
-            std::fprintf(log, "league: %s; playing that game again\n", e.what());
-        }
-        queue.push_back(&g);
-    }
+    for (const ScheduledGame& g : schedule)
+        if (!is_stored(store, g, log)) queue.push_back(&g);
     const int reused = static_cast<int>(schedule.size() - queue.size());
     std::fprintf(log, "league: %zu bots, %zu excluded, %zu games: %d stored, %zu to play; results in %s\n",
-                 roster.bots.size(), roster.excluded.size(), schedule.size(), reused, queue.size(),
+                 l.roster.bots.size(), l.roster.excluded.size(), schedule.size(), reused, queue.size(),
                  o.results_dir.string().c_str());
 
     LeagueObserver none;
@@ -181,32 +247,19 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     const int workers = queue.empty() ? 0 : std::max(1, std::min<int>(o.jobs, static_cast<int>(queue.size())));
     LeagueProgress no_progress;
     WorkerState state(o.progress ? *o.progress : no_progress, reused, static_cast<int>(schedule.size()));
-    const MoveLimits limits =
-        move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s);
 
     auto work = [&](int worker) {
         pin_to_nth_cpu(worker);
         for (std::size_t i; !stop.stop_requested() && state.error().empty() && (i = next++) < queue.size();) {
             const ScheduledGame& g = *queue[i];
-            const PreparedBot& a = roster.bots[g.seats[0]];
-            const PreparedBot& b = roster.bots[g.seats[1]];
             state.started();
             try {
-                const BotHost host{*o.area, o.sandbox, &registry, o.warm};
-                BotPlayer one(a, limits, host), two(b, limits, host);
-                const ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed,
-                                          o.settings.time_limit_ms};
-                std::ostringstream log_text;
-                GameLog game_log(log_text, header.bots);
-                const PlayedGame game = play_and_record(one, two, header, game_log, stop);
-                const GameRecord record = make_record(g, game.record.result, game.stats);
-                store.save(record, replay_text(game.record), log_text.str());
-                observer.game_stored(store, record, game);
-                state.finished(header.bots, game.record.result);
+                const GameResult result = play_and_store(o, l, g, store, observer, registry, stop);
+                state.finished(g.inputs.bots, result);
             } catch (const GameInterrupted&) {
                 state.abandoned();
             } catch (const std::exception& e) {
-                state.fail(std::string("game ") + a.spec.name + " vs " + b.spec.name + ": " + e.what());
+                state.fail("game " + g.inputs.bots[0] + " vs " + g.inputs.bots[1] + ": " + e.what());
                 state.abandoned();
             }
         }
@@ -226,6 +279,61 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     outcome.table.reused = reused;
     outcome.stored = reused + state.played();
     observer.run_finished(store, outcome.table);
+    return outcome;
+}
+
+LeaguePlan plan_league(const LeagueOptions& o, std::FILE* log) {
+    const League l = prepare_league(o, log);
+    ResultsStore store(o.results_dir);
+    save_index(store, o, l);
+    LeaguePlan plan;
+    plan.total = l.schedule.size();
+    for (std::size_t i = 0; i < l.schedule.size(); ++i)
+        if (!is_stored(store, l.schedule[i], log)) plan.to_play.push_back(planned(l, i));
+    plan.stored = plan.total - plan.to_play.size();
+    return plan;
+}
+
+OneGameOutcome play_league_game(const LeagueOptions& o, const GameChoice& which, ProcessRegistry& registry,
+                                std::stop_token stop, std::FILE* log) {
+    const League l = prepare_league(o, log);
+    check_plan(o.results_dir, l);
+    std::size_t index = 0;
+    if (const std::size_t* i = std::get_if<std::size_t>(&which)) {
+        if (*i >= l.schedule.size())
+            throw GameChoiceError("--game " + std::to_string(*i) + ": out of range; the league has " +
+                                  std::to_string(l.schedule.size()) + " games, indexed from 0");
+        index = *i;
+    } else {
+        const std::string& key = std::get<std::string>(which);
+        const auto found = std::find_if(l.schedule.begin(), l.schedule.end(),
+                                        [&](const ScheduledGame& g) { return g.key == key; });
+        if (found == l.schedule.end())
+            throw GameChoiceError("--game " + key + ": no game of this league has that key");
+        index = static_cast<std::size_t>(found - l.schedule.begin());
+    }
+    ResultsStore store(o.results_dir, StoreUse::one_game);
+    const ScheduledGame& g = l.schedule[index];
+    OneGameOutcome outcome;
+    outcome.game = planned(l, index);
+    outcome.total = l.schedule.size();
+    try {
+        if (std::optional<GameRecord> r = store.load(g)) {
+            outcome.result = r->result;
+            return outcome;
+        }
+    } catch (const StoreError& e) {
+        std::fprintf(log, "league: %s; playing that game again\n", e.what());
+    }
+    LeagueObserver none;
+    try {
+        outcome.result = play_and_store(o, l, g, store, o.observer ? *o.observer : none, registry, stop);
+        outcome.played = true;
+    } catch (const GameInterrupted&) {
+        outcome.interrupted = true;
+    } catch (const std::exception& e) {
+        throw StoreError("game " + g.inputs.bots[0] + " vs " + g.inputs.bots[1] + ": " + e.what());
+    }
     return outcome;
 }
 

@@ -15,7 +15,9 @@
 #include <filesystem>
 #include <optional>
 #include <stop_token>
+#include <stdexcept>
 #include <string>
+#include <variant>
 
 namespace gol::runner {
 
@@ -74,6 +76,50 @@ struct LeagueOutcome {
 // Bots that share a name are excluded, all but the one that held it in this store before.
 LeagueOutcome run_league(const LeagueOptions& options, ProcessRegistry& registry, std::stop_token stop,
                          std::FILE* log);
+
+// A game of the schedule that the store does not hold yet, as `runner league --plan` lists it.
+struct PlannedGame {
+    std::size_t index = 0;  // in the whole schedule: the same for the same bots and settings
+    std::string key;
+    std::array<std::string, 2> bots;  // seat 1, seat 2
+    int game = 0;                     // within its pair
+};
+
+struct LeaguePlan {
+    std::size_t total = 0;  // the schedule's games
+    std::size_t stored = 0;
+    std::vector<PlannedGame> to_play;  // in schedule order
+};
+
+// Prepares the bots and writes the index as run_league does before playing, and plays nothing:
+// the games still to play, a stored record that does not hold among them (said on `log`).
+// Throws StoreError when the store cannot be used.
+LeaguePlan plan_league(const LeagueOptions& options, std::FILE* log);
+
+// A game that a league run here does not schedule: bad input, not a failure of the runner.
+struct GameChoiceError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// A game of the schedule: its index, or its key.
+using GameChoice = std::variant<std::size_t, std::string>;
+
+struct OneGameOutcome {
+    PlannedGame game;
+    std::size_t total = 0;  // the schedule's games
+    bool played = false;    // false: it was stored already, or the run was interrupted
+    bool interrupted = false;
+    GameResult result;  // the stored game's, played now or before
+};
+
+// Plays the one game `which` of the schedule into the store, unless a record that holds is
+// there, sharing the store with other such runs (StoreUse::one_game): it writes that game's
+// files only, so the index and the leaderboard page are left to a league run. When the store
+// holds a plan (league.json) its schedule must be this one, so that an index means the same
+// game on every machine. Throws GameChoiceError for a game not scheduled or a schedule that is
+// not the plan's, StoreError when the game cannot be played or stored.
+OneGameOutcome play_league_game(const LeagueOptions& options, const GameChoice& which, ProcessRegistry& registry,
+                                std::stop_token stop, std::FILE* log);
 
 // The table of what the store at `dir` holds for its last league, without playing. A stored
 // record that does not hold for its game (game_record.hpp) is left out, saying so on `log`.

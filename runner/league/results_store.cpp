@@ -63,14 +63,17 @@ int int_setting(const json& s, const char* key) {
 
 }  // namespace
 
-ResultsStore::ResultsStore(fs::path dir) : dir_(std::move(dir)) {
+ResultsStore::ResultsStore(fs::path dir, StoreUse use) : dir_(std::move(dir)) {
     std::error_code ec;
     fs::create_directories(dir_ / "games", ec);
     if (ec) throw StoreError("results directory " + dir_.string() + ": " + ec.message());
     lock_.reset(::open((dir_ / ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
     if (!lock_) throw StoreError("results directory " + dir_.string() + ": " + std::strerror(errno));
-    if (::flock(lock_.get(), LOCK_EX | LOCK_NB) != 0)
-        throw StoreError("results directory " + dir_.string() + " is in use by another league run");
+    const bool league = use == StoreUse::league;
+    if (::flock(lock_.get(), (league ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0)
+        throw StoreError("results directory " + dir_.string() +
+                         (league ? " is in use by another league run (or by games played with --game)"
+                                 : " is in use by a league run"));
 }
 
 std::optional<GameRecord> ResultsStore::load(const ScheduledGame& game) const { return load_record(dir_, game); }

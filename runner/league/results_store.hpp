@@ -36,11 +36,16 @@ struct LeagueIndex {
     std::map<std::string, std::string> paths;
 };
 
+// Who opens a store. A league (or its --plan) rewrites the index, so it holds the store alone; a
+// game played on its own (--game) adds only that game's files, so any number of them, on any
+// machines sharing the folder, hold it together, but never with a league.
+enum class StoreUse { league, one_game };
+
 class ResultsStore {
 public:
-    // Opens (creating) `dir` and locks it against a second league writing to it at once.
-    // Throws StoreError when the directory cannot be used or is locked.
-    explicit ResultsStore(std::filesystem::path dir);
+    // Opens (creating) `dir` and locks it as `use` needs. Throws StoreError when the directory
+    // cannot be used or is locked.
+    explicit ResultsStore(std::filesystem::path dir, StoreUse use = StoreUse::league);
 
     const std::filesystem::path& dir() const { return dir_; }
     std::optional<GameRecord> load(const ScheduledGame& game) const;
