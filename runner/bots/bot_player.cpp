@@ -140,6 +140,7 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     const std::string scratch = sandbox_ ? kScratchInside : scratch_.path().string();
     // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
     env_ = {std::string("PATH=") + bot_path, "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
+    if (host.seed) env_.push_back("GOL_SEED=" + std::to_string(*host.seed));
     if (bot_.spec.protocol == Protocol::argv) long_library_ = long_argument_library();
     if (bot_.spec.protocol != Protocol::persistent) launcher_ = make_launcher();
     if (const std::string name = warm_script_name(bot_.command);

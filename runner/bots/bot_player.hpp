@@ -11,6 +11,7 @@
 #include "runner/sys/work_area.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,9 @@ struct BotHost {
     Sandbox* sandbox = nullptr;  // they run inside it when set
     ProcessRegistry* registry = nullptr;  // where their processes are registered, when set
     bool warm = true;  // false (--cold): no bot runs warm, whatever its manifest says
+    // The game's seed, given to both bots as GOL_SEED, when set: the same for every move of a
+    // game, so a bot with randomness can vary between games and still be repeatable.
+    std::optional<std::uint64_t> seed = std::nullopt;
 };
 
 // One bot for one game. It owns the game's scratch directory (GOL_SCRATCH, also HOME), where

@@ -121,7 +121,8 @@ int run_duel(const DuelOptions& o) {
     ProcessRegistry registry;
     InterruptWatcher interrupt(registry);
     pin_to_current_cpu();
-    const BotHost host = setup.host(&registry, !o.game.cold);
+    BotHost host = setup.host(&registry, !o.game.cold);
+    host.seed = seed;  // GOL_SEED: the duel's seed, which its replay records
     BotPlayer one(bots[0], o.game.limits(), host), two(bots[1], o.game.limits(), host);
     const ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
     std::vector<GameObserver*> observers;

@@ -38,6 +38,8 @@ struct LeagueArgs {
     bool no_sandbox = false;
     bool plan = false;
     std::string one_game;  // --game: an index or a key
+    std::string gauntlet;  // --gauntlet: a bot's name
+    std::string rerun;     // --rerun: a game's key or a bot's name
     std::string format = "text";
     // Which options the user gave: they override the tournament file.
     std::map<std::string, CLI::Option*> given;
@@ -71,6 +73,8 @@ LeagueOptions resolve(const LeagueArgs& a) {
     o.settings.cpu_limit_s = a.set("--cpu-limit") || !t.cpu_limit_s ? a.game.cpu_limit_s : *t.cpu_limit_s;
     o.settings.games_per_pair = a.set("--games-per-pair") || !t.games_per_pair ? a.games_per_pair : *t.games_per_pair;
     o.settings.seed = a.set("--seed") || !t.seed ? a.seed : *t.seed;
+    o.settings.gauntlet = a.gauntlet;
+    o.rerun = a.rerun;
     o.scoring = *scoring_from_name(a.set("--scoring") || !t.scoring ? a.scoring : *t.scoring);
     o.bots_dir = a.set("DIR") || !t.bots ? std::filesystem::path(a.bots_dir.empty() ? "bots" : a.bots_dir) : *t.bots;
     if (!std::filesystem::is_directory(o.bots_dir))
@@ -151,6 +155,8 @@ int run_league_command(const LeagueArgs& a) {
     if (a.plan) {
         try {
             std::cout << plan_text(plan_league(o, stderr), a.format);
+        } catch (const GameChoiceError& e) {
+            throw UsageError(e.what());
         } catch (const StoreError& e) {
             std::cerr << "runner: error: " << e.what() << "\n";
             return 1;
@@ -167,6 +173,8 @@ int run_league_command(const LeagueArgs& a) {
     LeagueOutcome outcome;
     try {
         outcome = run_league(o, registry, interrupt.token(), stderr);
+    } catch (const GameChoiceError& e) {
+        throw UsageError(e.what());
     } catch (const StoreError& e) {
         std::cerr << "runner: error: " << e.what() << "\n";
         return 1;
@@ -235,6 +243,13 @@ void add_league(CLI::App& app, Action& run) {
     a->given["--game"] = cmd->add_option(
         "--game", a->one_game, "Play only this game of the schedule, by its index or key (as --plan lists it)");
     plan->excludes(a->given["--game"]);
+    cmd->add_option("--gauntlet", a->gauntlet, "Play only this bot's games, against every other bot")
+        ->check(CLI::Validator([](std::string& v) { return v.empty() ? "must not be empty" : ""; }, "BOT"));
+    CLI::Option* rerun = cmd->add_option(
+        "--rerun", a->rerun, "Forget the stored results of this game (its key) or of every game of this bot, and play "
+                             "them again with the rest of the league");
+    rerun->check(CLI::Validator([](std::string& v) { return v.empty() ? "must not be empty" : ""; }, "KEY|BOT"));
+    rerun->excludes(plan)->excludes(a->given["--game"]);
     cmd->callback([a, &run] { run = [a] { return run_league_command(*a); }; });
 }
 

@@ -154,9 +154,23 @@ struct League {
     std::vector<ScheduledGame> schedule;
 };
 
+// Why `name` is not a bot of the league, for an option that names one.
+std::string not_a_bot(const Roster& roster, const std::string& option, const std::string& name) {
+    for (const ExcludedBot& e : roster.excluded)
+        if (e.bot == name) return option + " " + terminal_line(name) + ": that bot is excluded: " + e.reason;
+    std::string names;
+    for (const PreparedBot& b : roster.bots) names += (names.empty() ? "" : ", ") + terminal_line(b.spec.name);
+    return option + " " + terminal_line(name) + ": no bot of the league has that name (it has " + names + ")";
+}
+
 League prepare_league(const LeagueOptions& o, std::FILE* log) {
     League l{build_roster(o, log), {}, {}};
     for (const PreparedBot& b : l.roster.bots) l.names.push_back({b.spec.name, b.hash});
+    const std::string& gauntlet = o.settings.gauntlet;
+    if (!gauntlet.empty() && std::none_of(l.names.begin(), l.names.end(), [&](const ScheduledBot& b) {
+            return b.name == gauntlet;
+        }))
+        throw GameChoiceError(not_a_bot(l.roster, "--gauntlet", gauntlet));
     l.schedule = schedule_league(l.names, o.settings);
     return l;
 }
@@ -190,7 +204,7 @@ GameResult play_and_store(const LeagueOptions& o, const League& l, const Schedul
                           LeagueObserver& observer, ProcessRegistry& registry, std::stop_token stop) {
     const MoveLimits limits =
         move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s);
-    const BotHost host{*o.area, o.sandbox, &registry, o.warm};
+    const BotHost host{*o.area, o.sandbox, &registry, o.warm, bot_seed(o.settings.seed, g.key)};
     BotPlayer one(l.roster.bots[g.seats[0]], limits, host), two(l.roster.bots[g.seats[1]], limits, host);
     const ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed,
                               o.settings.time_limit_ms};
@@ -225,6 +239,31 @@ void check_plan(const fs::path& results_dir, const League& l) {
                           "differs)" + why + "; run the league with --plan again");
 }
 
+// --rerun: forgets the stored games of `which`, a game's key or a bot's name, saying on `log`
+// what it removed.
+void forget_games(ResultsStore& store, const League& l, const std::string& which, std::FILE* log) {
+    const bool is_key = std::any_of(l.schedule.begin(), l.schedule.end(),
+                                    [&](const ScheduledGame& g) { return g.key == which; });
+    const bool is_bot = std::any_of(l.names.begin(), l.names.end(),
+                                    [&](const ScheduledBot& b) { return b.name == which; });
+    if (!is_key && !is_bot) {
+        if (which.size() == 64 && which.find_first_not_of("0123456789abcdef") == std::string::npos)
+            throw GameChoiceError("--rerun " + which + ": no game of this league has that key");
+        throw GameChoiceError(not_a_bot(l.roster, "--rerun", which));
+    }
+    int games = 0;
+    std::size_t files = 0;
+    for (const ScheduledGame& g : l.schedule) {
+        if (is_key ? g.key != which : g.inputs.bots[0] != which && g.inputs.bots[1] != which) continue;
+        const std::vector<fs::path> removed = store.forget(g.key);
+        games += !removed.empty();
+        files += removed.size();
+        for (const fs::path& f : removed) std::fprintf(log, "league: --rerun: removed %s\n", f.string().c_str());
+    }
+    std::fprintf(log, "league: --rerun %s: forgot %d stored games (%zu files: records, replays, logs, viewer pages)\n",
+                 terminal_line(which).c_str(), games, files);
+}
+
 }  // namespace
 
 LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std::stop_token stop, std::FILE* log) {
@@ -232,6 +271,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     const std::vector<ScheduledGame>& schedule = l.schedule;
     ResultsStore store(o.results_dir);
     save_index(store, o, l);
+    if (!o.rerun.empty()) forget_games(store, l, o.rerun, log);
 
     std::vector<const ScheduledGame*> queue;
     for (const ScheduledGame& g : schedule)

@@ -52,6 +52,12 @@ public:
     virtual void league_done() {}     // every worker has returned
 };
 
+// A game or a bot that a league run here does not have (--game, --gauntlet, --rerun): bad input,
+// not a failure of the runner.
+struct GameChoiceError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 struct LeagueOptions {
     std::filesystem::path bots_dir = "bots";
     std::filesystem::path results_dir;
@@ -64,6 +70,9 @@ struct LeagueOptions {
     bool warm = true;  // false (--cold): no bot runs warm (BotHost::warm)
     LeagueObserver* observer = nullptr;  // told of stored games and the end, when set
     LeagueProgress* progress = nullptr;  // none: no one is told
+    // run_league only (--rerun): a game's key or a bot's name, whose stored games are forgotten
+    // and played again.
+    std::string rerun;
 };
 
 struct LeagueOutcome {
@@ -72,7 +81,8 @@ struct LeagueOutcome {
     int stored = 0;  // games in the store for this league when the run ended
 };
 
-// Messages about bots and the run go to `log`. Throws StoreError when results cannot be stored.
+// Messages about bots and the run go to `log`. Throws StoreError when results cannot be stored,
+// GameChoiceError for a gauntlet's bot or a game to re-run that the league does not have.
 // Bots that share a name are excluded, all but the one that held it in this store before.
 LeagueOutcome run_league(const LeagueOptions& options, ProcessRegistry& registry, std::stop_token stop,
                          std::FILE* log);
@@ -96,10 +106,6 @@ struct LeaguePlan {
 // Throws StoreError when the store cannot be used.
 LeaguePlan plan_league(const LeagueOptions& options, std::FILE* log);
 
-// A game that a league run here does not schedule: bad input, not a failure of the runner.
-struct GameChoiceError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
 
 // A game of the schedule: its index, or its key.
 using GameChoice = std::variant<std::size_t, std::string>;

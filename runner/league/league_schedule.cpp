@@ -10,17 +10,18 @@ namespace {
 
 std::uint64_t u64(int v) { return static_cast<std::uint64_t>(static_cast<std::int64_t>(v)); }
 
+// A seed from a hash: its first 64 bits.
+std::uint64_t leading_u64(const Sha256& h) { return std::stoull(h.hex().substr(0, 16), nullptr, 16); }
+
 // The seed depends on the league seed and the pair's names, not on list positions, so adding
 // or removing another bot leaves this pair's games, and their keys, alone.
 std::uint64_t game_seed(std::uint64_t league_seed, const std::string& a, const std::string& b, int game_index) {
-    const std::string hex = Sha256()
-                                .add_field("gol-runner game seed")
-                                .add_u64(league_seed)
-                                .add_field(a < b ? a : b)
-                                .add_field(a < b ? b : a)
-                                .add_u64(u64(game_index))
-                                .hex();
-    return std::stoull(hex.substr(0, 16), nullptr, 16);
+    return leading_u64(Sha256()
+                           .add_field("gol-runner game seed")
+                           .add_u64(league_seed)
+                           .add_field(a < b ? a : b)
+                           .add_field(a < b ? b : a)
+                           .add_u64(u64(game_index)));
 }
 
 }  // namespace
@@ -41,10 +42,15 @@ std::string game_key(const GameInputs& in) {
         .hex();
 }
 
+std::uint64_t bot_seed(std::uint64_t league_seed, const std::string& key) {
+    return leading_u64(Sha256().add_field("gol-runner bot seed").add_u64(league_seed).add_field(key));
+}
+
 std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots, const LeagueSettings& s) {
     std::vector<ScheduledGame> games;
     for (std::size_t i = 0; i < bots.size(); ++i)
-        for (std::size_t j = i + 1; j < bots.size(); ++j)
+        for (std::size_t j = i + 1; j < bots.size(); ++j) {
+            if (!s.gauntlet.empty() && bots[i].name != s.gauntlet && bots[j].name != s.gauntlet) continue;
             for (int g = 0; g < s.games_per_pair; ++g) {
                 ScheduledGame game;
                 game.seats = g % 2 == 0 ? std::array<int, 2>{int(i), int(j)} : std::array<int, 2>{int(j), int(i)};
@@ -65,6 +71,7 @@ std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots
                 game.key = game_key(in);
                 games.push_back(std::move(game));
             }
+        }
     return games;
 }
 

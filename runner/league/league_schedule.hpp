@@ -18,6 +18,9 @@ struct LeagueSettings {
     int games_per_pair = 2;
     std::uint64_t seed = 1;
     bool sandboxed = true;  // whether bots run inside bubblewrap
+    // When set (--gauntlet), only this bot's pairs are played. Not part of any game's key: a
+    // gauntlet's games are the full league's games of that bot, and share their stored results.
+    std::string gauntlet;
 };
 
 struct ScheduledBot {
@@ -46,6 +49,11 @@ struct GameInputs {
 // the same bytes.
 std::string game_key(const GameInputs& inputs);
 
+// The seed a league game gives its bots (GOL_SEED): the first 16 hex digits of the SHA-256 of
+// the league's seed and the game's key. It is not among the key's inputs, so giving it to the
+// bots changes no key, and a game keeps its seed as long as its key.
+std::uint64_t bot_seed(std::uint64_t league_seed, const std::string& key);
+
 struct ScheduledGame {
     std::string key;             // game_key(inputs): decides whether a stored result still holds
     std::array<int, 2> seats{};  // indexes into the bot list: seat 1, seat 2
@@ -53,7 +61,8 @@ struct ScheduledGame {
 };
 
 // Every pair plays games_per_pair games, seat orders alternating, so each order is played
-// equally often (games_per_pair must be even). Bots are taken in the given order.
+// equally often (games_per_pair must be even). Bots are taken in the given order; with a
+// gauntlet, the pairs without its bot are left out, and the rest are as in the full league.
 std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots, const LeagueSettings& settings);
 
 }  // namespace gol::runner

@@ -81,10 +81,23 @@ std::optional<GameRecord> ResultsStore::load(const ScheduledGame& game) const { 
 fs::path ResultsStore::replay_path(const std::string& key) const { return dir_ / "replays" / (key + ".jsonl"); }
 fs::path ResultsStore::viewer_path(const std::string& key) const { return dir_ / "viewers" / (key + ".html"); }
 
+fs::path ResultsStore::record_path(const std::string& key) const { return dir_ / "games" / (key + ".json"); }
+fs::path ResultsStore::log_path(const std::string& key) const { return dir_ / "logs" / (key + ".log"); }
+
 void ResultsStore::save(const GameRecord& record, const std::string& replay, const std::string& log) {
     write_file_atomically(replay_path(record.key), replay);
-    write_file_atomically(dir_ / "logs" / (record.key + ".log"), log);
-    write_file_atomically(dir_ / "games" / (record.key + ".json"), record_text(record));
+    write_file_atomically(log_path(record.key), log);
+    write_file_atomically(record_path(record.key), record_text(record));
+}
+
+std::vector<fs::path> ResultsStore::forget(const std::string& key) {
+    std::vector<fs::path> removed;
+    for (const fs::path& file : {record_path(key), replay_path(key), log_path(key), viewer_path(key)}) {
+        std::error_code ec;
+        if (fs::remove(file, ec)) removed.push_back(file);
+        else if (ec) throw StoreError(file.string() + ": cannot be removed: " + ec.message());
+    }
+    return removed;
 }
 
 void ResultsStore::save_index(const LeagueIndex& index) {
@@ -108,6 +121,7 @@ void ResultsStore::save_index(const LeagueIndex& index) {
               {"games", index.keys},
               {"excluded", excluded},
               {"paths", index.paths}};
+    if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
     write_file_atomically(dir_ / "league.json", json_text(j, 2) + "\n");
 }
 
@@ -138,6 +152,8 @@ LeagueIndex load_index(const fs::path& dir) {
         index.settings.seed = s.at("seed").get<std::uint64_t>();
         index.settings.sandboxed = s.at("sandboxed").get<bool>();
         index.scoring = s.at("scoring").get<std::string>();
+        // A full league's index has none.
+        index.settings.gauntlet = s.value("gauntlet", std::string{});
         for (const json& b : j.at("bots"))
             index.bots.push_back({b.at("name").get<std::string>(), b.at("hash").get<std::string>()});
         index.keys = j.at("games").get<std::vector<std::string>>();

@@ -52,6 +52,9 @@ public:
     // Replay and log first, the record last: a record never points at a missing replay.
     void save(const GameRecord& record, const std::string& replay, const std::string& log);
     void save_index(const LeagueIndex& index);
+    // Removes what the store holds of the game `key`, its record first (a replay without a
+    // record is not counted), and returns the files removed. Throws StoreError.
+    std::vector<std::filesystem::path> forget(const std::string& key);
 
     std::filesystem::path replay_path(const std::string& key) const;
     // Where the game's viewer page goes (docs/viewer.md): made from its replay, so it can be
@@ -59,6 +62,9 @@ public:
     std::filesystem::path viewer_path(const std::string& key) const;
 
 private:
+    std::filesystem::path record_path(const std::string& key) const;
+    std::filesystem::path log_path(const std::string& key) const;
+
     std::filesystem::path dir_;
     UniqueFd lock_;
 };
