@@ -1,5 +1,7 @@
-"""Brings 30 random empty cells alive each turn. Seeded by the tick and seat: repeatable."""
+"""Brings 30 random empty cells alive each turn. Seeded by the game (GOL_SEED), the tick and the
+seat: repeatable, and other cells in another game."""
 import json
+import os
 import random
 import sys
 
@@ -8,7 +10,8 @@ def main():
     state = json.loads(sys.argv[1])
     h, w = state["y_size"], state["x_size"]
     taken = state["board"]
-    rng = random.Random(state["tick_id"] * 2 + state["bot_id"])
+    game = int(os.environ.get("GOL_SEED", "0"))
+    rng = random.Random((game << 32) + state["tick_id"] * 2 + state["bot_id"])
     cells = []
     for _ in range(200):
         if len(cells) == 30:
