@@ -86,6 +86,7 @@ std::string csv_number(std::optional<double> v, const char* format) {
 
 // The crosstables under the text and markdown tables, as the leaderboard page's matrix.
 std::string markdown_crosstable(const LeagueTable& t) {
+    if (t.standings.empty()) return "";
     const auto cross = crosstable(t);
     std::string out = "\nCrosstable (wins-draws-losses of the row's bot against the column's):\n\n|  |";
     for (const Standing& col : t.standings) out += " " + markdown_cell(col.bot) + " |";
@@ -103,6 +104,7 @@ std::string markdown_crosstable(const LeagueTable& t) {
 
 // Each column as wide as its bot's name or its widest cell, names right-aligned over them.
 std::string text_crosstable(const LeagueTable& t) {
+    if (t.standings.empty()) return "";
     const auto cross = crosstable(t);
     const std::size_t n = t.standings.size();
     std::size_t name_width = 0;
