@@ -1,4 +1,5 @@
 #include "runner/league/standings.hpp"
+#include "runner/league/ratings.hpp"
 #include "runner/text/json_text.hpp"
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,81 @@ std::string markdown_cell(const std::string& s) {
     return out;
 }
 
+// Fills in the ratings of the sorted table's bots from the games between them.
+void rate(std::vector<Standing>& table, const std::vector<GameRecord>& games) {
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < table.size(); ++i) index[table[i].bot] = i;
+    std::vector<RatedGame> rated;
+    for (const GameRecord& g : games) {
+        const auto a = index.find(g.bots[0]), b = index.find(g.bots[1]);
+        if (a == index.end() || b == index.end()) continue;
+        const int winner = g.result.verdict.winner_seat;
+        rated.push_back({a->second, b->second, winner == 0 ? 0.5 : winner == 1 ? 1.0 : 0.0});
+    }
+    const Ratings ratings(table.size(), rated);
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        if (!ratings.rated(i)) continue;
+        table[i].elo = ratings.elo(i);
+        table[i].elo_interval = ratings.interval(i);
+        if (i + 1 < table.size()) table[i].los_next = ratings.superiority(i, i + 1);
+    }
+}
+
+constexpr std::string_view kRatingsNote =
+    "Elo: Bradley-Terry rating fitted to all games (draws half a win, one virtual draw a pair), with its 95% "
+    "interval; LOS: likelihood that the bot is stronger than the next one down. The scoring decides the rank.";
+
+// A number for CSV, empty when there is none.
+std::string csv_number(std::optional<double> v, const char* format) {
+    if (!v) return "";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, format, *v);
+    return buf;
+}
+
+// The crosstables under the text and markdown tables, as the leaderboard page's matrix.
+std::string markdown_crosstable(const LeagueTable& t) {
+    if (t.standings.empty()) return "";
+    const auto cross = crosstable(t);
+    std::string out = "\nCrosstable (wins-draws-losses of the row's bot against the column's):\n\n|  |";
+    for (const Standing& col : t.standings) out += " " + markdown_cell(col.bot) + " |";
+    out += "\n|:---|";
+    for (std::size_t i = 0; i < t.standings.size(); ++i) out += ":---:|";
+    out += "\n";
+    for (std::size_t r = 0; r < t.standings.size(); ++r) {
+        out += "| " + markdown_cell(t.standings[r].bot) + " |";
+        for (std::size_t c = 0; c < t.standings.size(); ++c)
+            out += " " + (r == c ? std::string("-") : format_record(cross[r][c])) + " |";
+        out += "\n";
+    }
+    return out;
+}
+
+// Each column as wide as its bot's name or its widest cell, names right-aligned over them.
+std::string text_crosstable(const LeagueTable& t) {
+    if (t.standings.empty()) return "";
+    const auto cross = crosstable(t);
+    const std::size_t n = t.standings.size();
+    std::size_t name_width = 0;
+    std::vector<std::size_t> widths;
+    for (std::size_t c = 0; c < n; ++c) {
+        name_width = std::max(name_width, t.standings[c].bot.size());
+        widths.push_back(t.standings[c].bot.size());
+        for (std::size_t r = 0; r < n; ++r) widths[c] = std::max(widths[c], format_record(cross[r][c]).size());
+    }
+    const auto pad = [](const std::string& s, std::size_t width) { return std::string(width - s.size(), ' ') + s; };
+    std::string out = "\ncrosstable (wins-draws-losses of the row's bot against the column's):\n" +
+                      std::string(name_width, ' ');
+    for (std::size_t c = 0; c < n; ++c) out += "  " + pad(t.standings[c].bot, widths[c]);
+    out += "\n";
+    for (std::size_t r = 0; r < n; ++r) {
+        out += t.standings[r].bot + std::string(name_width - t.standings[r].bot.size(), ' ');
+        for (std::size_t c = 0; c < n; ++c) out += "  " + pad(r == c ? "-" : format_record(cross[r][c]), widths[c]);
+        out += "\n";
+    }
+    return out;
+}
+
 std::string sandbox_words(const LeagueTable& t) {
     return t.settings.sandboxed ? "yes (bots ran inside bubblewrap)" : "no (bots ran without a sandbox)";
 }
@@ -73,6 +149,42 @@ std::string format_mean_cells(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f", v);
     return buf;
+}
+
+std::string format_elo(std::optional<double> elo) {
+    if (!elo) return "-";
+    const long points = std::lround(*elo);
+    return (points > 0 ? "+" : "") + std::to_string(points);
+}
+
+std::string format_interval(double half_width) { return std::to_string(std::lround(half_width)); }
+
+std::string format_los(std::optional<double> los) {
+    if (!los) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f%%", 100 * *los);
+    return buf;
+}
+
+std::string format_record(const PairRecord& r) {
+    return std::to_string(r.wins) + "-" + std::to_string(r.draws) + "-" + std::to_string(r.losses);
+}
+
+std::vector<std::vector<PairRecord>> crosstable(const LeagueTable& t) {
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < t.standings.size(); ++i) index[t.standings[i].bot] = i;
+    std::vector<std::vector<PairRecord>> table(t.standings.size(), std::vector<PairRecord>(t.standings.size()));
+    for (const GameRecord& g : t.games) {
+        const auto a = index.find(g.bots[0]), b = index.find(g.bots[1]);
+        if (a == index.end() || b == index.end() || a == b) continue;
+        for (int seat = 1; seat <= 2; ++seat) {
+            PairRecord& r = seat == 1 ? table[a->second][b->second] : table[b->second][a->second];
+            const int winner = g.result.verdict.winner_seat;
+            (winner == 0 ? r.draws : winner == seat ? r.wins : r.losses)++;
+            r.games.push_back(&g);
+        }
+    }
+    return table;
 }
 
 std::optional<Scoring> scoring_from_name(std::string_view n) {
@@ -134,6 +246,7 @@ std::vector<Standing> compute_standings(const std::vector<std::string>& bots, co
     });
     for (std::size_t i = 0; i < table.size(); ++i)
         table[i].rank = i > 0 && merit(table[i]) == merit(table[i - 1]) ? table[i - 1].rank : static_cast<int>(i + 1);
+    rate(table, games);
     return table;
 }
 
@@ -152,7 +265,10 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
                                           {"losses", s.losses},
                                           {"points", s.points},
                                           {"forfeits", s.forfeits},
-                                          {"mean_cells", s.mean_cells}});
+                                          {"mean_cells", s.mean_cells},
+                                          {"elo", s.elo ? nlohmann::json(*s.elo) : nlohmann::json()},
+                                          {"elo_interval", s.elo ? nlohmann::json(s.elo_interval) : nlohmann::json()},
+                                          {"los_next", s.los_next ? nlohmann::json(*s.los_next) : nlohmann::json()}});
             j["games"] = {{"total", t.total}, {"played", t.played}, {"reused", t.reused}};
             j["excluded"] = nlohmann::json::array();
             for (const ExcludedBot& e : t.excluded) j["excluded"].push_back({{"bot", e.bot}, {"reason", e.reason}});
@@ -164,49 +280,63 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             // One rectangle for spreadsheets: every row says whether the league was sandboxed,
             // and excluded bots are rows with their reason and no numbers.
             const std::string sandboxed = t.settings.sandboxed ? "yes" : "no";
-            out = "rank,bot,played,wins,draws,losses,points,forfeits,mean_cells,sandboxed,excluded\n";
+            // The ratings' columns come last, so that scripts reading the earlier ones by
+            // position still find them.
+            out = "rank,bot,played,wins,draws,losses,points,forfeits,mean_cells,sandboxed,excluded,elo,elo_interval,"
+                  "los_next\n";
             for (const Standing& s : t.standings)
                 out += std::to_string(s.rank) + "," + csv_text(s.bot) + "," + std::to_string(s.played) + "," +
                        std::to_string(s.wins) + "," + std::to_string(s.draws) + "," + std::to_string(s.losses) + "," +
                        format_points(s.points) + "," + std::to_string(s.forfeits) + "," +
-                       format_mean_cells(s.mean_cells) + "," + sandboxed + ",\n";
+                       format_mean_cells(s.mean_cells) + "," + sandboxed + ",," + csv_number(s.elo, "%.1f") + "," +
+                       csv_number(s.elo ? std::optional(s.elo_interval) : std::nullopt, "%.1f") + "," +
+                       csv_number(s.los_next, "%.4f") + "\n";
             for (const ExcludedBot& e : t.excluded)
-                out += "," + csv_text(e.bot) + ",,,,,,,," + sandboxed + "," + csv_text(e.reason) + "\n";
+                out += "," + csv_text(e.bot) + ",,,,,,,," + sandboxed + "," + csv_text(e.reason) + ",,,\n";
             return out;
         }
-        case TableFormat::markdown:
-            out = "| Rank | Bot | Played | Wins | Draws | Losses | Points | Forfeits | Mean cells |\n"
-                  "|---:|:---|---:|---:|---:|---:|---:|---:|---:|\n";
+        case TableFormat::markdown: {
+            out = "| Rank | Bot | Played | Wins | Draws | Losses | Points | Elo | ±95% | LOS | Forfeits | Mean cells |\n"
+                  "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
             for (const Standing& s : t.standings)
                 out += "| " + std::to_string(s.rank) + " | " + markdown_cell(s.bot) + " | " +
                        std::to_string(s.played) + " | " + std::to_string(s.wins) + " | " + std::to_string(s.draws) +
                        " | " + std::to_string(s.losses) + " | " + format_points(s.points) + " | " +
-                       std::to_string(s.forfeits) + " | " + format_mean_cells(s.mean_cells) + " |\n";
+                       format_elo(s.elo) + " | " + (s.elo ? format_interval(s.elo_interval) : "-") + " | " +
+                       format_los(s.los_next) + " | " + std::to_string(s.forfeits) + " | " +
+                       format_mean_cells(s.mean_cells) + " |\n";
             out += "\nScoring: " + std::string(name(t.scoring)) + ". " + games_line(t) + ".\n";
+            out += "\n" + std::string(kRatingsNote) + "\n";
+
             out += "\nSandboxed: " + sandbox_words(t) + ".\n";
             if (!t.excluded.empty()) {
                 out += "\nExcluded:\n\n";
                 for (const ExcludedBot& e : t.excluded)
                     out += "- " + markdown_cell(e.bot) + ": " + markdown_cell(e.reason) + "\n";
             }
-            return out;
+            return out + markdown_crosstable(t);
+        }
         case TableFormat::text: {
             std::size_t w = 3;
             for (const Standing& s : t.standings) w = std::max(w, s.bot.size());
             char line[512];
-            std::snprintf(line, sizeof line, "%4s  %-*s %6s %5s %5s %6s %7s %8s %10s\n", "rank", int(w), "bot",
-                          "played", "wins", "draws", "losses", "points", "forfeits", "mean cells");
+            std::snprintf(line, sizeof line, "%4s  %-*s %6s %5s %5s %6s %7s %6s %6s %6s %8s %10s\n", "rank", int(w),
+                          "bot", "played", "wins", "draws", "losses", "points", "elo", "+-95%", "los", "forfeits",
+                          "mean cells");
             out += line;
             for (const Standing& s : t.standings) {
-                std::snprintf(line, sizeof line, "%4d  %-*s %6d %5d %5d %6d %7s %8d %10s\n", s.rank, int(w),
-                              s.bot.c_str(), s.played, s.wins, s.draws, s.losses, format_points(s.points).c_str(),
+                std::snprintf(line, sizeof line, "%4d  %-*s %6d %5d %5d %6d %7s %6s %6s %6s %8d %10s\n", s.rank,
+                              int(w), s.bot.c_str(), s.played, s.wins, s.draws, s.losses,
+                              format_points(s.points).c_str(), format_elo(s.elo).c_str(),
+                              (s.elo ? format_interval(s.elo_interval) : "-").c_str(), format_los(s.los_next).c_str(),
                               s.forfeits, format_mean_cells(s.mean_cells).c_str());
                 out += line;
             }
             out += "scoring: " + std::string(name(t.scoring)) + "; " + games_line(t) + "\n";
+            out += std::string(kRatingsNote) + "\n";
             out += "sandboxed: " + sandbox_words(t) + "\n";
             for (const ExcludedBot& e : t.excluded) out += "excluded: " + e.bot + ": " + e.reason + "\n";
-            return out;
+            return out + text_crosstable(t);
         }
     }
     return out;

@@ -21,6 +21,13 @@ struct Standing {
     double points = 0;
     int forfeits = 0;
     double mean_cells = 0;  // final live cells, averaged over the bot's games
+    // The Bradley-Terry rating (ratings.hpp), shown beside the scoring that decides the rank:
+    // none for a bot without games.
+    std::optional<double> elo;
+    double elo_interval = 0;  // half the width of its 95% interval
+    // The likelihood that the bot is stronger than the next one down: none for the last, and for
+    // bots no chain of games links.
+    std::optional<double> los_next;
 };
 
 // Standings of `bots` over `games` (games naming other bots are ignored), best first.
@@ -36,6 +43,15 @@ struct LeagueTable {
     std::vector<ExcludedBot> excluded;
 };
 
+// A row bot's games against a column bot: its wins, draws and losses, and the games.
+struct PairRecord {
+    int wins = 0, draws = 0, losses = 0;
+    std::vector<const GameRecord*> games;
+};
+
+// The crosstable: rows and columns in the table's order (the record of a bot against itself stays empty).
+std::vector<std::vector<PairRecord>> crosstable(const LeagueTable& table);
+
 enum class TableFormat { text, markdown, json, csv };
 std::optional<TableFormat> table_format_from_name(std::string_view name);
 
@@ -45,5 +61,12 @@ std::string format_table(const LeagueTable& table, TableFormat format);
 // (half-point scoring), mean cells with one decimal.
 std::string format_points(double points);
 std::string format_mean_cells(double cells);
+// A rating as signed whole Elo points ("+147", "-32", "0"), "-" for none; an interval's half
+// width as whole points; a likelihood of superiority as a percentage with one decimal, "-" for none.
+std::string format_elo(std::optional<double> elo);
+std::string format_interval(double half_width);
+std::string format_los(std::optional<double> los);
+// "wins-draws-losses", as the crosstable's cells show a pair.
+std::string format_record(const PairRecord& record);
 
 }  // namespace gol::runner

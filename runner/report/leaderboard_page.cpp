@@ -3,8 +3,6 @@
 #include "runner/game/game_stats.hpp"
 #include "runner/text/html_text.hpp"
 
-#include <map>
-#include <utility>
 
 namespace gol::runner {
 
@@ -46,44 +44,39 @@ std::string outcome_words(const GameRecord& g) {
 
 std::string standings_table(const LeagueTable& t) {
     std::string out = "<table id=\"standings\"><thead><tr><th>Rank</th><th class=\"bot\">Bot</th><th>Played</th>"
-                      "<th>Wins</th><th>Draws</th><th>Losses</th><th>Points</th><th>Forfeits</th>"
-                      "<th>Mean cells</th></tr></thead><tbody>\n";
+                      "<th>Wins</th><th>Draws</th><th>Losses</th><th>Points</th>"
+                      "<th title=\"Bradley-Terry rating fitted to all games\">Elo</th><th>&plusmn;95%</th>"
+                      "<th title=\"likelihood that the bot is stronger than the next one down\">LOS</th>"
+                      "<th>Forfeits</th><th>Mean cells</th></tr></thead><tbody>\n";
     for (const Standing& s : t.standings)
         out += "<tr>" + cell(std::to_string(s.rank)) + cell(s.bot, "bot") + cell(std::to_string(s.played)) +
                cell(std::to_string(s.wins)) + cell(std::to_string(s.draws)) + cell(std::to_string(s.losses)) +
-               cell(format_points(s.points)) + cell(std::to_string(s.forfeits)) + cell(format_mean_cells(s.mean_cells)) +
+               cell(format_points(s.points)) + cell(format_elo(s.elo), "elo") +
+               cell(s.elo ? format_interval(s.elo_interval) : "-") + cell(format_los(s.los_next), "los") +
+               cell(std::to_string(s.forfeits)) + cell(format_mean_cells(s.mean_cells)) +
                "</tr>\n";
     return out + "</tbody></table>\n";
 }
 
 // Row bot's wins-draws-losses against the column bot, then a link to each of their games.
 std::string results_matrix(const LeagueTable& t) {
-    std::map<std::pair<std::string, std::string>, std::vector<const GameRecord*>> by_pair;
-    for (const GameRecord& g : t.games) {
-        by_pair[{g.bots[0], g.bots[1]}].push_back(&g);
-        by_pair[{g.bots[1], g.bots[0]}].push_back(&g);
-    }
+    const auto cross = crosstable(t);
     std::string out = "<table id=\"matrix\"><thead><tr><th class=\"bot\">against &rarr;</th>";
     for (const Standing& col : t.standings) out += "<th>" + html_escape(col.bot) + "</th>";
     out += "</tr></thead><tbody>\n";
-    for (const Standing& row : t.standings) {
-        out += "<tr><th class=\"bot\">" + html_escape(row.bot) + "</th>";
-        for (const Standing& col : t.standings) {
-            if (row.bot == col.bot) {
+    for (std::size_t r = 0; r < t.standings.size(); ++r) {
+        out += "<tr><th class=\"bot\">" + html_escape(t.standings[r].bot) + "</th>";
+        for (std::size_t c = 0; c < t.standings.size(); ++c) {
+            if (r == c) {
                 out += "<td class=\"self\"></td>";
                 continue;
             }
-            int w = 0, d = 0, l = 0;
+            const PairRecord& p = cross[r][c];
             std::string links;
             int n = 0;
-            for (const GameRecord* g : by_pair[{row.bot, col.bot}]) {
-                const int seat = g->bots[0] == row.bot ? 1 : 2;
-                const int winner = g->result.verdict.winner_seat;
-                (winner == 0 ? d : winner == seat ? w : l)++;
-                links += " " + game_link(*g, std::to_string(++n), outcome_words(*g));
-            }
-            out += "<td><span class=\"" + std::string(w > l ? "win" : l > w ? "loss" : "draw") + "\">" +
-                   std::to_string(w) + "-" + std::to_string(d) + "-" + std::to_string(l) + "</span>" + links + "</td>";
+            for (const GameRecord* g : p.games) links += " " + game_link(*g, std::to_string(++n), outcome_words(*g));
+            out += "<td><span class=\"" + std::string(p.wins > p.losses ? "win" : p.losses > p.wins ? "loss" : "draw") +
+                   "\">" + format_record(p) + "</span>" + links + "</td>";
         }
         out += "</tr>\n";
     }

@@ -132,7 +132,8 @@ TEST_CASE("league e2e: the expected table, then an unchanged re-run plays nothin
     CHECK(table.exit_status == 0);
     CHECK(json::parse(table.out)["standings"] == t["standings"]);
     RunOutcome csv = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "csv"});
-    CHECK(csv.out.rfind("rank,bot,played,wins,draws,losses,points,forfeits,mean_cells,sandboxed,excluded\n", 0) == 0);
+    CHECK(csv.out.rfind("rank,bot,played,wins,draws,losses,points,forfeits,mean_cells,sandboxed,excluded,elo,elo_interval,"
+                          "los_next\n", 0) == 0);
     CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 5);
 
     // One store through each change in turn (subcases would play the league again for each).

@@ -34,6 +34,11 @@ const Standing& row(const std::vector<Standing>& t, const std::string& bot) {
     return t.front();
 }
 
+std::string csv_elo(double elo) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", elo);
+    return buf;
+}
 
 }  // namespace
 
@@ -95,7 +100,7 @@ TEST_CASE("table formats: JSON and CSV parse, markdown escapes, text lists exclu
     auto rows = parse_csv(format_table(t, TableFormat::csv));
     REQUIRE(rows.size() == 4);  // the excluded bot has a row too
     CHECK(rows[0][1] == "bot");
-    CHECK(rows[1].size() == 11);
+    CHECK(rows[1].size() == 14);
     CHECK(rows[1][1] == "a,b \"q\"");
     CHECK(rows[2][1] == "x|y");
 
@@ -103,6 +108,49 @@ TEST_CASE("table formats: JSON and CSV parse, markdown escapes, text lists exclu
     CHECK(md.find("| 2 | x\\|y |") != std::string::npos);
     std::string text = format_table(t, TableFormat::text);
     CHECK(text.find("excluded: broken: bots/broken/bot.json: invalid JSON") != std::string::npos);
+}
+
+TEST_CASE("table formats: ratings beside the scoring, and the crosstable in text and markdown") {
+    LeagueTable t;
+    // a beats b 3-1, b and c draw twice.
+    t.games = {game("a", "b", 1), game("b", "a", 2), game("a", "b", 1), game("b", "a", 1), game("b", "c", 0),
+               game("c", "b", 0)};
+    t.standings = compute_standings({"a", "b", "c"}, t.games, Scoring::half);
+    REQUIRE(t.standings[0].bot == "a");
+    CHECK(t.standings[0].elo.has_value());
+    CHECK(*t.standings[0].elo > *t.standings[1].elo);
+    CHECK(*t.standings[0].los_next > 0.5);
+    CHECK(!t.standings[2].los_next);  // nobody below the last
+
+    const auto j = nlohmann::json::parse(format_table(t, TableFormat::json));
+    CHECK(j["standings"][0]["elo"].get<double>() == doctest::Approx(*t.standings[0].elo));
+    CHECK(j["standings"][0]["elo_interval"].get<double>() == doctest::Approx(t.standings[0].elo_interval));
+    CHECK(j["standings"][2]["los_next"].is_null());
+
+    const auto rows = parse_csv(format_table(t, TableFormat::csv));
+    CHECK(rows[0][11] == "elo");
+    CHECK(rows[1][11] == csv_elo(*t.standings[0].elo));
+    CHECK(rows[3][13] == "");
+
+    const std::string md = format_table(t, TableFormat::markdown);
+    CHECK(md.find("| 1 | a | 4 | 3 | 0 | 1 | 3 | " + format_elo(t.standings[0].elo) + " | " +
+                  format_interval(t.standings[0].elo_interval) + " | " + format_los(t.standings[0].los_next) +
+                  " |") != std::string::npos);
+    CHECK(md.find("| a | - | 3-0-1 | 0-0-0 |\n| b | 1-0-3 | - | 0-2-0 |\n| c | 0-0-0 | 0-2-0 | - |\n") !=
+          std::string::npos);
+    const std::string text = format_table(t, TableFormat::text);
+    CHECK(text.find("\n       a      b      c\na      -  3-0-1  0-0-0\nb  1-0-3      -  0-2-0\nc  0-0-0  0-2-0      -\n") !=
+          std::string::npos);
+}
+
+TEST_CASE("table formats: ratings as written") {
+    CHECK(format_elo(147.2) == "+147");
+    CHECK(format_elo(-0.4) == "0");
+    CHECK(format_elo(-31.6) == "-32");
+    CHECK(format_elo(std::nullopt) == "-");
+    CHECK(format_interval(213.6) == "214");
+    CHECK(format_los(0.8321) == "83.2%");
+    CHECK(format_los(std::nullopt) == "-");
 }
 
 TEST_CASE("schedule: every pair, each seat order equally often, stable keys") {

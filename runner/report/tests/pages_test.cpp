@@ -166,5 +166,9 @@ TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and
     CHECK(page.find(">1-0-0</span>") != std::string::npos);
     CHECK(page.find(">0-0-1</span>") != std::string::npos);
     CHECK(page.find("timeout 2") != std::string::npos);
+    // 1-0 is fitted as 1.5-0.5 (the virtual draw): 400 log10(3) = 191 Elo apart, centred on 0.
+    CHECK(page.find("<td class=\"elo\">+95</td><td>") != std::string::npos);
+    CHECK(page.find("<td class=\"elo\">-95</td><td>") != std::string::npos);
+    CHECK(page.find("<td class=\"los\">" + format_los(t.standings[0].los_next) + "</td>") != std::string::npos);
     CHECK(page.find("1 of 2 games played") != std::string::npos);
 }

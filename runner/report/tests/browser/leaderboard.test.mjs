@@ -40,6 +40,7 @@ test('the leaderboard page shows the league, escapes names, and links to viewers
   assert.deepEqual(rows.map((r) => r[1]), table.standings.map((s) => s.bot), 'standings in the league order');
   assert.deepEqual(rows.map((r) => Number(r[3])), table.standings.map((s) => s.wins));
   assert.deepEqual(rows.map((r) => Number(r[5])), table.standings.map((s) => s.losses));
+  assert.ok(rows.every((r, i) => Math.abs(Number(r[7]) - table.standings[i].elo) <= 0.5), 'ratings as in the JSON');
   assert.ok(rows.some((r) => r[1] === hostile), 'the hostile name shows as text');
   assert.equal(await page.locator('script').count(), 0, 'no script element came from a name');
 
