@@ -40,6 +40,7 @@ struct LeagueArgs {
     std::string one_game;  // --game: an index or a key
     std::string gauntlet;  // --gauntlet: a bot's name
     std::string rerun;     // --rerun: a game's key or a bot's name
+    int until_separated = 0;  // --until-separated: the budget of added games
     std::string format = "text";
     // Which options the user gave: they override the tournament file.
     std::map<std::string, CLI::Option*> given;
@@ -75,6 +76,7 @@ LeagueOptions resolve(const LeagueArgs& a) {
     o.settings.seed = a.set("--seed") || !t.seed ? a.seed : *t.seed;
     o.settings.gauntlet = a.gauntlet;
     o.rerun = a.rerun;
+    o.until_separated = a.until_separated;
     o.scoring = *scoring_from_name(a.set("--scoring") || !t.scoring ? a.scoring : *t.scoring);
     o.bots_dir = a.set("DIR") || !t.bots ? std::filesystem::path(a.bots_dir.empty() ? "bots" : a.bots_dir) : *t.bots;
     if (!std::filesystem::is_directory(o.bots_dir))
@@ -250,6 +252,13 @@ void add_league(CLI::App& app, Action& run) {
                              "them again with the rest of the league");
     rerun->check(CLI::Validator([](std::string& v) { return v.empty() ? "must not be empty" : ""; }, "KEY|BOT"));
     rerun->excludes(plan)->excludes(a->given["--game"]);
+    cmd->add_option("--until-separated", a->until_separated,
+                    "After the schedule, add game pairs to adjacent bots whose order is uncertain (likelihood of "
+                    "superiority between 5% and 95%) until none is, or BUDGET more games were played")
+        ->type_name("BUDGET")
+        ->check(CLI::Range(2, 1000000))
+        ->excludes(plan)
+        ->excludes(a->given["--game"]);
     cmd->callback([a, &run] { run = [a] { return run_league_command(*a); }; });
 }
 

@@ -1,5 +1,6 @@
 #include "runner/league/league.hpp"
 
+#include "runner/game/replay.hpp"
 #include "runner/sys/atomic_file.hpp"
 #include "runner/bots/bot_player.hpp"
 #include "runner/sys/cpu_pin.hpp"
@@ -7,8 +8,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <variant>
@@ -108,6 +111,13 @@ public:
         progress_.league_started(reused, total);
     }
 
+    // Games added to the league (--until-separated), `stored` of them already in the store.
+    void grow(int games, int stored) {
+        std::lock_guard lock(mutex_);
+        total_ += games;
+        reused_ += stored;
+    }
+
     void started() {
         std::lock_guard lock(mutex_);
         progress_.game_started();
@@ -141,8 +151,8 @@ public:
 private:
     std::mutex mutex_;
     LeagueProgress& progress_;
-    const int reused_;
-    const int total_;
+    int reused_;
+    int total_;
     int played_ = 0;
     std::string error_;
 };
@@ -176,10 +186,11 @@ League prepare_league(const LeagueOptions& o, std::FILE* log) {
 }
 
 // Written before any game is played, so that runs of single games (--game) started later, and
-// `runner table`, agree on the schedule.
-void save_index(ResultsStore& store, const LeagueOptions& o, const League& l) {
-    LeagueIndex index{o.settings, std::string(name(o.scoring)), l.names, {}, l.roster.excluded, l.roster.paths};
+// `runner table`, agree on the schedule; again before each round of added games.
+void save_index(ResultsStore& store, const LeagueOptions& o, const League& l, const std::vector<AddedPair>& added = {}) {
+    LeagueIndex index{o.settings, std::string(name(o.scoring)), l.names, {}, added, l.roster.excluded, l.roster.paths};
     for (const ScheduledGame& g : l.schedule) index.keys.push_back(g.key);
+    for (const ScheduledGame& g : schedule_added(l.names, o.settings, added)) index.keys.push_back(g.key);
     store.save_index(index);
 }
 
@@ -229,7 +240,8 @@ void check_plan(const fs::path& results_dir, const League& l) {
     }
     std::vector<std::string> keys;
     for (const ScheduledGame& g : l.schedule) keys.push_back(g.key);
-    if (keys == plan.keys) return;
+    // Games added by --until-separated follow the schedule's in the plan.
+    if (plan.keys.size() >= keys.size() && std::equal(keys.begin(), keys.end(), plan.keys.begin())) return;
     std::string why;
     for (const ScheduledBot& b : plan.bots)
         for (const ExcludedBot& e : l.roster.excluded)
@@ -264,6 +276,135 @@ void forget_games(ResultsStore& store, const League& l, const std::string& which
                  terminal_line(which).c_str(), games, files);
 }
 
+// Plays the games of `queue` on up to o.jobs workers, storing each; the first error stops them
+// all and is left in `state`.
+void play_games(const LeagueOptions& o, const League& l, const std::vector<const ScheduledGame*>& queue,
+                ResultsStore& store, LeagueObserver& observer, ProcessRegistry& registry, std::stop_token stop,
+                WorkerState& state) {
+    std::atomic<std::size_t> next{0};
+    const int workers = queue.empty() ? 0 : std::max(1, std::min<int>(o.jobs, static_cast<int>(queue.size())));
+    auto work = [&](int worker) {
+        pin_to_nth_cpu(worker);
+        for (std::size_t i; !stop.stop_requested() && state.error().empty() && (i = next++) < queue.size();) {
+            const ScheduledGame& g = *queue[i];
+            state.started();
+            try {
+                const GameResult result = play_and_store(o, l, g, store, observer, registry, stop);
+                state.finished(g.inputs.bots, result);
+            } catch (const GameInterrupted&) {
+                state.abandoned();
+            } catch (const std::exception& e) {
+                state.fail("game " + g.inputs.bots[0] + " vs " + g.inputs.bots[1] + ": " + e.what());
+                state.abandoned();
+            }
+        }
+    };
+    std::vector<std::jthread> threads;
+    for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
+}
+
+bool same_pair(const std::array<std::string, 2>& a, const AddedPair& b) {
+    return (a[0] == b[0] && a[1] == b[1]) || (a[0] == b[1] && a[1] == b[0]);
+}
+
+// Whether the pair's stored games repeat themselves: at least two in each seat order, and those
+// with the same seats identical move for move (their stored replays). A replay that cannot be
+// read leaves it unknown, so the pair is not called deterministic.
+bool repeats_itself(const ResultsStore& store, const std::vector<GameRecord>& games, const AddedPair& pair) {
+    struct SeatOrder {
+        std::vector<std::array<Move, 2>> ticks;  // its first game's
+        int games = 0;
+    };
+    std::map<std::string, SeatOrder> orders;  // by the bot in seat 1
+    for (const GameRecord& r : games) {
+        if (!same_pair(r.bots, pair)) continue;
+        std::ifstream in(store.replay_path(r.key));
+        Replay replay;
+        try {
+            replay = read_replay(in);
+        } catch (const std::exception&) {
+            return false;
+        }
+        SeatOrder& order = orders[r.bots[0]];
+        if (order.games++ == 0) order.ticks = std::move(replay.ticks);
+        else if (replay.ticks != order.ticks) return false;
+    }
+    return orders.size() == 2 && std::all_of(orders.begin(), orders.end(), [](const auto& o) { return o.second.games >= 2; });
+}
+
+// The table names a pair upper bot first, and may swap it from one round to the next.
+AddedPair by_name(const AddedPair& p) { return p[0] < p[1] ? p : AddedPair{p[1], p[0]}; }
+
+std::string pair_name(const AddedPair& p) { return terminal_line(p[0]) + " vs " + terminal_line(p[1]); }
+
+// --until-separated (docs/league.md, "Until separated"): rounds of two more games, one in each
+// seat order, for every adjacent pair of the table whose order is uncertain, re-fitted after
+// each round, until none is or the budget is spent. What it decides is said on `log`.
+void separate(const LeagueOptions& o, const League& l, ResultsStore& store, LeagueObserver& observer,
+              ProcessRegistry& registry, std::stop_token stop, WorkerState& state, std::FILE* log) {
+    std::vector<AddedPair> added;
+    std::set<AddedPair> deterministic;  // by_name
+    int budget = o.until_separated;
+    const std::string& gauntlet = o.settings.gauntlet;
+    std::string end;
+    for (int round = 1;; ++round) {
+        const LeagueTable table = table_from_store(o.results_dir, o.scoring, log);
+        std::vector<std::pair<AddedPair, double>> uncertain;  // with the upper's LOS over the lower
+        for (std::size_t k = 0; k + 1 < table.standings.size(); ++k) {
+            const Standing& upper = table.standings[k];
+            const AddedPair pair{upper.bot, table.standings[k + 1].bot};
+            // A gauntlet plays only its bot's pairs.
+            if (!gauntlet.empty() && pair[0] != gauntlet && pair[1] != gauntlet) continue;
+            if (!upper.los_next || *upper.los_next <= 0.05 || *upper.los_next >= 0.95) continue;
+            if (deterministic.count(by_name(pair))) continue;
+            if (repeats_itself(store, table.games, pair)) {
+                deterministic.insert(by_name(pair));
+                std::fprintf(log,
+                             "league: --until-separated: %s is deterministic: its games with the same seats were "
+                             "identical move for move; no more games for it\n",
+                             pair_name(pair).c_str());
+                continue;
+            }
+            uncertain.emplace_back(pair, *upper.los_next);
+        }
+        if (uncertain.empty()) {
+            end = "every adjacent pair is separated or deterministic";
+            break;
+        }
+        if (budget < 2) {
+            end = "budget spent; still uncertain: ";
+            for (std::size_t i = 0; i < uncertain.size(); ++i)
+                end += (i ? ", " : "") + pair_name(uncertain[i].first) + " (LOS " + format_los(uncertain[i].second) + ")";
+            break;
+        }
+        uncertain.resize(std::min<std::size_t>(uncertain.size(), static_cast<std::size_t>(budget / 2)));
+        std::string pairs;
+        for (const auto& [pair, los] : uncertain) {
+            added.push_back(pair);
+            pairs += (pairs.empty() ? "" : ", ") + pair_name(pair) + " (LOS " + format_los(los) + ")";
+        }
+        const int games = 2 * static_cast<int>(uncertain.size());
+        budget -= games;
+        std::fprintf(log, "league: --until-separated: round %d: 2 more games each for %s; %d of %d left\n", round,
+                     pairs.c_str(), budget, o.until_separated);
+        save_index(store, o, l, added);
+        // Each round's games are the last of the list; stored ones (an earlier run's) are reused.
+        const std::vector<ScheduledGame> more = schedule_added(l.names, o.settings, added);
+        std::vector<const ScheduledGame*> queue;
+        for (auto g = more.end() - games; g != more.end(); ++g)
+            if (!is_stored(store, *g, log)) queue.push_back(&*g);
+        state.grow(games, games - static_cast<int>(queue.size()));
+        play_games(o, l, queue, store, observer, registry, stop, state);
+        if (stop.stop_requested() || !state.error().empty()) return;
+    }
+    std::map<AddedPair, int> per_pair;  // in name order
+    for (const AddedPair& p : added) per_pair[by_name(p)] += 2;
+    std::string counts;
+    for (const auto& [pair, games] : per_pair) counts += (counts.empty() ? "" : ", ") + pair_name(pair) + " " + std::to_string(games);
+    std::fprintf(log, "league: --until-separated: added %zu games%s%s%s; %s\n", 2 * added.size(),
+                 counts.empty() ? "" : " (", counts.c_str(), counts.empty() ? "" : ")", end.c_str());
+}
+
 }  // namespace
 
 LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std::stop_token stop, std::FILE* log) {
@@ -283,31 +424,11 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
 
     LeagueObserver none;
     LeagueObserver& observer = o.observer ? *o.observer : none;
-    std::atomic<std::size_t> next{0};
-    const int workers = queue.empty() ? 0 : std::max(1, std::min<int>(o.jobs, static_cast<int>(queue.size())));
     LeagueProgress no_progress;
     WorkerState state(o.progress ? *o.progress : no_progress, reused, static_cast<int>(schedule.size()));
-
-    auto work = [&](int worker) {
-        pin_to_nth_cpu(worker);
-        for (std::size_t i; !stop.stop_requested() && state.error().empty() && (i = next++) < queue.size();) {
-            const ScheduledGame& g = *queue[i];
-            state.started();
-            try {
-                const GameResult result = play_and_store(o, l, g, store, observer, registry, stop);
-                state.finished(g.inputs.bots, result);
-            } catch (const GameInterrupted&) {
-                state.abandoned();
-            } catch (const std::exception& e) {
-                state.fail("game " + g.inputs.bots[0] + " vs " + g.inputs.bots[1] + ": " + e.what());
-                state.abandoned();
-            }
-        }
-    };
-    {
-        std::vector<std::jthread> threads;
-        for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
-    }
+    play_games(o, l, queue, store, observer, registry, stop, state);
+    if (o.until_separated > 0 && state.error().empty() && !stop.stop_requested())
+        separate(o, l, store, observer, registry, stop, state, log);
     state.done();
 
     if (std::string error = state.error(); !error.empty()) throw StoreError(error);
@@ -316,8 +437,8 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     outcome.interrupted = stop.stop_requested();
     outcome.table = table_from_store(o.results_dir, o.scoring, log);
     outcome.table.played = state.played();
-    outcome.table.reused = reused;
-    outcome.stored = reused + state.played();
+    outcome.table.reused = static_cast<int>(outcome.table.games.size()) - state.played();
+    outcome.stored = static_cast<int>(outcome.table.games.size());
     observer.run_finished(store, outcome.table);
     return outcome;
 }
@@ -381,7 +502,12 @@ LeagueTable table_from_store(const fs::path& dir, std::optional<Scoring> scoring
     LeagueIndex index = load_index(dir);
     // The games as the index's bots and settings schedule them: each record is checked against
     // its game, as a league run checks it.
-    const std::vector<ScheduledGame> schedule = schedule_league(index.bots, index.settings);
+    std::vector<ScheduledGame> schedule = schedule_league(index.bots, index.settings);
+    try {
+        for (ScheduledGame& g : schedule_added(index.bots, index.settings, index.added)) schedule.push_back(std::move(g));
+    } catch (const std::invalid_argument& e) {
+        throw StoreError((dir / "league.json").string() + ": " + e.what());
+    }
     std::vector<std::string> keys;
     for (const ScheduledGame& g : schedule) keys.push_back(g.key);
     if (keys != index.keys)

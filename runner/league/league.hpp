@@ -73,6 +73,10 @@ struct LeagueOptions {
     // run_league only (--rerun): a game's key or a bot's name, whose stored games are forgotten
     // and played again.
     std::string rerun;
+    // run_league only (--until-separated): when above 0, after the schedule's games, up to this
+    // many more games go to adjacent bots of the table whose order is still uncertain
+    // (docs/league.md, "Until separated").
+    int until_separated = 0;
 };
 
 struct LeagueOutcome {

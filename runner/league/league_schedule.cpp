@@ -2,6 +2,9 @@
 
 #include "runner/bots/content_hash.hpp"
 
+#include <algorithm>
+#include <map>
+#include <stdexcept>
 #include <string>
 
 namespace gol::runner {
@@ -22,6 +25,29 @@ std::uint64_t game_seed(std::uint64_t league_seed, const std::string& a, const s
                            .add_field(a < b ? a : b)
                            .add_field(a < b ? b : a)
                            .add_u64(u64(game_index)));
+}
+
+// Game `g` of the pair of bots[i] and bots[j], i < j: the first in seat 1 when g is even.
+ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSettings& s, std::size_t i, std::size_t j,
+                        int g) {
+    ScheduledGame game;
+    game.seats = g % 2 == 0 ? std::array<int, 2>{int(i), int(j)} : std::array<int, 2>{int(j), int(i)};
+    const ScheduledBot& a = bots[game.seats[0]];
+    const ScheduledBot& b = bots[game.seats[1]];
+    GameInputs& in = game.inputs;
+    in.bots = {a.name, b.name};
+    in.hashes = {a.hash, b.hash};
+    in.game_index = g;
+    in.seed = game_seed(s.seed, a.name, b.name, g);
+    in.width = s.config.width;
+    in.height = s.config.height;
+    in.generations = s.config.generations;
+    in.time_limit_ms = s.time_limit_ms;
+    in.memory_limit_mb = s.memory_limit_mb;
+    in.cpu_limit_s = s.cpu_limit_s;
+    in.sandboxed = s.sandboxed;
+    game.key = game_key(in);
+    return game;
 }
 
 }  // namespace
@@ -51,27 +77,27 @@ std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots
     for (std::size_t i = 0; i < bots.size(); ++i)
         for (std::size_t j = i + 1; j < bots.size(); ++j) {
             if (!s.gauntlet.empty() && bots[i].name != s.gauntlet && bots[j].name != s.gauntlet) continue;
-            for (int g = 0; g < s.games_per_pair; ++g) {
-                ScheduledGame game;
-                game.seats = g % 2 == 0 ? std::array<int, 2>{int(i), int(j)} : std::array<int, 2>{int(j), int(i)};
-                const ScheduledBot& a = bots[game.seats[0]];
-                const ScheduledBot& b = bots[game.seats[1]];
-                GameInputs& in = game.inputs;
-                in.bots = {a.name, b.name};
-                in.hashes = {a.hash, b.hash};
-                in.game_index = g;
-                in.seed = game_seed(s.seed, a.name, b.name, g);
-                in.width = s.config.width;
-                in.height = s.config.height;
-                in.generations = s.config.generations;
-                in.time_limit_ms = s.time_limit_ms;
-                in.memory_limit_mb = s.memory_limit_mb;
-                in.cpu_limit_s = s.cpu_limit_s;
-                in.sandboxed = s.sandboxed;
-                game.key = game_key(in);
-                games.push_back(std::move(game));
-            }
+            for (int g = 0; g < s.games_per_pair; ++g) games.push_back(pair_game(bots, s, i, j, g));
         }
+    return games;
+}
+
+std::vector<ScheduledGame> schedule_added(const std::vector<ScheduledBot>& bots, const LeagueSettings& s,
+                                          const std::vector<AddedPair>& added) {
+    const auto position = [&](const std::string& name) {
+        for (std::size_t i = 0; i < bots.size(); ++i)
+            if (bots[i].name == name) return i;
+        throw std::invalid_argument("an added game's bot " + name + " is not in the league");
+    };
+    std::map<std::pair<std::size_t, std::size_t>, int> next;  // by pair: its next game's index
+    std::vector<ScheduledGame> games;
+    for (const AddedPair& p : added) {
+        const std::size_t a = position(p[0]), b = position(p[1]);
+        const std::pair<std::size_t, std::size_t> pair{std::min(a, b), std::max(a, b)};
+        if (pair.first == pair.second) throw std::invalid_argument("an added game pairs " + p[0] + " with itself");
+        const auto it = next.try_emplace(pair, s.games_per_pair).first;
+        for (int k = 0; k < 2; ++k) games.push_back(pair_game(bots, s, pair.first, pair.second, it->second++));
+    }
     return games;
 }
 

@@ -65,4 +65,14 @@ struct ScheduledGame {
 // gauntlet, the pairs without its bot are left out, and the rest are as in the full league.
 std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots, const LeagueSettings& settings);
 
+// A pair of bots, by name, given two more games (--until-separated).
+using AddedPair = std::array<std::string, 2>;
+
+// The games added after the schedule's: each entry of `added` is two more games of its pair, its
+// k-th entry the pair's games games_per_pair + 2k and + 2k + 1, seats as schedule_league gives
+// them. So an added game's key is never one of the schedule's, and the same list gives the same
+// games. Throws std::invalid_argument for a pair naming a bot not in `bots`.
+std::vector<ScheduledGame> schedule_added(const std::vector<ScheduledBot>& bots, const LeagueSettings& settings,
+                                          const std::vector<AddedPair>& added);
+
 }  // namespace gol::runner

@@ -122,6 +122,7 @@ void ResultsStore::save_index(const LeagueIndex& index) {
               {"excluded", excluded},
               {"paths", index.paths}};
     if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
+    if (!index.added.empty()) j["added"] = index.added;
     write_file_atomically(dir_ / "league.json", json_text(j, 2) + "\n");
 }
 
@@ -157,6 +158,8 @@ LeagueIndex load_index(const fs::path& dir) {
         for (const json& b : j.at("bots"))
             index.bots.push_back({b.at("name").get<std::string>(), b.at("hash").get<std::string>()});
         index.keys = j.at("games").get<std::vector<std::string>>();
+        // A league without --until-separated has none.
+        index.added = j.value("added", std::vector<AddedPair>{});
         for (const json& e : j.at("excluded"))
             index.excluded.push_back({e.at("bot").get<std::string>(), e.at("reason").get<std::string>()});
         // Indexes written before bots' paths were kept have none.

@@ -29,7 +29,8 @@ struct LeagueIndex {
     LeagueSettings settings;
     std::string scoring = "wins";
     std::vector<ScheduledBot> bots;
-    std::vector<std::string> keys;
+    std::vector<std::string> keys;  // the schedule's, then the added games' (schedule_added)
+    std::vector<AddedPair> added;   // --until-separated: the pairs given two more games, in order
     std::vector<ExcludedBot> excluded;
     // The folder or file of each bot that has played under a name in this store, kept across
     // runs: when a newcomer takes a name, the bot that had it keeps it (docs/league.md).
