@@ -230,7 +230,8 @@ GameResult play_and_store(const LeagueOptions& o, const League& l, const Schedul
 
 // A run of one game needs the schedule its plan (league.json, when the store has one) was made
 // from: the same index on another machine, with a bot excluded there, would be another game.
-void check_plan(const fs::path& results_dir, const League& l) {
+void check_plan(const LeagueOptions& o, const League& l) {
+    const fs::path& results_dir = o.results_dir;
     if (!fs::exists(results_dir / "league.json")) return;
     LeagueIndex plan;
     try {
@@ -240,8 +241,13 @@ void check_plan(const fs::path& results_dir, const League& l) {
     }
     std::vector<std::string> keys;
     for (const ScheduledGame& g : l.schedule) keys.push_back(g.key);
-    // Games added by --until-separated follow the schedule's in the plan.
-    if (plan.keys.size() >= keys.size() && std::equal(keys.begin(), keys.end(), plan.keys.begin())) return;
+    try {
+        // Games added by --until-separated follow the schedule's in the plan.
+        for (const ScheduledGame& g : schedule_added(l.names, o.settings, plan.added)) keys.push_back(g.key);
+    } catch (const std::invalid_argument&) {
+        keys.clear();  // an added game's bot is not here: another schedule
+    }
+    if (keys == plan.keys) return;
     std::string why;
     for (const ScheduledBot& b : plan.bots)
         for (const ExcludedBot& e : l.roster.excluded)
@@ -458,7 +464,7 @@ LeaguePlan plan_league(const LeagueOptions& o, std::FILE* log) {
 OneGameOutcome play_league_game(const LeagueOptions& o, const GameChoice& which, ProcessRegistry& registry,
                                 std::stop_token stop, std::FILE* log) {
     const League l = prepare_league(o, log);
-    check_plan(o.results_dir, l);
+    check_plan(o, l);
     std::size_t index = 0;
     if (const std::size_t* i = std::get_if<std::size_t>(&which)) {
         if (*i >= l.schedule.size())

@@ -1,0 +1,122 @@
+// End to end: `runner league --until-separated BUDGET` adds game pairs to adjacent bots whose
+// order is uncertain, recognises deterministic pairs, and keeps its added games in the store.
+#include "runner/testing/runner_fixture.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+using namespace gol::runner;
+using gol::runner::testing::read_text;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Five random cells a turn, seeded by the game's GOL_SEED, the tick and the seat, as
+// bots/scatter.py: the same game again is the same, another game differs.
+constexpr const char* kRandomBot = R"py(import json, os, random, sys
+s = json.loads(sys.argv[1])
+rng = random.Random((int(os.environ.get("GOL_SEED", "0")) << 32) + s["tick_id"] * 2 + s["bot_id"])
+cells = []
+while len(cells) < 5:
+    c = [rng.randrange(s["y_size"]), rng.randrange(s["x_size"])]
+    if f"({c[0]},{c[1]})" not in s["board"] and c not in cells:
+        cells.append(c)
+print(json.dumps(cells))
+)py";
+
+// Quick games (20x20, 5 generations) of the bots the test writes.
+struct SeparatedFixture : testing::RunnerFixture {
+    RunOutcome run(std::vector<std::string> extra) {
+        std::vector<std::string> a = {"league", bots.string(), "--results", (root.path() / "results").string(),
+                                      "--cache", cache.string(), "--no-sandbox", "--time-limit", "60000",
+                                      "--width", "20", "--height", "20", "--generations", "5", "-j", "2",
+                                      "--quiet", "--format", "json"};
+        a.insert(a.end(), extra.begin(), extra.end());
+        RunOutcome r = runner(a);
+        INFO("stderr: " << r.err);
+        REQUIRE(r.kind == RunOutcome::Kind::exited);
+        REQUIRE(r.exit_status == 0);
+        return r;
+    }
+
+    json index() const { return json::parse(read_text(root.path() / "results" / "league.json")); }
+};
+
+int played(const RunOutcome& r) { return json::parse(r.out).at("games").at("played").get<int>(); }
+
+}  // namespace
+
+TEST_CASE("until separated: two passers draw every game, so after one added pair of games they are deterministic") {
+    SeparatedFixture f;
+    fs::create_directories(f.bots);
+    for (const char* bot : {"pass1.sh", "pass2.sh"}) std::ofstream(f.bots / bot) << "echo '[]'\n";
+    const RunOutcome first = f.run({"--until-separated", "40"});
+    INFO("stderr: " << first.err);
+    // 2 draws: a likelihood of superiority of 50%, so the pair gets two more games, which repeat the first two.
+    CHECK(has(first.err, "round 1: 2 more games each for pass1 vs pass2 (LOS 50.0%); 38 of 40 left"));
+    CHECK(has(first.err, "pass1 vs pass2 is deterministic: its games with the same seats were identical move for move"));
+    CHECK(has(first.err, "added 2 games (pass1 vs pass2 2); every adjacent pair is separated or deterministic"));
+    CHECK(!has(first.err, "round 2"));
+    CHECK(played(first) == 4);
+    CHECK(f.index().at("added") == json::array({json::array({"pass1", "pass2"})}));
+    CHECK(f.index().at("games").size() == 4);
+
+    // The same run again decides the same from the stored games, and plays nothing.
+    const RunOutcome again = f.run({"--until-separated", "40"});
+    CHECK(played(again) == 0);
+    CHECK(json::parse(again.out).at("games").at("total") == 4);
+    CHECK(has(again.err, "added 2 games (pass1 vs pass2 2)"));
+
+    // `runner table` counts the added games.
+    const RunOutcome table = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "json"});
+    CHECK(table.exit_status == 0);
+    CHECK(json::parse(table.out).at("games").at("total") == 4);
+}
+
+TEST_CASE("until separated: two bots playing at random get rounds until separated or the budget is spent") {
+    SeparatedFixture f;
+    fs::create_directories(f.bots);
+    for (const char* bot : {"rand1.py", "rand2.py"}) std::ofstream(f.bots / bot) << kRandomBot;
+    const RunOutcome r = f.run({"--until-separated", "12"});
+    INFO("stderr: " << r.err);
+    CHECK(!has(r.err, "deterministic"));
+    CHECK(has(r.err, "round 2: 2 more games each for"));
+    const json index = f.index();
+    const int added = static_cast<int>(index.at("added").size());
+    CHECK(added >= 2);
+    CHECK(added <= 6);
+    CHECK(played(r) == 2 + 2 * added);
+    // The added games are their pair's games 2, 3, ...: each key once, none the schedule's.
+    std::set<std::string> keys;
+    for (const json& k : index.at("games")) keys.insert(k.get<std::string>());
+    CHECK(keys.size() == static_cast<std::size_t>(2 + 2 * added));
+    CHECK((has(r.err, "budget spent; still uncertain: ") || has(r.err, "every adjacent pair is separated")));
+}
+
+TEST_CASE("until separated: without it a re-run leaves the added games out of the table, stored for another run") {
+    SeparatedFixture f;
+    fs::create_directories(f.bots);
+    for (const char* bot : {"pass1.sh", "pass2.sh"}) std::ofstream(f.bots / bot) << "echo '[]'\n";
+    f.run({"--until-separated", "4"});
+    const RunOutcome plain = f.run({});
+    CHECK(played(plain) == 0);
+    CHECK(json::parse(plain.out).at("games").at("total") == 2);
+    CHECK(!f.index().contains("added"));
+    const RunOutcome again = f.run({"--until-separated", "4"});
+    CHECK(played(again) == 0);
+    CHECK(json::parse(again.out).at("games").at("total") == 4);
+    // A plan with added games still lets one game of its schedule be played on its own.
+    const RunOutcome one = f.runner({"league", f.bots.string(), "--results", (f.root.path() / "results").string(),
+                                     "--cache", f.cache.string(), "--no-sandbox", "--time-limit", "60000", "--width",
+                                     "20", "--height", "20", "--generations", "5", "--game", "0"});
+    INFO("stderr: " << one.err);
+    CHECK(one.exit_status == 0);
+    CHECK(has(one.err, "already stored"));
+}
