@@ -257,11 +257,28 @@ void check_plan(const LeagueOptions& o, const League& l) {
                           "differs)" + why + "; run the league with --plan again");
 }
 
-// --rerun: forgets the stored games of `which`, a game's key or a bot's name, saying on `log`
-// what it removed.
-void forget_games(ResultsStore& store, const League& l, const std::string& which, std::FILE* log) {
-    const bool is_key = std::any_of(l.schedule.begin(), l.schedule.end(),
-                                    [&](const ScheduledGame& g) { return g.key == which; });
+// The games an earlier --until-separated run added (its league.json), as this league schedules
+// them; none when it added none or paired a bot that is not here.
+std::vector<ScheduledGame> previously_added(const LeagueOptions& o, const League& l) {
+    if (!fs::exists(o.results_dir / "league.json")) return {};
+    try {
+        return schedule_added(l.names, o.settings, load_index(o.results_dir).added);
+    } catch (const StoreError&) {
+        return {};  // build_roster has said so
+    } catch (const std::invalid_argument&) {
+        return {};
+    }
+}
+
+// --rerun: forgets the stored games of `which`, a game's key or a bot's name, among the schedule
+// and the games added before (`added`), saying on `log` what it removed.
+void forget_games(ResultsStore& store, const League& l, const std::vector<ScheduledGame>& added,
+                  const std::string& which, std::FILE* log) {
+    std::vector<const ScheduledGame*> candidates;
+    for (const std::vector<ScheduledGame>* list : {&l.schedule, &added})
+        for (const ScheduledGame& g : *list) candidates.push_back(&g);
+    const bool is_key = std::any_of(candidates.begin(), candidates.end(),
+                                    [&](const ScheduledGame* g) { return g->key == which; });
     const bool is_bot = std::any_of(l.names.begin(), l.names.end(),
                                     [&](const ScheduledBot& b) { return b.name == which; });
     if (!is_key && !is_bot) {
@@ -271,9 +288,9 @@ void forget_games(ResultsStore& store, const League& l, const std::string& which
     }
     int games = 0;
     std::size_t files = 0;
-    for (const ScheduledGame& g : l.schedule) {
-        if (is_key ? g.key != which : g.inputs.bots[0] != which && g.inputs.bots[1] != which) continue;
-        const std::vector<fs::path> removed = store.forget(g.key);
+    for (const ScheduledGame* g : candidates) {
+        if (is_key ? g->key != which : g->inputs.bots[0] != which && g->inputs.bots[1] != which) continue;
+        const std::vector<fs::path> removed = store.forget(g->key);
         games += !removed.empty();
         files += removed.size();
         for (const fs::path& f : removed) std::fprintf(log, "league: --rerun: removed %s\n", f.string().c_str());
@@ -417,8 +434,9 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     const League l = prepare_league(o, log);
     const std::vector<ScheduledGame>& schedule = l.schedule;
     ResultsStore store(o.results_dir);
+    const std::vector<ScheduledGame> added_before = previously_added(o, l);
     save_index(store, o, l);
-    if (!o.rerun.empty()) forget_games(store, l, o.rerun, log);
+    if (!o.rerun.empty()) forget_games(store, l, added_before, o.rerun, log);
 
     std::vector<const ScheduledGame*> queue;
     for (const ScheduledGame& g : schedule)

@@ -120,3 +120,14 @@ TEST_CASE("until separated: without it a re-run leaves the added games out of th
     CHECK(one.exit_status == 0);
     CHECK(has(one.err, "already stored"));
 }
+
+TEST_CASE("until separated: --rerun BOT forgets the games added for it too") {
+    SeparatedFixture f;
+    fs::create_directories(f.bots);
+    for (const char* bot : {"pass1.sh", "pass2.sh"}) std::ofstream(f.bots / bot) << "echo '[]'\n";
+    f.run({"--until-separated", "4"});
+    const RunOutcome rerun = f.run({"--until-separated", "4", "--rerun", "pass1"});
+    INFO("stderr: " << rerun.err);
+    CHECK(has(rerun.err, "--rerun pass1: forgot 4 stored games"));
+    CHECK(played(rerun) == 4);
+}
