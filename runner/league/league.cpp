@@ -326,9 +326,8 @@ void play_games(const LeagueOptions& o, const League& l, const std::vector<const
     for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
 }
 
-bool same_pair(const std::array<std::string, 2>& a, const AddedPair& b) {
-    return (a[0] == b[0] && a[1] == b[1]) || (a[0] == b[1] && a[1] == b[0]);
-}
+// A pair in name order: the table names it upper bot first, and may swap it from one round to the next.
+AddedPair by_name(const AddedPair& p) { return p[0] < p[1] ? p : AddedPair{p[1], p[0]}; }
 
 // Whether the pair's stored games repeat themselves: at least two in each seat order, and those
 // with the same seats identical move for move (their stored replays). A replay that cannot be
@@ -340,7 +339,7 @@ bool repeats_itself(const ResultsStore& store, const std::vector<GameRecord>& ga
     };
     std::map<std::string, SeatOrder> orders;  // by the bot in seat 1
     for (const GameRecord& r : games) {
-        if (!same_pair(r.bots, pair)) continue;
+        if (by_name(r.bots) != by_name(pair)) continue;
         std::ifstream in(store.replay_path(r.key));
         Replay replay;
         try {
@@ -355,12 +354,9 @@ bool repeats_itself(const ResultsStore& store, const std::vector<GameRecord>& ga
     return orders.size() == 2 && std::all_of(orders.begin(), orders.end(), [](const auto& o) { return o.second.games >= 2; });
 }
 
-// The table names a pair upper bot first, and may swap it from one round to the next.
-AddedPair by_name(const AddedPair& p) { return p[0] < p[1] ? p : AddedPair{p[1], p[0]}; }
-
 std::string pair_name(const AddedPair& p) { return terminal_line(p[0]) + " vs " + terminal_line(p[1]); }
 
-// --until-separated (docs/league.md, "Until separated"): rounds of two more games, one in each
+// --until-separated (docs/league.md, "More games where they inform"): rounds of two more games, one in each
 // seat order, for every adjacent pair of the table whose order is uncertain, re-fitted after
 // each round, until none is or the budget is spent. What it decides is said on `log`.
 void separate(const LeagueOptions& o, const League& l, ResultsStore& store, LeagueObserver& observer,

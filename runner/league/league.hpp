@@ -75,7 +75,7 @@ struct LeagueOptions {
     std::string rerun;
     // run_league only (--until-separated): when above 0, after the schedule's games, up to this
     // many more games go to adjacent bots of the table whose order is still uncertain
-    // (docs/league.md, "Until separated").
+    // (docs/league.md, "More games where they inform").
     int until_separated = 0;
 };
 
