@@ -357,7 +357,7 @@ bool repeats_itself(const ResultsStore& store, const std::vector<GameRecord>& ga
 std::string pair_name(const AddedPair& p) { return terminal_line(p[0]) + " vs " + terminal_line(p[1]); }
 
 // --until-separated (docs/league.md, "More games where they inform"): rounds of two more games, one in each
-// seat order, for every adjacent pair of the table whose order is uncertain, re-fitted after
+// seat order, for every pair of bots adjacent in rating order whose order is uncertain, re-fitted after
 // each round, until none is or the budget is spent. What it decides is said on `log`.
 void separate(const LeagueOptions& o, const League& l, ResultsStore& store, LeagueObserver& observer,
               ProcessRegistry& registry, std::stop_token stop, WorkerState& state, std::FILE* log) {
@@ -369,12 +369,13 @@ void separate(const LeagueOptions& o, const League& l, ResultsStore& store, Leag
     for (int round = 1;; ++round) {
         const LeagueTable table = table_from_store(o.results_dir, o.scoring, log);
         std::vector<std::pair<AddedPair, double>> uncertain;  // with the upper's LOS over the lower
-        for (std::size_t k = 0; k + 1 < table.standings.size(); ++k) {
-            const Standing& upper = table.standings[k];
-            const AddedPair pair{upper.bot, table.standings[k + 1].bot};
+        // Neighbours in rating order, not the scoring's: a bot given more games collects more
+        // wins, and would climb a table of wins past a stronger bot it was never compared with.
+        for (const RatedNeighbours& n : rating_neighbours(table)) {
+            const AddedPair pair{n.upper, n.lower};
             // A gauntlet plays only its bot's pairs.
             if (!gauntlet.empty() && pair[0] != gauntlet && pair[1] != gauntlet) continue;
-            if (!upper.los_next || *upper.los_next <= 0.05 || *upper.los_next >= 0.95) continue;
+            if (!n.los || *n.los <= 0.05 || *n.los >= 0.95) continue;
             if (deterministic.count(by_name(pair))) continue;
             if (repeats_itself(store, table.games, pair)) {
                 deterministic.insert(by_name(pair));
@@ -384,7 +385,7 @@ void separate(const LeagueOptions& o, const League& l, ResultsStore& store, Leag
                              pair_name(pair).c_str());
                 continue;
             }
-            uncertain.emplace_back(pair, *upper.los_next);
+            uncertain.emplace_back(pair, *n.los);
         }
         if (uncertain.empty()) {
             end = "every adjacent pair is separated or deterministic";

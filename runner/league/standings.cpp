@@ -52,8 +52,8 @@ std::string markdown_cell(const std::string& s) {
     return out;
 }
 
-// Fills in the ratings of the sorted table's bots from the games between them.
-void rate(std::vector<Standing>& table, const std::vector<GameRecord>& games) {
+// The ratings of the table's bots (by their place in it) from the games between them.
+Ratings fit(const std::vector<Standing>& table, const std::vector<GameRecord>& games) {
     std::map<std::string, std::size_t> index;
     for (std::size_t i = 0; i < table.size(); ++i) index[table[i].bot] = i;
     std::vector<RatedGame> rated;
@@ -63,7 +63,12 @@ void rate(std::vector<Standing>& table, const std::vector<GameRecord>& games) {
         const int winner = g.result.verdict.winner_seat;
         rated.push_back({a->second, b->second, winner == 0 ? 0.5 : winner == 1 ? 1.0 : 0.0});
     }
-    const Ratings ratings(table.size(), rated);
+    return Ratings(table.size(), rated);
+}
+
+// Fills in the ratings of the sorted table's bots from the games between them.
+void rate(std::vector<Standing>& table, const std::vector<GameRecord>& games) {
+    const Ratings ratings = fit(table, games);
     for (std::size_t i = 0; i < table.size(); ++i) {
         if (!ratings.rated(i)) continue;
         table[i].elo = ratings.elo(i);
@@ -339,6 +344,19 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             return out + text_crosstable(t);
         }
     }
+    return out;
+}
+
+std::vector<RatedNeighbours> rating_neighbours(const LeagueTable& table) {
+    const Ratings ratings = fit(table.standings, table.games);
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < table.standings.size(); ++i)
+        if (ratings.rated(i)) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ratings.elo(a) > ratings.elo(b); });
+    std::vector<RatedNeighbours> out;
+    for (std::size_t k = 0; k + 1 < order.size(); ++k)
+        out.push_back({table.standings[order[k]].bot, table.standings[order[k + 1]].bot,
+                       ratings.superiority(order[k], order[k + 1])});
     return out;
 }
 

@@ -66,6 +66,15 @@ std::string format_mean_cells(double cells);
 std::string format_elo(std::optional<double> elo);
 std::string format_interval(double half_width);
 std::string format_los(std::optional<double> los);
+// Bots next to each other in rating order (highest first), whatever the scoring's order: the
+// upper, the lower, and the likelihood that the upper is the stronger (none when no games link
+// them). What --until-separated separates (docs/league.md).
+struct RatedNeighbours {
+    std::string upper, lower;
+    std::optional<double> los;
+};
+std::vector<RatedNeighbours> rating_neighbours(const LeagueTable& table);
+
 // "wins-draws-losses", as the crosstable's cells show a pair.
 std::string format_record(const PairRecord& record);
 
