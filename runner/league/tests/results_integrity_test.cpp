@@ -131,11 +131,12 @@ TEST_CASE("integrity: CSV gives excluded bots rows and neutralises cells a sprea
     REQUIRE(rows.size() == 1 + names.size() + 2);
     CHECK(rows[0] == std::vector<std::string>{"rank", "bot", "played", "wins", "draws", "losses", "points", "forfeits",
                                               "mean_cells", "sandboxed", "excluded", "elo", "elo_interval",
-                                              "los_next"});
+                                              "los_next", "mean_move_ms", "max_move_ms", "mean_cpu_ms", "timeouts",
+                                              "near_timeouts"});
     std::set<std::string> bots;
     for (std::size_t i = 1; i < rows.size(); ++i) {
         CAPTURE(i);
-        REQUIRE(rows[i].size() == 14);
+        REQUIRE(rows[i].size() == 19);
         bots.insert(rows[i][1]);
         CHECK(rows[i][9] == "yes");
     }
