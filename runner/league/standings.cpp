@@ -340,8 +340,8 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             // One rectangle for spreadsheets: every row says whether the league was sandboxed,
             // and excluded bots are rows with their reason and no numbers.
             const std::string sandboxed = t.settings.sandboxed ? "yes" : "no";
-            // The ratings' columns come last, so that scripts reading the earlier ones by
-            // position still find them.
+            // New columns go last (the ratings', then the time's), so that scripts reading the
+            // earlier ones by position still find them.
             out = "rank,bot,played,wins,draws,losses,points,forfeits,mean_cells,sandboxed,excluded,elo,elo_interval,"
                   "los_next,mean_move_ms,max_move_ms,mean_cpu_ms,timeouts,near_timeouts\n";
             for (const Standing& s : t.standings)
