@@ -137,15 +137,9 @@ TEST_CASE("game record: impossible results are refused, naming what is wrong") {
 TEST_CASE("game record: time per move is kept by seat, and a record without it still loads") {
     const ScheduledGame g = scheduled();
     GameRecord r = valid_record(g);
-    MoveTiming seat2;
-    seat2.moves = 100;
-    seat2.wall_total = std::chrono::microseconds(2'500'000);
-    seat2.wall_max = std::chrono::microseconds(1'000'400);
-    seat2.cpu_moves = 98;
-    seat2.cpu_total = std::chrono::microseconds(40'000);
-    seat2.cpu_max = std::chrono::microseconds(3'000);
-    seat2.timeouts = 2;
-    seat2.near_timeouts = 1;
+    using us = std::chrono::microseconds;
+    const MoveTiming seat2{.moves = 100, .wall_total = us(2'500'000), .wall_max = us(1'000'400), .cpu_moves = 98,
+                           .cpu_total = us(40'000), .cpu_max = us(3'000), .timeouts = 2, .near_timeouts = 1};
     r.timing = std::array<MoveTiming, 2>{MoveTiming{}, seat2};
     const std::string text = record_text(r);
     CHECK(json::parse(text)["move_times"][1]["wall_max_us"] == 1'000'400);

@@ -175,15 +175,9 @@ TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and
     CHECK(page.find(">Timeouts/near</th>") != std::string::npos);
     CHECK(page.find("<td>-</td><td>-</td><td>-</td><td>-</td></tr>") != std::string::npos);
 
-    MoveTiming plain;
-    plain.moves = 400;
-    plain.wall_total = std::chrono::microseconds(2'000'000);
-    plain.wall_max = std::chrono::microseconds(950'000);
-    plain.cpu_moves = 400;
-    plain.cpu_total = std::chrono::microseconds(400'000);
-    plain.cpu_max = std::chrono::microseconds(2'000);
-    plain.timeouts = 2;
-    plain.near_timeouts = 1;
+    using us = std::chrono::microseconds;
+    const MoveTiming plain{.moves = 400, .wall_total = us(2'000'000), .wall_max = us(950'000), .cpu_moves = 400,
+                           .cpu_total = us(400'000), .cpu_max = us(2'000), .timeouts = 2, .near_timeouts = 1};
     t.games[0].timing = std::array<MoveTiming, 2>{MoveTiming{}, plain};
     t.standings = compute_standings({kHostile, "plain"}, t.games, Scoring::wins);
     CHECK(leaderboard_page(t).find("<td>5.0</td><td>950.0</td><td>1.0</td><td>2/1</td></tr>") != std::string::npos);
