@@ -314,6 +314,7 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
         return failed(ForfeitKind::resource_limit, "CPU time limit of " + std::to_string(limit.count()) +
                                                        " s per move (used " + seconds + " s)");
     }
+    result.cpu = used;
     take_reply(result, reply.line);
     return result;
 }
@@ -384,6 +385,7 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     RunOutcome& run = *ran;
     if (sandbox_) as_seen_inside(run);
     result.elapsed = run.elapsed;
+    result.cpu = run.cpu;
     result.out = run.out.substr(0, kOutputPreview);
     if (long_board && run.kind != RunOutcome::Kind::spawn_failed && !long_board->taken()) {
         result.forfeit = board_too_large(

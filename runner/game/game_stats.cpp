@@ -22,9 +22,38 @@ std::chrono::microseconds maximum(const std::vector<std::chrono::microseconds>& 
     return times.empty() ? std::chrono::microseconds{} : *std::max_element(times.begin(), times.end());
 }
 
+MoveTiming& MoveTiming::operator+=(const MoveTiming& o) {
+    moves += o.moves;
+    wall_total += o.wall_total;
+    wall_max = std::max(wall_max, o.wall_max);
+    cpu_moves += o.cpu_moves;
+    cpu_total += o.cpu_total;
+    cpu_max = std::max(cpu_max, o.cpu_max);
+    timeouts += o.timeouts;
+    near_timeouts += o.near_timeouts;
+    return *this;
+}
+
+MoveTiming move_timing(const SeatStats& seat, std::chrono::milliseconds time_limit) {
+    MoveTiming t;
+    t.moves = static_cast<int>(seat.move_times.size());
+    for (auto m : seat.move_times) t.wall_total += m;
+    t.wall_max = maximum(seat.move_times);
+    t.cpu_moves = static_cast<int>(seat.cpu_times.size());
+    for (auto c : seat.cpu_times) t.cpu_total += c;
+    t.cpu_max = maximum(seat.cpu_times);
+    t.timeouts = t.moves - static_cast<int>(seat.in_time_move_times.size());
+    // Over 80% of the limit, compared in whole microseconds: elapsed * 5 > limit * 4.
+    for (auto m : seat.in_time_move_times)
+        if (m.count() * 5 > std::chrono::microseconds(time_limit).count() * 4) ++t.near_timeouts;
+    return t;
+}
+
 void GameStats::on_move(int, int seat, const MoveReport& move) {
     SeatStats& s = seats_[seat - 1];
     s.move_times.push_back(move.elapsed);
+    if (move.cpu) s.cpu_times.push_back(*move.cpu);
+    if (!move.forfeit || move.forfeit->kind != ForfeitKind::timeout) s.in_time_move_times.push_back(move.elapsed);
     if (move.forfeit) {
         ++s.forfeits_by_reason[std::string(name(move.forfeit->kind))];
         s.last_forfeit = std::string(name(move.forfeit->kind)) + ": " + move.forfeit->detail;

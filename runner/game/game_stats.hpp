@@ -15,9 +15,27 @@ namespace gol::runner {
 
 struct SeatStats {
     std::vector<std::chrono::microseconds> move_times;
+    std::vector<std::chrono::microseconds> cpu_times;  // of the moves whose CPU time is known
+    // Of the moves that did not time out: near-timeouts are counted against the game's limit later.
+    std::vector<std::chrono::microseconds> in_time_move_times;
     std::map<std::string, int> forfeits_by_reason;
     std::string last_forfeit;  // "reason: detail" of the most recent forfeit
 };
+
+// A seat's time over a game's moves, as game records keep it and the league table sums it.
+struct MoveTiming {
+    int moves = 0;
+    std::chrono::microseconds wall_total{0}, wall_max{0};
+    int cpu_moves = 0;  // moves whose CPU time was measured; the CPU figures cover only those
+    std::chrono::microseconds cpu_total{0}, cpu_max{0};
+    int timeouts = 0;
+    int near_timeouts = 0;  // moves that took over 80% of the time limit and did not time out
+    MoveTiming& operator+=(const MoveTiming& other);
+    friend bool operator==(const MoveTiming&, const MoveTiming&) = default;
+};
+
+// A seat's timing in a game played with `time_limit`.
+MoveTiming move_timing(const SeatStats& seat, std::chrono::milliseconds time_limit);
 
 // "reason n, reason n" in reason order, as reports show a seat's forfeits; empty without any.
 std::string forfeit_breakdown(const std::map<std::string, int>& by_reason);

@@ -52,6 +52,8 @@ struct Move {
 // A move with what making it cost and what the bot wrote beside it.
 struct MoveReport : Move {
     std::chrono::microseconds elapsed{0};
+    // User plus system CPU time of the move's processes; none where the runner could not measure it.
+    std::optional<std::chrono::microseconds> cpu;
     std::string err;  // the bot's stderr, capped
     std::string out;  // the start of the bot's stdout, for reports on a forfeited turn
 };

@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include <climits>
+#include <chrono>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace gol::runner {
@@ -75,16 +77,60 @@ void check_result(const GameRecord& r, const GameInputs& in) {
         if (sum != g.forfeits[s])
             throw RecordError("seat " + std::to_string(s + 1) + "'s forfeit_reasons add up to " + std::to_string(sum) +
                               ", not its " + std::to_string(g.forfeits[s]) + " forfeits");
+        if (r.timing) {
+            const MoveTiming& t = (*r.timing)[s];
+            const auto timeouts = r.forfeit_reasons[s].find("timeout");
+            if (t.timeouts != (timeouts == r.forfeit_reasons[s].end() ? 0 : timeouts->second))
+                throw RecordError("seat " + std::to_string(s + 1) + "'s move_times count other timeouts than its forfeit_reasons");
+        }
     }
+}
+
+// Microseconds as records keep them.
+std::int64_t us(std::chrono::microseconds t) { return t.count(); }
+
+json timing_json(const MoveTiming& t) {
+    return {{"moves", t.moves},
+            {"wall_total_us", us(t.wall_total)},
+            {"wall_max_us", us(t.wall_max)},
+            {"cpu_moves", t.cpu_moves},
+            {"cpu_total_us", us(t.cpu_total)},
+            {"cpu_max_us", us(t.cpu_max)},
+            {"timeouts", t.timeouts},
+            {"near_timeouts", t.near_timeouts}};
+}
+
+// Counts within [0, moves] and times not negative, the total at least the maximum.
+MoveTiming timing_from_json(const json& j) {
+    if (!j.is_object()) throw RecordError("\"move_times\" is not an object for each seat");
+    MoveTiming t;
+    t.moves = int_field(j, "moves");
+    check_range(t.moves, "moves", 0, INT_MAX);
+    auto count = [&](const char* key) { return static_cast<int>(integer(field(j, key), key, 0, t.moves)); };
+    auto time = [&](const char* key) {
+        return std::chrono::microseconds(integer(field(j, key), key, 0, std::numeric_limits<std::int64_t>::max()));
+    };
+    t.wall_total = time("wall_total_us");
+    t.wall_max = time("wall_max_us");
+    t.cpu_moves = count("cpu_moves");
+    t.cpu_total = time("cpu_total_us");
+    t.cpu_max = time("cpu_max_us");
+    t.timeouts = count("timeouts");
+    t.near_timeouts = count("near_timeouts");
+    if (t.wall_max > t.wall_total || t.cpu_max > t.cpu_total)
+        throw RecordError("\"move_times\" has a longest move longer than all moves together");
+    return t;
 }
 
 }  // namespace
 
 GameRecord make_record(const ScheduledGame& game, const GameResult& result, const GameStats& stats) {
-    GameRecord record{game.inputs, game.key, result, {}, {}};
+    GameRecord record{game.inputs, game.key, result, {}, {}, std::array<MoveTiming, 2>{}};
     for (int seat = 1; seat <= 2; ++seat) {
         record.forfeit_reasons[seat - 1] = stats.seat(seat).forfeits_by_reason;
         record.last_forfeit[seat - 1] = stats.seat(seat).last_forfeit;
+        (*record.timing)[seat - 1] =
+            move_timing(stats.seat(seat), std::chrono::milliseconds(game.inputs.time_limit_ms));
     }
     return record;
 }
@@ -130,6 +176,7 @@ void to_json(json& j, const GameRecord& r) {
     j["inputs"] = static_cast<const GameInputs&>(r);
     j["forfeit_reasons"] = r.forfeit_reasons;
     j["last_forfeit"] = r.last_forfeit;
+    if (r.timing) j["move_times"] = {timing_json((*r.timing)[0]), timing_json((*r.timing)[1])};
 }
 
 void from_json(const json& j, GameRecord& r) {
@@ -148,6 +195,11 @@ void from_json(const json& j, GameRecord& r) {
         }
     }
     r.last_forfeit = string_pair(j, "last_forfeit");
+    r.timing.reset();
+    if (j.contains("move_times")) {
+        const json& times = seat_pair(j, "move_times");
+        r.timing = std::array<MoveTiming, 2>{timing_from_json(times[0]), timing_from_json(times[1])};
+    }
 }
 
 std::string record_text(const GameRecord& r) { return json_text(json(r), 2) + "\n"; }

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,8 @@ struct GameRecord : GameInputs {
     // By seat: forfeited turns per reason, and "reason: detail" of the last one.
     std::array<std::map<std::string, int>, 2> forfeit_reasons;
     std::array<std::string, 2> last_forfeit;
+    // By seat: time per move. None in records from runners before it was kept.
+    std::optional<std::array<MoveTiming, 2>> timing;
 };
 
 // The record of a game just played.

@@ -28,6 +28,8 @@ struct Standing {
     // The likelihood that the bot is stronger than the next one down: none for the last, and for
     // bots no chain of games links.
     std::optional<double> los_next;
+    // Time per move summed over the bot's games whose records keep it: none when no record does.
+    std::optional<MoveTiming> timing;
 };
 
 // Standings of `bots` over `games` (games naming other bots are ignored), best first.
@@ -74,6 +76,14 @@ struct RatedNeighbours {
     std::optional<double> los;
 };
 std::vector<RatedNeighbours> rating_neighbours(const LeagueTable& table);
+
+// Time per move in milliseconds with one decimal, "-" for none: the mean and longest wall time,
+// the mean CPU time (over the moves whose CPU time was measured).
+std::string format_mean_move(const std::optional<MoveTiming>& t);
+std::string format_max_move(const std::optional<MoveTiming>& t);
+std::string format_mean_cpu(const std::optional<MoveTiming>& t);
+// Timeouts and near-timeouts as "timeouts/near-timeouts", "-" for none.
+std::string format_timeouts(const std::optional<MoveTiming>& t);
 
 // "wins-draws-losses", as the crosstable's cells show a pair.
 std::string format_record(const PairRecord& record);

@@ -47,14 +47,19 @@ std::string standings_table(const LeagueTable& t) {
                       "<th>Wins</th><th>Draws</th><th>Losses</th><th>Points</th>"
                       "<th title=\"Bradley-Terry rating fitted to all games\">Elo</th><th>&plusmn;95%</th>"
                       "<th title=\"likelihood that the bot is stronger than the next one down\">LOS</th>"
-                      "<th>Forfeits</th><th>Mean cells</th></tr></thead><tbody>\n";
+                      "<th>Forfeits</th><th>Mean cells</th>"
+                      "<th title=\"mean wall time per move\">ms/move</th><th title=\"longest move\">Max ms</th>"
+                      "<th title=\"mean CPU time per move\">CPU ms/move</th>"
+                      "<th title=\"timeouts / moves over 80% of the time limit\">Timeouts/near</th>"
+                      "</tr></thead><tbody>\n";
     for (const Standing& s : t.standings)
         out += "<tr>" + cell(std::to_string(s.rank)) + cell(s.bot, "bot") + cell(std::to_string(s.played)) +
                cell(std::to_string(s.wins)) + cell(std::to_string(s.draws)) + cell(std::to_string(s.losses)) +
                cell(format_points(s.points)) + cell(format_elo(s.elo), "elo") +
                cell(s.elo ? format_interval(s.elo_interval) : "-") + cell(format_los(s.los_next), "los") +
                cell(std::to_string(s.forfeits)) + cell(format_mean_cells(s.mean_cells)) +
-               "</tr>\n";
+               cell(format_mean_move(s.timing)) + cell(format_max_move(s.timing)) +
+               cell(format_mean_cpu(s.timing)) + cell(format_timeouts(s.timing)) + "</tr>\n";
     return out + "</tbody></table>\n";
 }
 

@@ -267,6 +267,7 @@ std::optional<RunOutcome> Launcher::run_request(const SpawnSpec& spec, const std
         std::optional<gol_launch_report> end = read_report(control_.get(), by);
         if (end && end->kind == GOL_LAUNCH_ENDED) {
             outcome.max_rss_kb = static_cast<long>(end->max_rss_kb);
+            if (end->cpu_us >= 0) outcome.cpu = std::chrono::microseconds(end->cpu_us);
             return end->value;
         }
         stop();

@@ -30,6 +30,11 @@ namespace {
 
 using namespace pipes;
 
+std::chrono::microseconds cpu_time(const rusage& u) {
+    using std::chrono::microseconds, std::chrono::seconds;
+    return seconds(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + microseconds(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 // One whole report from a namespace init, or nullopt at end of file.
 std::optional<gol_init_report> read_report(int fd) {
     gol_init_report report{};
@@ -64,6 +69,9 @@ public:
     int pidfd() const { return pidfd_.get(); }
     // The bot's peak resident memory, once reaped.
     long max_rss_kb() const { return usage_.ru_maxrss; }
+    // Its CPU time with that of the children it reaped (for a contained bot, the init's, whose
+    // child the bot is), once reaped.
+    std::chrono::microseconds cpu() const { return cpu_time(usage_); }
 
     // Returns the bot's wait status. Kills the group first: the leader, still unreaped,
     // keeps the group id from being reused while we signal it.
@@ -371,6 +379,7 @@ RunOutcome run(const SpawnSpec& spec, const Containment* contain) {
     auto collect = [&](RunOutcome::Kind kind) {
         outcome.kind = kind;
         outcome.max_rss_kb = child.max_rss_kb();
+        outcome.cpu = child.cpu();
         outcome.out = std::move(s.out_buf);
         outcome.err = std::move(s.err_buf);
         outcome.err_truncated = s.err_truncated;

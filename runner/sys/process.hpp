@@ -91,6 +91,9 @@ struct RunOutcome {
     std::string spawn_error;  // Kind::spawn_failed
     std::chrono::microseconds elapsed{0};
     long max_rss_kb = 0;  // the process's peak resident memory (not its descendants')
+    // User plus system CPU time of the process and the children it waited for (wait4's rusage);
+    // none where it is not known (a warm move, whose process the launcher does not reap).
+    std::optional<std::chrono::microseconds> cpu;
 };
 
 // Sets kind (exited or signaled), exit_status and signal from a process's wait status.

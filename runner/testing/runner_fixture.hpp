@@ -116,4 +116,11 @@ inline bool process_with(const std::string& marker) {
     return false;
 }
 
+// A JSON table's standings without each bot's time per move, which differs between two plays of
+// the same games.
+inline nlohmann::json without_times(nlohmann::json standings) {
+    for (nlohmann::json& row : standings) row.erase("time");
+    return standings;
+}
+
 }  // namespace gol::runner::testing

@@ -381,3 +381,25 @@ TEST_CASE("warm interpreters: which bots run warm") {
     b.spec.protocol = Protocol::persistent;
     CHECK_FALSE(warm({"python3", file.string()}));
 }
+
+TEST_CASE("warm interpreters: a move's CPU time is measured warm as cold") {
+    // Busy for well over 20 ms of CPU on any machine, then a pass.
+    const std::vector<std::pair<const char*, const char*>> bots = {
+        {"busy.py", "sum(range(10_000_000))\nprint('[]')\n"},
+        {"busy.rb", "10_000_000.times.sum\nputs '[]'\n"},
+    };
+    for (const auto& [file, source] : bots) {
+        CAPTURE(file);
+        in_each_mode([&](WarmFixture& f) {
+            const PreparedBot b = f.bot(f.write(file, source));
+            auto warm = f.player(b, true);
+            auto cold = f.player(b, false);
+            for (const MoveReport& m : {warm->move(kBoard), cold->move(kBoard)}) {
+                CHECK(m.ok());
+                REQUIRE(m.cpu);
+                CHECK(*m.cpu > std::chrono::milliseconds(20));
+            }
+            CHECK(warm->warm());
+        });
+    }
+}

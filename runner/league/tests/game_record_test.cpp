@@ -22,7 +22,7 @@ ScheduledGame scheduled(int which = 0) {
 // What a league would store for it: seat 1 wins 30 to 12 after all generations, seat 2 having
 // timed out twice.
 GameRecord valid_record(const ScheduledGame& g) {
-    GameRecord r{g.inputs, g.key, {}, {}, {}};
+    GameRecord r{g.inputs, g.key, {}, {}, {}, {}};
     r.result.verdict = {1, EndReason::generations};
     r.result.generations = 100;
     r.result.cells = {30, 12};
@@ -132,4 +132,40 @@ TEST_CASE("game record: impossible results are refused, naming what is wrong") {
               j["forfeits"] = {0, 0};
               j["forfeit_reasons"][1] = json::object();
           }) == "");
+}
+
+TEST_CASE("game record: time per move is kept by seat, and a record without it still loads") {
+    const ScheduledGame g = scheduled();
+    GameRecord r = valid_record(g);
+    using us = std::chrono::microseconds;
+    const MoveTiming seat2{.moves = 100, .wall_total = us(2'500'000), .wall_max = us(1'000'400), .cpu_moves = 98,
+                           .cpu_total = us(40'000), .cpu_max = us(3'000), .timeouts = 2, .near_timeouts = 1};
+    r.timing = std::array<MoveTiming, 2>{MoveTiming{}, seat2};
+    const std::string text = record_text(r);
+    CHECK(json::parse(text)["move_times"][1]["wall_max_us"] == 1'000'400);
+    const GameRecord back = read_record(text, g);
+    REQUIRE(back.timing);
+    CHECK((*back.timing)[1] == seat2);
+    CHECK((*back.timing)[0] == MoveTiming{});
+
+    // Records from before time per move was kept have no "move_times".
+    CHECK(!read_record(record_text(valid_record(g)), g).timing);
+
+    auto problem_with = [&](const std::function<void(json&)>& change) {
+        json j = json::parse(text);
+        change(j);
+        try {
+            read_record(j.dump(), g);
+        } catch (const RecordError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(has(problem_with([](json& j) { j["move_times"][1]["timeouts"] = 1; }),
+              "seat 2's move_times count other timeouts than its forfeit_reasons"));
+    CHECK(has(problem_with([](json& j) { j["move_times"][1]["cpu_moves"] = 101; }), "\"cpu_moves\" is 101, not from 0 to 100"));
+    CHECK(has(problem_with([](json& j) { j["move_times"][0]["wall_total_us"] = -1; }), "\"wall_total_us\" is -1"));
+    CHECK(has(problem_with([](json& j) { j["move_times"][1]["wall_max_us"] = 9'000'000; }), "longest move longer than"));
+    CHECK(has(problem_with([](json& j) { j["move_times"] = json::array({1}); }), "\"move_times\" is not a list of two"));
+    CHECK(has(problem_with([](json& j) { j["move_times"][0].erase("moves"); }), "\"moves\""));
 }

@@ -133,7 +133,7 @@ TEST_CASE("league e2e: the expected table, then an unchanged re-run plays nothin
     CHECK(json::parse(table.out)["standings"] == t["standings"]);
     RunOutcome csv = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "csv"});
     CHECK(csv.out.rfind("rank,bot,played,wins,draws,losses,points,forfeits,mean_cells,sandboxed,excluded,elo,elo_interval,"
-                          "los_next\n", 0) == 0);
+                          "los_next,mean_move_ms,max_move_ms,mean_cpu_ms,timeouts,near_timeouts\n", 0) == 0);
     CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == 5);
 
     // One store through each change in turn (subcases would play the league again for each).
@@ -175,6 +175,44 @@ TEST_CASE("league e2e: table --scoring ranks the stored games by another scoring
     CHECK(r.err.find("--scoring") != std::string::npos);
 }
 
+TEST_CASE("league e2e: time per bot in the stored records and the table, timeouts counted") {
+    LeagueFixture f;
+    fs::copy(fs::path(TEST_BOTS_DIR) / "hang.sh", f.bots / "hang.sh");
+    fs::remove(f.bots / "nap.sh");
+    fs::remove(f.bots / "cblock.cpp");
+    std::vector<std::string> args = f.league_args("results");
+    args.back() = "300";  // the time limit: hang times out on every move
+    RunOutcome r = f.runner(args);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    const json t = json::parse(r.out);
+    for (const char* b : {"block", "idle", "hang"}) {
+        CAPTURE(b);
+        const json time = row(t, b)["time"];
+        REQUIRE(time.is_object());
+        CHECK(time["moves"].get<int>() > 0);
+        // Every move's CPU time is known: the plain shell bots' and the warm python's.
+        CHECK(time["cpu_moves"] == time["moves"]);
+        CHECK(time["max_move_ms"].get<double>() > 0);
+    }
+    CHECK(row(t, "hang")["time"]["timeouts"] == row(t, "hang")["time"]["moves"]);
+    CHECK(row(t, "hang")["time"]["timeouts"] == row(t, "hang")["forfeits"]);
+    CHECK(row(t, "block")["time"]["timeouts"] == 0);
+
+    // Each stored record keeps both seats' times.
+    for (const auto& entry : fs::directory_iterator(f.root.path() / "results" / "games")) {
+        if (entry.path().extension() != ".json") continue;
+        const json record = json::parse(read_text(entry.path()));
+        REQUIRE(record["move_times"].size() == 2);
+        CHECK(record["move_times"][0]["moves"].get<int>() > 0);
+    }
+
+    RunOutcome text = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "text"});
+    CHECK(text.out.find("ms/move   max ms   cpu ms  t/o near") != std::string::npos);
+    RunOutcome md = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "markdown"});
+    CHECK(md.out.find("| ms/move | Max ms | CPU ms/move | Timeouts/near |") != std::string::npos);
+}
+
 TEST_CASE("league e2e: killed with SIGKILL mid-run, a re-run completes to the same table with no game redone") {
     LeagueFixture f;
     f.add_gate("results");
@@ -197,7 +235,7 @@ TEST_CASE("league e2e: killed with SIGKILL mid-run, a re-run completes to the sa
     CHECK(f.stored("results") == 12);
 
     json uninterrupted = f.league("reference");
-    CHECK(resumed["standings"] == uninterrupted["standings"]);
+    CHECK(testing::without_times(resumed["standings"]) == testing::without_times(uninterrupted["standings"]));
 }
 
 TEST_CASE("league e2e: Ctrl-C or SIGTERM mid-run stops the league with 128 + the signal, keeping its games for the next run") {

@@ -33,7 +33,7 @@ struct PlanFixture {
     // A draw after every generation, as a league would store it for `game`.
     void store(const PlannedGame& game) {
         const ScheduledGame g = scheduled().at(game.index);
-        GameRecord r{g.inputs, g.key, {}, {}, {}};
+        GameRecord r{g.inputs, g.key, {}, {}, {}, {}};
         r.result.verdict = {0, EndReason::generations};
         r.result.generations = 10;
         r.result.cells = {4, 4};

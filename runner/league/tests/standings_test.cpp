@@ -100,7 +100,7 @@ TEST_CASE("table formats: JSON and CSV parse, markdown escapes, text lists exclu
     auto rows = parse_csv(format_table(t, TableFormat::csv));
     REQUIRE(rows.size() == 4);  // the excluded bot has a row too
     CHECK(rows[0][1] == "bot");
-    CHECK(rows[1].size() == 14);
+    CHECK(rows[1].size() == 19);
     CHECK(rows[1][1] == "a,b \"q\"");
     CHECK(rows[2][1] == "x|y");
 
@@ -213,4 +213,66 @@ TEST_CASE("tournament files: fields, relative bots folder, and errors naming the
     CHECK(error(R"({"scoring": "elo"})").find("\"scoring\" must be") != std::string::npos);
     CHECK(error(R"({"seed": -1})").find("\"seed\"") != std::string::npos);
     CHECK(error(R"({"seed": 1})").find("t.json") == std::string::npos);  // valid: no error
+}
+
+TEST_CASE("table formats: time per bot summed over its games, \"-\" where no record keeps it") {
+    using std::chrono::microseconds;
+    auto timed = [](GameRecord g, int moves, int wall_ms, int max_ms, int cpu_moves, int cpu_ms, int timeouts, int near) {
+        MoveTiming t;
+        t.moves = moves;
+        t.wall_total = microseconds(wall_ms * 1000);
+        t.wall_max = microseconds(max_ms * 1000);
+        t.cpu_moves = cpu_moves;
+        t.cpu_total = microseconds(cpu_ms * 1000);
+        t.cpu_max = t.cpu_total;
+        t.timeouts = timeouts;
+        t.near_timeouts = near;
+        g.timing = std::array<MoveTiming, 2>{t, t};
+        return g;
+    };
+    LeagueTable t;
+    // a: 10 moves in 300 ms over two games, the longest 90 ms, 8 moves' CPU 40 ms, 1 timeout, 2 near.
+    // c's only game is an old record without times.
+    t.games = {timed(game("a", "b", 1), 4, 100, 90, 4, 20, 1, 0), timed(game("b", "a", 2), 6, 200, 50, 4, 20, 0, 2),
+               game("a", "c", 1)};
+    t.standings = compute_standings({"a", "b", "c"}, t.games, Scoring::wins);
+    REQUIRE(t.standings[0].bot == "a");
+    REQUIRE(t.standings[0].timing);
+    CHECK(t.standings[0].timing->moves == 10);
+    CHECK(t.standings[0].timing->timeouts == 1);
+    REQUIRE(t.standings[1].bot == "c");  // fewer losses than b
+    CHECK(!t.standings[1].timing);
+    CHECK(format_mean_move(t.standings[0].timing) == "30.0");
+    CHECK(format_max_move(t.standings[0].timing) == "90.0");
+    CHECK(format_mean_cpu(t.standings[0].timing) == "5.0");
+    CHECK(format_timeouts(t.standings[0].timing) == "1/2");
+    CHECK(format_mean_move(std::nullopt) == "-");
+    CHECK(format_timeouts(std::nullopt) == "-");
+
+    const auto j = nlohmann::json::parse(format_table(t, TableFormat::json));
+    CHECK(j["standings"][0]["time"]["mean_move_ms"].get<double>() == doctest::Approx(30));
+    CHECK(j["standings"][0]["time"]["max_move_ms"].get<double>() == doctest::Approx(90));
+    CHECK(j["standings"][0]["time"]["mean_cpu_ms"].get<double>() == doctest::Approx(5));
+    CHECK(j["standings"][0]["time"]["cpu_moves"] == 8);
+    CHECK(j["standings"][0]["time"]["timeouts"] == 1);
+    CHECK(j["standings"][0]["time"]["near_timeouts"] == 2);
+    CHECK(j["standings"][1]["time"].is_null());
+
+    // New columns come after the ratings', so the earlier ones keep their positions.
+    const auto rows = parse_csv(format_table(t, TableFormat::csv));
+    CHECK(rows[0][14] == "mean_move_ms");
+    CHECK(rows[0][18] == "near_timeouts");
+    CHECK(std::vector<std::string>(rows[1].begin() + 14, rows[1].end()) ==
+          std::vector<std::string>{"30.000", "90.000", "5.000", "1", "2"});
+    CHECK(std::vector<std::string>(rows[2].begin() + 14, rows[2].end()) == std::vector<std::string>{"", "", "", "", ""});
+
+    const std::string md = format_table(t, TableFormat::markdown);
+    CHECK(md.find("| ms/move | Max ms | CPU ms/move | Timeouts/near |") != std::string::npos);
+    CHECK(md.find(" | 30.0 | 90.0 | 5.0 | 1/2 |\n") != std::string::npos);
+    CHECK(md.find("| c | 1 | 0 | 0 | 1 |") != std::string::npos);
+    CHECK(md.find(" | - | - | - | - |\n") != std::string::npos);
+    const std::string text = format_table(t, TableFormat::text);
+    CHECK(text.find("ms/move   max ms   cpu ms  t/o near") != std::string::npos);
+    CHECK(text.find("     30.0     90.0      5.0       1/2\n") != std::string::npos);
+    CHECK(text.find("        -        -        -         -\n") != std::string::npos);
 }

@@ -171,4 +171,14 @@ TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and
     CHECK(page.find("<td class=\"elo\">-95</td><td>") != std::string::npos);
     CHECK(page.find("<td class=\"los\">" + format_los(t.standings[0].los_next) + "</td>") != std::string::npos);
     CHECK(page.find("1 of 2 games played") != std::string::npos);
+    // The record keeps no time per move (an older runner's): the time columns say so.
+    CHECK(page.find(">Timeouts/near</th>") != std::string::npos);
+    CHECK(page.find("<td>-</td><td>-</td><td>-</td><td>-</td></tr>") != std::string::npos);
+
+    using us = std::chrono::microseconds;
+    const MoveTiming plain{.moves = 400, .wall_total = us(2'000'000), .wall_max = us(950'000), .cpu_moves = 400,
+                           .cpu_total = us(400'000), .cpu_max = us(2'000), .timeouts = 2, .near_timeouts = 1};
+    t.games[0].timing = std::array<MoveTiming, 2>{MoveTiming{}, plain};
+    t.standings = compute_standings({kHostile, "plain"}, t.games, Scoring::wins);
+    CHECK(leaderboard_page(t).find("<td>5.0</td><td>950.0</td><td>1.0</td><td>2/1</td></tr>") != std::string::npos);
 }

@@ -56,7 +56,8 @@ enum {
     GOL_LAUNCH_READY = 1,
     GOL_LAUNCH_STARTED = 2, /* started_ns: when a warm move's process was handed its request */
     GOL_LAUNCH_FAILED = 3, /* value: errno; step: what failed ("execve", "chdir", ...) */
-    GOL_LAUNCH_ENDED = 4   /* value: the move's wait status; max_rss_kb: its peak (wait4) */
+    GOL_LAUNCH_ENDED = 4   /* value: the move's wait status; max_rss_kb: its peak, cpu_us: its user plus
+                              system CPU time (wait4), -1 when not known (a warm move) */
 };
 
 struct gol_launch_report {
@@ -64,6 +65,7 @@ struct gol_launch_report {
     int32_t value;
     int64_t max_rss_kb;
     int64_t started_ns; /* CLOCK_MONOTONIC; 0 when not known */
+    int64_t cpu_us;
     char step[32];
 };
 

@@ -56,6 +56,12 @@ static int warm_socket = -1;
 /* The signalfd of SIGCHLD. */
 static int children = -1;
 
+static void send_report(const struct gol_launch_report* r) {
+    /* Nothing to do if the runner is gone: the next read sees its end of file. */
+    while (send(control, r, sizeof *r, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+    }
+}
+
 static void report_started_at(int32_t kind, int32_t value, int64_t max_rss_kb, int64_t started_ns,
                               const char* step) {
     struct gol_launch_report r;
@@ -65,9 +71,7 @@ static void report_started_at(int32_t kind, int32_t value, int64_t max_rss_kb, i
     r.max_rss_kb = max_rss_kb;
     r.started_ns = started_ns;
     if (step) strncpy(r.step, step, sizeof r.step - 1);
-    /* Nothing to do if the runner is gone: the next read sees its end of file. */
-    while (send(control, &r, sizeof r, MSG_NOSIGNAL) < 0 && errno == EINTR) {
-    }
+    send_report(&r);
 }
 
 static void report(int32_t kind, int32_t value, int64_t max_rss_kb, const char* step) {
@@ -331,6 +335,7 @@ struct warm_reply {
     int32_t kind;
     int32_t value;
     int64_t detail; /* STARTED: CLOCK_MONOTONIC in ns; ENDED: peak memory in KiB */
+    int64_t cpu_us; /* ENDED: the move's user plus system CPU time; -1 when not known */
 };
 
 /* The interpreter's next reply, within a few seconds. 0, or -1 with errno when it did not come. */
@@ -516,6 +521,8 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     int status = 0;
     struct rusage usage;
     memset(&usage, 0, sizeof usage);
+    /* A warm move is the interpreter's child: its CPU time is the interpreter's to tell. */
+    int64_t cpu_us = -1;
     for (int ended = 0; !ended;) {
         struct pollfd waits[3] = {{control, POLLIN, 0}, {children, POLLIN, 0}, {warm_socket, POLLIN, 0}};
         if (poll(waits, warm_move && warm_pid > 0 ? 3 : 2, -1) < 0) continue;
@@ -531,6 +538,8 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
                 if (pid == child) {
                     status = s;
                     usage = u;
+                    cpu_us = (int64_t)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000 + u.ru_utime.tv_usec +
+                             u.ru_stime.tv_usec;
                     ended = 1;
                     break;
                 }
@@ -546,6 +555,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
             if (read_warm_reply(&end) == 0 && end.kind == GOL_LAUNCH_ENDED) {
                 status = end.value;
                 usage.ru_maxrss = end.detail;
+                cpu_us = end.cpu_us;
                 ended = 1;
             } else {
                 /* The interpreter died (a move may kill it) or said what it should not: the
@@ -576,7 +586,13 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
         spare.kind = GOL_LAUNCH_SPARE;
         if (send(warm_socket, &spare, sizeof spare, MSG_NOSIGNAL) != (ssize_t)sizeof spare) stop_warm();
     }
-    report(GOL_LAUNCH_ENDED, status, usage.ru_maxrss, NULL);
+    struct gol_launch_report done;
+    memset(&done, 0, sizeof done);
+    done.kind = GOL_LAUNCH_ENDED;
+    done.value = status;
+    done.max_rss_kb = usage.ru_maxrss;
+    done.cpu_us = cpu_us;
+    send_report(&done);
 }
 
 int main(int argc, char** argv) {

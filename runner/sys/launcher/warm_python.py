@@ -6,11 +6,12 @@
 # The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
 # stderr and stdin when GOL_LAUNCH_STDIN attached, then the strings: cwd, program, this script,
 # argv, env); and SPARE after each move, when the launcher has ended its processes: the process
-# for the next move is forked then, and reads the next request itself (fork_spare). Replies, "=iiq" (kind, value,
-# detail): READY once started; per request STARTED (value: the move's pid; detail: the time,
+# for the next move is forked then, and reads the next request itself (fork_spare). Replies, "=iiqq" (kind, value,
+# detail, cpu): READY once started; per request STARTED (value: the move's pid; detail: the time,
 # CLOCK_MONOTONIC in ns) just before the move's process gets the request, or FAILED (value:
-# errno); after STARTED, ENDED (value: its wait status; detail: its peak memory in KiB) once it
-# has ended. The launcher ends the rest of the move's processes (orphans come to it, process 1)
+# errno); after STARTED, ENDED (value: its wait status; detail: its peak memory in KiB; cpu: its
+# user plus system CPU time in microseconds, -1 when not known) once it has ended; cpu is 0 in the
+# others. The launcher ends the rest of the move's processes (orphans come to it, process 1)
 # as for any move.
 #
 # The bot runs in the same uid and namespace as this process, so this process keeps nothing a
@@ -40,7 +41,7 @@ PRELOADED = frozenset(sys.modules) - STARTUP_MODULES
 
 CONTROL_FD = 3
 HEADER = struct.Struct("=IIiIII5Q")  # struct gol_launch_request
-REPLY = struct.Struct("=iiq")
+REPLY = struct.Struct("=iiqq")
 READY, STARTED, FAILED, ENDED = 1, 2, 3, 4
 GOL_LAUNCH_SPARE = 3
 GOL_LAUNCH_STDIN = 1
@@ -320,7 +321,7 @@ def fork_spare(sock, last):
                 os._exit(0)
             fields, fds, strings = request
             # When its time starts: the move runs once it has the request, not before.
-            sock.sendall(REPLY.pack(STARTED, os.getpid(), time.clock_gettime_ns(time.CLOCK_MONOTONIC)))
+            sock.sendall(REPLY.pack(STARTED, os.getpid(), time.clock_gettime_ns(time.CLOCK_MONOTONIC), 0))
             here = (strings[0], strings[4]) if fields[3] > 1 else (b"", b"")
             env = strings[3 + fields[3]:3 + fields[3] + fields[4]]
             os.write(tell, b"\0".join(list(here) + env))
@@ -352,7 +353,7 @@ def serve(sock):
             for fd in request[1]:
                 os.close(fd)
             if request[0][0] != GOL_LAUNCH_SPARE:
-                sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0))
+                sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0, 0))
             continue
         # The spare says which file it runs, and with what environment, once it has its
         # request; nothing, if the runner has gone (end of file on the launcher's socket).
@@ -370,8 +371,8 @@ def serve(sock):
         if (cwd, file) != last:
             last = (cwd, file)
             prepare_request(cwd, file)
-        status, peak, reaped = wait_for(move)
-        sock.sendall(REPLY.pack(ENDED, status, peak))
+        status, peak, cpu, reaped = wait_for(move)
+        sock.sendall(REPLY.pack(ENDED, status, peak, cpu))
         # Reaped after its end was reported, while the runner goes on; the launcher has killed it.
         if not reaped:
             os.waitpid(move, 0)
@@ -383,17 +384,31 @@ def serve(sock):
             os.close(fd)
 
 
+def cpu_us(pid):
+    """User plus system CPU time in microseconds of a process not yet reaped, with that of the
+    children it reaped, to a clock tick (/proc/PID/stat); -1 when it cannot be read."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            stat = f.read()
+        # After the name, which may hold anything but ends with the last ")": utime, stime,
+        # cutime and cstime are the 12th to 15th fields.
+        ticks = sum(int(n) for n in stat[stat.rindex(b")") + 2:].split()[11:15])
+    except (OSError, ValueError):
+        return -1
+    return ticks * 1000000 // os.sysconf("SC_CLK_TCK")
+
+
 def wait_for(move):
-    """(wait status, peak memory in KiB, reaped) of the move: status 0 as soon as it says DONE
-    (finish()), or as it ends. DONE from the move itself can only end it early, which its own
-    exit could as well."""
+    """(wait status, peak memory in KiB, CPU time in microseconds, reaped) of the move: status 0
+    as soon as it says DONE (finish()), its CPU time read then, or as it ends. DONE from the move
+    itself can only end it early, which its own exit could as well."""
     while True:
         info = signal.sigwaitinfo({signal.SIGCHLD, DONE})
         if info.si_signo == DONE and info.si_pid == move:
-            return 0, 0, False
+            return 0, 0, cpu_us(move), False
         pid, status, usage = os.wait4(move, os.WNOHANG)
         if pid == move:
-            return status, usage.ru_maxrss, True
+            return status, usage.ru_maxrss, round((usage.ru_utime + usage.ru_stime) * 1e6), True
 
 
 def main():
@@ -405,7 +420,7 @@ def main():
     # What is loaded now stays out of the collector's way: a move's collections do not walk it,
     # so its pages stay shared with this process instead of being copied into each move.
     gc.freeze()
-    sock.sendall(REPLY.pack(READY, os.getpid(), 0))
+    sock.sendall(REPLY.pack(READY, os.getpid(), 0, 0))
     serve(sock)
 
 

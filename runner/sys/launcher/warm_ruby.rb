@@ -19,7 +19,7 @@ module GolWarmRuby
   CONTROL_FD = 3
   HEADER = "L2lL3Q5" # struct gol_launch_request
   HEADER_SIZE = 64
-  REPLY = "l2q"
+  REPLY = "l2q2"
   READY, STARTED, FAILED, ENDED = 1, 2, 3, 4
   SPARE = 3
   STDIN_FLAG = 1
@@ -56,8 +56,8 @@ module GolWarmRuby
     [fields, ios, strings.split("\0", -1)[0...-1] || []]
   end
 
-  def reply(sock, kind, value, detail)
-    sock.write([kind, value, detail].pack(REPLY))
+  def reply(sock, kind, value, detail, cpu_us = 0)
+    sock.write([kind, value, detail, cpu_us].pack(REPLY))
   end
 
   # The move's process: set up as the launcher sets up any move, then the bot's file as main.
@@ -175,13 +175,21 @@ module GolWarmRuby
         exit!(0)
       end
       started_with ||= said[1..].split("\0", -1)
+      # The move is the only child reaped meanwhile, so the children's CPU time grows by its own.
+      before = children_cpu
       _, status = Process.wait2(move)
-      reply(sock, ENDED, raw_status(status), 0)
+      reply(sock, ENDED, raw_status(status), 0, ((children_cpu - before) * 1_000_000).round)
       # The launcher says when the move's processes are gone: only then the next spare.
       request = receive(sock)
       exit!(0) if request.nil?
       request[1].each(&:close)
     end
+  end
+
+  # User plus system CPU seconds of the children reaped so far (getrusage RUSAGE_CHILDREN).
+  def children_cpu
+    t = Process.times
+    t.cutime + t.cstime
   end
 
   # The wait status as waitpid gives it.

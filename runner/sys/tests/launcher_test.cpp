@@ -223,3 +223,16 @@ TEST_CASE("launcher: a launcher killed during a move ends it, and the next move 
         CHECK(box.launcher->pid() != pid);
     }
 }
+
+TEST_CASE("launcher: a move's CPU time comes with its end, the children it waited for included") {
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        const RunOutcome r =
+            box.run("i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; sh -c 'j=0; while [ $j -lt 100000 ]; do j=$((j+1)); done'",
+                    20000ms);
+        CHECK(r.kind == RunOutcome::Kind::exited);
+        REQUIRE(r.cpu);
+        CHECK(*r.cpu > 20ms);
+    }
+}

@@ -303,6 +303,20 @@ TEST_CASE("process: a contained bot's daemon ends with it, and its peak memory i
     CHECK(mem.max_rss_kb < 256 * 1024);
 }
 
+TEST_CASE("process: a process's CPU time, with its children's, plain and contained") {
+    // A loop of the shell's and a child's: both count, as the bot's whole move.
+    const std::string busy = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; sh -c 'j=0; while [ $j -lt 100000 ]; do j=$((j+1)); done'";
+    RunOutcome plain = run_process(sh(busy, 20000ms));
+    CHECK(plain.kind == RunOutcome::Kind::exited);
+    REQUIRE(plain.cpu);
+    CHECK(*plain.cpu > 20ms);
+    if (skip_unless_containment()) return;
+    RunOutcome boxed = run_process(contained(sh(busy, 20000ms)));
+    CHECK(boxed.kind == RunOutcome::Kind::exited);
+    REQUIRE(boxed.cpu);
+    CHECK(*boxed.cpu > 20ms);
+}
+
 TEST_CASE("process: a contained persistent bot exchanges lines and ends as before") {
     if (skip_unless_containment()) return;
     SpawnSpec spec = contained(sh("read l; echo \"[$l]\"; read l; echo \"$$\"; read l; kill -TERM $$"));

@@ -1,0 +1,56 @@
+// A seat's time per move: sums, the longest move, CPU only where measured, timeouts and near-timeouts.
+#include "runner/game/game_stats.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace gol::runner;
+using std::chrono::microseconds;
+using std::chrono::milliseconds;
+
+namespace {
+
+MoveReport move(microseconds elapsed, std::optional<microseconds> cpu, std::optional<ForfeitKind> forfeit = {}) {
+    MoveReport m;
+    m.elapsed = elapsed;
+    m.cpu = cpu;
+    if (forfeit) m.forfeit = Forfeit{*forfeit, "detail"};
+    return m;
+}
+
+}  // namespace
+
+TEST_CASE("move timing: totals, longest, CPU where measured, timeouts and moves over 80% of the limit") {
+    GameStats stats;
+    stats.on_move(1, 1, move(microseconds(100'000), microseconds(90'000)));
+    stats.on_move(1, 2, move(microseconds(1'000'000), std::nullopt, ForfeitKind::timeout));
+    stats.on_move(2, 1, move(microseconds(800'000), microseconds(10'000)));  // exactly 80%: not near
+    stats.on_move(2, 2, move(microseconds(800'001), std::nullopt, ForfeitKind::exit_status));  // near
+    stats.on_move(3, 1, move(microseconds(900'000), std::nullopt));  // near, CPU not known
+
+    const MoveTiming one = move_timing(stats.seat(1), milliseconds(1000));
+    CHECK(one.moves == 3);
+    CHECK(one.wall_total == microseconds(1'800'000));
+    CHECK(one.wall_max == microseconds(900'000));
+    CHECK(one.cpu_moves == 2);
+    CHECK(one.cpu_total == microseconds(100'000));
+    CHECK(one.cpu_max == microseconds(90'000));
+    CHECK(one.timeouts == 0);
+    CHECK(one.near_timeouts == 1);
+
+    const MoveTiming two = move_timing(stats.seat(2), milliseconds(1000));
+    CHECK(two.moves == 2);
+    CHECK(two.cpu_moves == 0);
+    CHECK(two.timeouts == 1);
+    CHECK(two.near_timeouts == 1);
+
+    MoveTiming sum = one;
+    sum += two;
+    CHECK(sum.moves == 5);
+    CHECK(sum.wall_total == microseconds(3'600'001));
+    CHECK(sum.wall_max == microseconds(1'000'000));
+    CHECK(sum.cpu_moves == 2);
+    CHECK(sum.timeouts == 1);
+    CHECK(sum.near_timeouts == 2);
+
+    CHECK(move_timing(SeatStats{}, milliseconds(1000)) == MoveTiming{});
+}
