@@ -6,8 +6,66 @@
 
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <csignal>
 #include <iostream>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+// Levenshtein distance: how many letters to insert, delete or replace to turn `a` into `b`.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    std::iota(row.begin(), row.end(), std::size_t{0});
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t replaced = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+            diagonal = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, replaced});
+        }
+    }
+    return row[b.size()];
+}
+
+// "; did you mean 'X'?" for the closest of `known` to `word`, or "" when none is a likely typo.
+std::string suggestion(const std::string& word, const std::vector<std::string>& known) {
+    const std::string* best = nullptr;
+    std::size_t best_distance = 3;  // more than two edits away is another word, not a typo
+    for (const std::string& k : known)
+        if (std::size_t d = edit_distance(word, k); d < best_distance) best = &k, best_distance = d;
+    return best ? "; did you mean " + *best + "?" : "";
+}
+
+// CLI11 says "A subcommand is required" for `runner dual`, and lists an unknown flag among the
+// other leftovers without a hint: the message for these two mistakes, or none for the others.
+std::optional<std::string> mistake_message(CLI::App& app, int argc, char** argv) {
+    const std::vector<CLI::App*> chosen = app.get_subcommands();
+    if (chosen.empty()) {
+        if (argc < 2 || argv[1][0] == '-') return std::nullopt;
+        std::vector<std::string> names;
+        for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+            names.push_back("'" + sub->get_name() + "'");
+        const std::string word = "'" + std::string(argv[1]) + "'";
+        return "unknown command " + word + suggestion(word, names) +
+               " (runner --help lists the commands)";
+    }
+    CLI::App& sub = *chosen.front();
+    std::vector<std::string> flags;
+    for (const CLI::Option* opt : sub.get_options())
+        for (const std::string& long_name : opt->get_lnames()) flags.push_back("--" + long_name);
+    for (const std::string& arg : app.remaining(true))
+        if (arg.starts_with("--"))
+            return "unknown option " + arg + " for " + sub.get_name() + suggestion(arg.substr(0, arg.find('=')), flags) +
+                   " (runner " + sub.get_name() + " --help lists the options)";
+    return std::nullopt;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace gol::runner;
@@ -32,6 +90,11 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
+        if (dynamic_cast<const CLI::RequiredError*>(&e) || dynamic_cast<const CLI::ExtrasError*>(&e))
+            if (std::optional<std::string> message = mistake_message(app, argc, argv)) {
+                std::cerr << "runner: error: " << *message << '\n';
+                return 2;
+            }
         int code = app.exit(e);
         return code == 0 ? 0 : 2;
     }

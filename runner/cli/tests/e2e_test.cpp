@@ -292,3 +292,17 @@ TEST_CASE("e2e: a bot.json's \"warm\" is true or false, and anything else is ref
     CHECK(contains(r.err, "odd_block/bot.json"));
     CHECK(contains(r.err, "\"warm\" must be true or false"));
 }
+
+TEST_CASE("e2e: an unknown command or flag is named, with the close one it may have meant") {
+    Fixture f;
+    RunOutcome r = f.runner({"dual", "block", "idle"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "unknown command 'dual'; did you mean 'duel'?"));
+    r = f.runner({"frobnicate"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "unknown command 'frobnicate' (runner --help"));
+    r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--generation", "10"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "unknown option --generation for duel; did you mean --generations?"));
+}
+
