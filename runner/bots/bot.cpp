@@ -173,7 +173,8 @@ BotSpec find_bot(const std::string& name_or_path, const fs::path& bots_dir) {
     if (fs::is_regular_file(p, ec)) return single_file_bot(p);
     if (fs::exists(p, ec)) throw BotError(quoted(p) + ": not a file or directory");
     if (name_or_path.find('/') == std::string::npos && fs::is_directory(bots_dir, ec)) {
-        if (fs::is_directory(bots_dir / p)) return find_bot((bots_dir / p).string(), bots_dir);
+        // A folder, or a file named with its extension (blocky.py).
+        if (fs::exists(bots_dir / p, ec)) return find_bot((bots_dir / p).string(), bots_dir);
         for (const auto& entry : fs::directory_iterator(bots_dir))
             if (entry.is_regular_file() && entry.path().stem() == name_or_path) return single_file_bot(entry.path());
     }

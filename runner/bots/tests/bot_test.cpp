@@ -98,6 +98,7 @@ TEST_CASE("bots are found by path or by name under the bots folder") {
     write(dir.path() / "empty" / "readme", "");
     CHECK(find_bot("zeta", dir.path()).kind == SourceKind::python);
     CHECK(find_bot("eta", dir.path()).kind == SourceKind::manifest);
+    CHECK(find_bot("zeta.py", dir.path()).name == "zeta");
     CHECK(find_bot((dir.path() / "zeta.py").string(), "/nonexistent").name == "zeta");
     CHECK_THROWS_WITH_AS(find_bot("nobody", dir.path()), doctest::Contains("no bot named \"nobody\""), BotError);
     CHECK_THROWS_WITH_AS(find_bot((dir.path() / "empty").string(), dir.path()), doctest::Contains("needs a bot.json"),

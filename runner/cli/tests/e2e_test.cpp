@@ -306,3 +306,10 @@ TEST_CASE("e2e: an unknown command or flag is named, with the close one it may h
     CHECK(contains(r.err, "unknown option --generation for duel; did you mean --generations?"));
 }
 
+TEST_CASE("e2e: a bot under --bots may be named with its extension") {
+    Fixture f;
+    json j = f.duel("block.py", "idle.sh");
+    CHECK(j["seats"]["block"] == 1);
+    CHECK(j["seats"]["idle"] == 2);
+}
+
