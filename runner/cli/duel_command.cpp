@@ -38,11 +38,13 @@ struct DuelOptions {
     std::string log_file;
 };
 
-// Missing folders on the way are made when the file is written; what cannot work is a path
-// through a file, or a folder that is not writable.
+// Missing folders on the way are made when the file is written; what cannot work is a folder
+// where the file should be, a path through a file, or a folder that is not writable.
 void check_writable(const char* flag, const std::string& path) {
     namespace fs = std::filesystem;
     std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw UsageError(std::string(flag) + " " + path + ": is a folder; give the name of a file to write");
     fs::path where = fs::absolute(fs::path(path), ec).parent_path();
     while (!fs::exists(where, ec) && where.has_relative_path()) where = where.parent_path();
     if (!fs::is_directory(where, ec))
@@ -100,6 +102,11 @@ nlohmann::json duel_json(const std::array<std::string, 2>& names, const GameResu
 }
 
 int run_duel(const DuelOptions& o) {
+    // Checked before the bots are built and the game is played rather than found out after it.
+    for (const auto& [flag, path] : {std::pair{"--replay", &o.replay_file}, std::pair{"--html", &o.html_file},
+                                     std::pair{"--log", &o.log_file}})
+        if (!path->empty()) check_writable(flag, *path);
+
     PlaySetup setup(o.game.sandbox);
     std::array<PreparedBot, 2> bots = {load_bot(o.a, o.where, setup.sandbox()),
                                        load_bot(o.b, o.where, setup.sandbox())};
@@ -109,9 +116,6 @@ int run_duel(const DuelOptions& o) {
     if (o.seats == "random" && (std::mt19937_64(seed)() & 1)) std::swap(bots[0], bots[1]);
     const std::array<std::string, 2> names = {bots[0].spec.name, bots[1].spec.name};
 
-    // Checked before the game rather than found out after it.
-    for (const auto& [flag, path] : {std::pair{"--replay", &o.replay_file}, std::pair{"--html", &o.html_file}})
-        if (!path->empty()) check_writable(flag, *path);
     std::ofstream log;
     if (!o.log_file.empty()) {
         log.open(o.log_file);

@@ -214,18 +214,38 @@ TEST_CASE("e2e: duel --html and replay --html write the same viewer page, replay
     CHECK(r.err.find("--png") != std::string::npos);
 }
 
-TEST_CASE("e2e: an --html or --replay path that cannot be written is refused before the game") {
+TEST_CASE("e2e: an --html, --replay or --log path that cannot be written is refused before the game") {
     Fixture f;
-    std::ofstream(f.root.path() / "a-file") << "not a folder";
-    RunOutcome r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(), "--html",
-                             (f.root.path() / "a-file" / "game.html").string()});
-    CHECK(r.exit_status == 2);
-    CHECK(r.err.find("a-file is not a folder") != std::string::npos);
-    CHECK(r.out.empty());
+    const fs::path folder = f.root.path() / "out-folder";
+    fs::create_directories(folder);
+    const fs::path file = f.root.path() / "a-file";
+    std::ofstream(file) << "not a folder";
+    const auto refused = [&](const char* flag, const fs::path& path, const std::string& why) {
+        CAPTURE(flag);
+        CAPTURE(path);
+        // The hanging bot would make a played game take long.
+        RunOutcome r = f.runner({"duel", "block", "hang", "--bots", f.bots.string(), "--cache", f.cache.string(),
+                                 "--quiet", flag, path.string()});
+        CHECK(r.exit_status == 2);
+        CHECK(contains(r.err, why));
+        CHECK(r.out.empty());
+    };
+    for (const char* flag : {"--replay", "--html", "--log"}) {
+        refused(flag, folder, ": is a folder; give the name of a file to write");
+        refused(flag, file / "game.html", file.string() + " is not a folder");
+    }
+    // Root may write into a read-only folder.
+    if (::geteuid() != 0) {
+        const fs::path locked = f.root.path() / "locked";
+        fs::create_directories(locked);
+        fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
+        refused("--replay", locked / "game.json", "is not writable");
+    }
+    CHECK_FALSE(process_with(f.marker));
 
     // Folders that do not exist yet are made.
     const fs::path nested = f.root.path() / "new" / "folder" / "game.html";
-    r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(), "--generations", "5",
+    RunOutcome r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(), "--generations", "5",
                   "--html", nested.string()});
     CHECK(r.exit_status == 0);
     CHECK(fs::exists(nested));
