@@ -175,6 +175,17 @@ std::string not_a_bot(const Roster& roster, const std::string& option, const std
 
 League prepare_league(const LeagueOptions& o, std::FILE* log) {
     League l{build_roster(o, log), {}, {}};
+    // Checked before the results store is made: a league of one bot or none plays no game. Why
+    // each other bot was excluded is on `log` just above.
+    if (const std::size_t usable = l.roster.bots.size(); usable < 2) {
+        std::string message = "a league needs at least two usable bots, and " + terminal_line(o.bots_dir.string()) +
+                              " has " + std::to_string(usable);
+        if (usable == 1) message += " (" + l.roster.bots[0].spec.name + ")";
+        std::string excluded;
+        for (const ExcludedBot& e : l.roster.excluded) excluded += (excluded.empty() ? "" : ", ") + e.bot;
+        if (!excluded.empty()) message += "; excluded, for the reasons above: " + excluded;
+        throw GameChoiceError(message);
+    }
     for (const PreparedBot& b : l.roster.bots) l.names.push_back({b.spec.name, b.hash});
     const std::string& gauntlet = o.settings.gauntlet;
     if (!gauntlet.empty() && std::none_of(l.names.begin(), l.names.end(), [&](const ScheduledBot& b) {

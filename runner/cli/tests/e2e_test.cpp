@@ -333,3 +333,24 @@ TEST_CASE("e2e: a bot under --bots may be named with its extension") {
     CHECK(j["seats"]["idle"] == 2);
 }
 
+TEST_CASE("e2e: a league with fewer than two usable bots says why and makes no results folder") {
+    Fixture f;
+    const fs::path league_bots = f.root.path() / "few-bots";
+    const fs::path results = f.root.path() / "few-results";
+    fs::create_directories(league_bots);
+    const auto league = [&] {
+        return f.runner({"league", league_bots.string(), "--no-sandbox", "--results", results.string(), "--cache",
+                         f.cache.string(), "--quiet"});
+    };
+    RunOutcome r = league();
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "a league needs at least two usable bots, and " + league_bots.string() + " has 0"));
+    fs::copy(f.bots / "block.py", league_bots / "block.py");
+    std::ofstream(league_bots / "notes.xyz") << "not a bot";
+    r = league();
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "has 1 (block); excluded, for the reasons above: notes.xyz"));
+    CHECK(contains(r.err, "league: excluded notes.xyz: " + (league_bots / "notes.xyz").string() +
+                              ": cannot tell how to run this file"));
+    CHECK_FALSE(fs::exists(results));
+}
