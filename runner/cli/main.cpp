@@ -3,6 +3,7 @@
 #include "runner/bots/bot.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/game/replay.hpp"
+#include "runner/text/terminal_text.hpp"
 
 #include <sys/prctl.h>
 
@@ -15,6 +16,8 @@
 #include <vector>
 
 namespace {
+
+using gol::runner::terminal_line;
 
 // Levenshtein distance: how many letters to insert, delete or replace to turn `a` into `b`.
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -51,8 +54,7 @@ std::optional<std::string> mistake_message(CLI::App& app, int argc, char** argv)
         for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
             names.push_back("'" + sub->get_name() + "'");
         const std::string word = "'" + std::string(argv[1]) + "'";
-        return "unknown command " + word + suggestion(word, names) +
-               " (runner --help lists the commands)";
+        return "unknown command " + terminal_line(word) + suggestion(word, names) + " (runner --help lists the commands)";
     }
     CLI::App& sub = *chosen.front();
     std::vector<std::string> flags;
@@ -60,7 +62,7 @@ std::optional<std::string> mistake_message(CLI::App& app, int argc, char** argv)
         for (const std::string& long_name : opt->get_lnames()) flags.push_back("--" + long_name);
     for (const std::string& arg : app.remaining(true))
         if (arg.starts_with("--"))
-            return "unknown option " + arg + " for " + sub.get_name() + suggestion(arg.substr(0, arg.find('=')), flags) +
+            return "unknown option " + terminal_line(arg) + " for " + sub.get_name() + suggestion(arg.substr(0, arg.find('=')), flags) +
                    " (runner " + sub.get_name() + " --help lists the options)";
     return std::nullopt;
 }
