@@ -241,8 +241,6 @@ def set_up(sock, fields, fds, strings):
     cwd = strings[0]
     env = strings[3 + argc:3 + argc + envc]
     sock.close()
-    if os.getsid(0) != os.getpid():
-        os.setsid()
     stdin = fds[2] if flags & GOL_LAUNCH_STDIN else os.open("/dev/null", os.O_RDONLY)
     os.dup2(stdin, 0)
     os.dup2(fds[0], 1)
