@@ -579,13 +579,6 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
         }
     }
     end_all_others();
-    /* Only now, with nothing of the move left: the interpreter forks for the next one. */
-    if (warm_move && warm_pid > 0) {
-        struct gol_launch_request spare;
-        memset(&spare, 0, sizeof spare);
-        spare.kind = GOL_LAUNCH_SPARE;
-        if (send(warm_socket, &spare, sizeof spare, MSG_NOSIGNAL) != (ssize_t)sizeof spare) stop_warm();
-    }
     struct gol_launch_report done;
     memset(&done, 0, sizeof done);
     done.kind = GOL_LAUNCH_ENDED;
@@ -593,6 +586,15 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     done.max_rss_kb = usage.ru_maxrss;
     done.cpu_us = cpu_us;
     send_report(&done);
+    /* Only now, with nothing of the move left: the interpreter forks for the next one. After the
+     * report, so that the fork, woken first, does not delay it; the runner's next request waits
+     * on the socket behind this. */
+    if (warm_move && warm_pid > 0) {
+        struct gol_launch_request spare;
+        memset(&spare, 0, sizeof spare);
+        spare.kind = GOL_LAUNCH_SPARE;
+        if (send(warm_socket, &spare, sizeof spare, MSG_NOSIGNAL) != (ssize_t)sizeof spare) stop_warm();
+    }
 }
 
 int main(int argc, char** argv) {
