@@ -8,8 +8,9 @@
  * - The socket is close-on-exec and closed in the move's process before exec, and this process
  *   is not dumpable, so a process without CAP_SYS_PTRACE cannot open /proc/1/fd or ptrace it.
  * - Process 1 of a namespace gets no signal from inside that it has no handler for, and this
- *   one has none (SIGCHLD is blocked and read from a signalfd): kill(1, ...) and kill(-1, ...)
- *   from a bot do not reach it.
+ *   one has none: kill(1, ...) and kill(-1, ...) from a bot do not reach it. SIGCHLD and
+ *   SIGUSR1 are blocked and read from a signalfd, so they are queued: a SIGCHLD only makes it
+ *   reap, and a SIGUSR1 counts only from a warm move's own process (DONE, below).
  * - When a move's process ends, or the runner says to end it, kill(-1, SIGKILL) from process 1
  *   reaches every other process of the namespace; all are reaped before the end is reported,
  *   so nothing of a move lives into the next.
@@ -20,7 +21,9 @@
  *   move kills every process the namespace's /proc lists but this one and the interpreter, so
  *   it needs a /proc of its own namespace (bubblewrap mounts one; contained, this process
  *   mounts one in a mount namespace of its own), and continues the interpreter (a move may
- *   have stopped it). Moves are its orphans, reaped here like any.
+ *   have stopped it). Moves are its orphans, reaped here like any. A move that ends with status
+ *   0 sends DONE (SIGUSR1) here as it exits, and the move is over then: its end is reported
+ *   without waiting for the kernel to unmap it, nor for the interpreter to say so.
  *
  * Statically linked (with musl where there is one), like the namespace init. */
 #define _GNU_SOURCE
@@ -53,8 +56,9 @@ static int control = -1;
 /* The warm interpreter's process and our end of its socket; 0 and -1 when none runs. */
 static pid_t warm_pid = 0;
 static int warm_socket = -1;
-/* The signalfd of SIGCHLD. */
+/* The signalfd of SIGCHLD and DONE. */
 static int children = -1;
+#define DONE SIGUSR1
 
 static void send_report(const struct gol_launch_report* r) {
     /* Nothing to do if the runner is gone: the next read sees its end of file. */
@@ -107,6 +111,26 @@ static pid_t parent_of(long pid) {
     const char* after = strrchr(text, ')');
     int ppid = 0;
     return after && sscanf(after + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : 0;
+}
+
+/* User plus system CPU time in microseconds of a process not yet reaped, with that of the
+ * children it reaped (/proc/PID/stat); -1 when it cannot be read. */
+static int64_t cpu_of(pid_t pid) {
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    const ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    /* From the last ')': state is the 3rd field, utime to cstime the 14th to 17th. */
+    const char* after = strrchr(text, ')');
+    unsigned long long utime, stime, cutime, cstime;
+    if (!after || sscanf(after + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &utime,
+                         &stime, &cutime, &cstime) != 4)
+        return -1;
+    return (int64_t)((utime + stime + cutime + cstime) * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
 }
 
 /* SIGKILL to every process of the namespace but this one and the warm interpreter, as /proc
@@ -501,6 +525,10 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
                      ""};
     static char stack[64 * 1024];
     int64_t started_ns = 0;
+    /* A DONE left from an earlier move (one that also ended otherwise) must not end this one. */
+    struct signalfd_siginfo info;
+    while (warm_move && read(children, &info, sizeof info) > 0) {
+    }
     const pid_t child = warm_move ? fork_warm(request, fds, strings, &m, warm_script, &started_ns)
                                     : clone(start_move, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &m);
     const int error = child < 0 ? errno : m.error;
@@ -521,15 +549,18 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     int status = 0;
     struct rusage usage;
     memset(&usage, 0, sizeof usage);
-    /* A warm move is the interpreter's child: its CPU time is the interpreter's to tell. */
+    /* A warm move is the interpreter's child: its CPU time is the interpreter's to tell, or
+     * /proc's when it said DONE. */
     int64_t cpu_us = -1;
+    /* Ended by DONE: the interpreter's ENDED is still to come, and read after the report. */
+    int interpreter_owes_end = 0;
     for (int ended = 0; !ended;) {
         struct pollfd waits[3] = {{control, POLLIN, 0}, {children, POLLIN, 0}, {warm_socket, POLLIN, 0}};
         if (poll(waits, warm_move && warm_pid > 0 ? 3 : 2, -1) < 0) continue;
         if (waits[1].revents) {
-            struct signalfd_siginfo info;
-            while (read(children, &info, sizeof info) > 0) {
-            }
+            int done = 0;
+            while (read(children, &info, sizeof info) > 0)
+                if (info.ssi_signo == DONE && warm_move && (pid_t)info.ssi_pid == child) done = 1;
             int s;
             struct rusage u;
             pid_t pid;
@@ -548,6 +579,13 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
             if (warm_pid > 0 && waitpid(warm_pid, &s, WUNTRACED | WNOHANG) == warm_pid) {
                 if (WIFSTOPPED(s)) kill(warm_pid, SIGCONT);
                 else stop_warm_reaped(1);
+            }
+            if (!ended && done) {
+                /* Its output is closed and it is exiting with status 0: DONE comes from the move's
+                 * own process only, which could end its move early by exiting as well. */
+                cpu_us = cpu_of(child);
+                interpreter_owes_end = warm_pid > 0;
+                ended = 1;
             }
         }
         if (warm_move && !ended && warm_pid > 0 && waits[2].revents) {
@@ -586,6 +624,9 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     done.max_rss_kb = usage.ru_maxrss;
     done.cpu_us = cpu_us;
     send_report(&done);
+    struct warm_reply late;
+    if (interpreter_owes_end && warm_pid > 0 && (read_warm_reply(&late) != 0 || late.kind != GOL_LAUNCH_ENDED))
+        stop_warm();
     /* Only now, with nothing of the move left: the interpreter forks for the next one. After the
      * report, so that the fork, woken first, does not delay it; the runner's next request waits
      * on the socket behind this. */
@@ -614,6 +655,7 @@ int main(int argc, char** argv) {
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
+    sigaddset(&chld, DONE);
     sigprocmask(SIG_BLOCK, &chld, NULL);
     children = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
     if (children < 0) return 127;

@@ -11,8 +11,9 @@
 # CLOCK_MONOTONIC in ns) just before the move's process gets the request, or FAILED (value:
 # errno); after STARTED, ENDED (value: its wait status; detail: its peak memory in KiB; cpu: its
 # user plus system CPU time in microseconds, -1 when not known) once it has ended; cpu is 0 in the
-# others. The launcher ends the rest of the move's processes (orphans come to it, process 1)
-# as for any move.
+# others. A move that ends with status 0 also tells the launcher itself (DONE, launcher.c), which
+# then reports the end at once and reads ENDED later. The launcher ends the rest of the move's
+# processes (orphans come to it, process 1) as for any move.
 #
 # The bot runs in the same uid and namespace as this process, so this process keeps nothing a
 # move could use: it is not dumpable (no ptrace, no /proc/PID/mem), its socket is closed in the
@@ -48,7 +49,7 @@ GOL_LAUNCH_SPARE = 3
 GOL_LAUNCH_STDIN = 1
 GOL_LAUNCH_NPROC = 4
 PR_SET_DUMPABLE = 4
-DONE = signal.SIGUSR1  # a move to this process: it has ended with status 0 (finish())
+DONE = signal.SIGUSR1  # a move to the launcher: it has ended with status 0 (finish())
 
 prctl = ctypes.CDLL(None, use_errno=True).prctl
 prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
@@ -212,12 +213,13 @@ def finish(status):
         os.kill(os.getpid(), -status)
         status = 1
     if status == 0:
-        # Done, with nothing more to say: the output closed and the interpreter told, so that the
-        # move ends now rather than after the kernel has unmapped this process (a forked python3's
-        # largest cost). Any other status is reported by the process's end itself.
+        # Done, with nothing more to say: the output closed and the launcher (process 1) told, so
+        # that the move ends now rather than after the kernel has unmapped this process (a forked
+        # python3's largest cost) and this interpreter has said so. Any other status is reported
+        # by the process's end itself.
         os.close(1)
         os.close(2)
-        os.kill(os.getppid(), DONE)
+        os.kill(1, DONE)
     os._exit(status)
 
 
@@ -383,7 +385,7 @@ def serve(sock):
         # (end of file on the launcher's socket). Read after the move has ended, not woken in it,
         # but for the first move's, which may not fit the pipe.
         said = read_all(told) if started_with is None else None
-        status, peak, cpu, reaped = wait_for(move) if said != b"" else (0, 0, 0, False)
+        status, peak, cpu = wait_for(move) if said != b"" else (0, 0, 0)
         if said is None:
             said = read_all(told)
         if not said:
@@ -391,6 +393,7 @@ def serve(sock):
         size, cwd, file, *env = said.split(b"\0")
         if started_with is None:
             started_with = env
+        # After a DONE the launcher has reported the move's end already, and reads this after.
         sock.sendall(REPLY.pack(ENDED, status, peak, cpu))
         # The bot's file compiled, and a board of this one's size to rehearse on, for the spares
         # to come; while the runner goes on.
@@ -399,9 +402,6 @@ def serve(sock):
             prepare_request(cwd, file)
         if abs(int(size) - len(board_text)) > len(board_text) // 4:
             board_text = rehearsal_board(int(size))
-        # Reaped after its end was reported, while the runner goes on; the launcher has killed it.
-        if not reaped:
-            os.waitpid(move, 0)
         # The launcher says when the move's processes are gone: only then the next spare.
         request = receive(sock)
         if request is None:
@@ -410,31 +410,14 @@ def serve(sock):
             os.close(fd)
 
 
-def cpu_us(pid):
-    """User plus system CPU time in microseconds of a process not yet reaped, with that of the
-    children it reaped, to a clock tick (/proc/PID/stat); -1 when it cannot be read."""
-    try:
-        with open("/proc/%d/stat" % pid, "rb") as f:
-            stat = f.read()
-        # After the name, which may hold anything but ends with the last ")": utime, stime,
-        # cutime and cstime are the 12th to 15th fields.
-        ticks = sum(int(n) for n in stat[stat.rindex(b")") + 2:].split()[11:15])
-    except (OSError, ValueError):
-        return -1
-    return ticks * 1000000 // os.sysconf("SC_CLK_TCK")
-
-
 def wait_for(move):
-    """(wait status, peak memory in KiB, CPU time in microseconds, reaped) of the move: status 0
-    as soon as it says DONE (finish()), its CPU time read then, or as it ends. DONE from the move
-    itself can only end it early, which its own exit could as well."""
+    """(wait status, peak memory in KiB, CPU time in microseconds) of the move once it has ended."""
     while True:
-        info = signal.sigwaitinfo({signal.SIGCHLD, DONE})
-        if info.si_signo == DONE and info.si_pid == move:
-            return 0, 0, cpu_us(move), False
-        pid, status, usage = os.wait4(move, os.WNOHANG)
-        if pid == move:
-            return status, usage.ru_maxrss, round((usage.ru_utime + usage.ru_stime) * 1e6), True
+        try:
+            _, status, usage = os.wait4(move, 0)
+        except InterruptedError:
+            continue
+        return status, usage.ru_maxrss, round((usage.ru_utime + usage.ru_stime) * 1e6)
 
 
 def main():
