@@ -213,12 +213,8 @@ void advise_on_time(const BotPlayer& player, const std::vector<BoardTime>& board
                   << "stdout after each line? A reply left in its buffer never reaches the runner (Python: "
                      "print(..., flush=True); C: fflush(stdout); docs/protocol.md)\n";
     if (boards.empty()) return;
-    const auto slowest = std::max_element(boards.begin(), boards.end(), [](const BoardTime& a, const BoardTime& b) {
-        return a.median < b.median;
-    });
-    const auto fastest = std::min_element(boards.begin(), boards.end(), [](const BoardTime& a, const BoardTime& b) {
-        return a.median < b.median;
-    });
+    const auto [fastest, slowest] = std::minmax_element(
+        boards.begin(), boards.end(), [](const BoardTime& a, const BoardTime& b) { return a.median < b.median; });
     if (slowest->median <= kSlowMove) return;
     std::cout << "  warning: a move on the " << slowest->what << " takes " << format_ms(slowest->median)
               << " (median), over " << kSlowMove.count() << " ms: ";
