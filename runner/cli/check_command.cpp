@@ -7,10 +7,14 @@
 #include "runner/report/progress.hpp"
 #include "runner/text/terminal_text.hpp"
 
+#include <algorithm>
+#include <array>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <random>
+#include <string_view>
 
 namespace gol::runner::cli {
 
@@ -21,9 +25,13 @@ struct CheckOptions {
     GameOptions game;
     BotLocations where;
     int runs = 5;
+    bool no_sandbox = false;  // --sandbox is the default, still accepted so old command lines work
 };
 
 constexpr auto kSlowMove = std::chrono::milliseconds(100);
+// How much of a failing bot's stderr is shown: its last lines, where an error is named.
+constexpr std::size_t kStderrLines = 8;
+constexpr std::size_t kStderrLineBytes = 200;
 
 // A board with both players spread over it: a soup, stepped so it looks like mid-game, small
 // enough in JSON to fit one command-line argument.
@@ -78,6 +86,35 @@ std::string reply_text(const Move& m) {
     return shorten(reply + "]");
 }
 
+// A bot's stderr as lines, without the empty ones at its end.
+std::vector<std::string_view> lines_of(std::string_view text) {
+    std::vector<std::string_view> lines;
+    while (!text.empty()) {
+        const std::size_t end = std::min(text.find('\n'), text.size());
+        lines.push_back(text.substr(0, end));
+        text.remove_prefix(std::min(end + 1, text.size()));
+    }
+    while (!lines.empty() && lines.back().find_first_not_of(" \t\r") == std::string_view::npos) lines.pop_back();
+    return lines;
+}
+
+// Prints the last kStderrLines of `lines`, indented, each escaped and cut.
+void print_last_lines(const std::vector<std::string_view>& lines, const char* indent) {
+    const std::size_t from = lines.size() - std::min(lines.size(), kStderrLines);
+    for (std::size_t i = from; i < lines.size(); ++i)
+        std::cout << indent << shorten(std::string(lines[i]), kStderrLineBytes) << "\n";
+}
+
+// A failing move's stderr: its last lines, where a traceback or a compiler names the error.
+void print_stderr(const std::string& err) {
+    const std::vector<std::string_view> lines = lines_of(err);
+    if (lines.empty()) return;
+    std::cout << "      stderr";
+    if (lines.size() > kStderrLines) std::cout << ", its last " << kStderrLines << " of " << lines.size() << " lines";
+    std::cout << ":\n";
+    print_last_lines(lines, "        ");
+}
+
 // A board the check plays, by the name it prints.
 struct CheckBoard {
     const char* what;
@@ -122,8 +159,84 @@ int compare_warm_and_cold(BotPlayer& warm, BotPlayer& cold, const std::vector<Ch
     return differ;
 }
 
+// Which of a bot's stderr lines say what the sandbox refused it: a file it may not write or
+// that is not there, a permission, the network.
+bool names_a_refusal(std::string_view line) {
+    static constexpr std::array<std::string_view, 12> signs = {
+        "Read-only file system", "Permission denied", "No such file", "Operation not permitted",
+        "Network is unreachable", "Temporary failure in name resolution", "Name or service not known",
+        "EROFS", "EACCES", "ENOENT", "EPERM", "ENETUNREACH"};
+    return std::any_of(signs.begin(), signs.end(), [&](std::string_view s) { return line.find(s) != line.npos; });
+}
+
+// A board whose move failed in the sandbox, played again outside it (a new, unsandboxed player
+// of the same bot): when it succeeds there, says so, what the sandbox refused, and the fix.
+void explain_sandbox_failure(const PreparedBot& bot, const CheckOptions& o, const WorkArea& area, const CheckBoard& b,
+                             int seat, const MoveReport& boxed) {
+    BotPlayer outside(bot, o.game.limits(), BotHost{area, nullptr, nullptr, !o.game.cold});
+    const MoveReport m = outside.move(b.board, seat, 0);
+    std::cout << "  the " << b.what << ", seat " << seat << ", again outside the sandbox: "
+              << (m.ok() ? "valid" : reply_text(m)) << "\n";
+    if (!m.ok()) {
+        std::cout << "  it fails outside the sandbox too: the sandbox is not what makes it fail\n";
+        return;
+    }
+    std::cout << "  the bot works outside the sandbox but not in it, and a league runs it in the sandbox.\n";
+    const std::vector<std::string_view> lines = lines_of(boxed.err);
+    std::vector<std::string_view> refused;
+    std::copy_if(lines.begin(), lines.end(), std::back_inserter(refused), names_a_refusal);
+    if (!refused.empty()) {
+        std::cout << "  what the sandbox refused it, as its stderr says:\n";
+        print_last_lines(refused, "    ");
+    } else if (!lines.empty()) {
+        std::cout << "  its stderr in the sandbox ends:\n";
+        print_last_lines(lines, "    ");
+    }
+    std::cout << "  fix: in the sandbox a bot may write only under the folder named in $GOL_SCRATCH (also $HOME; "
+                 "kept for the whole game), has no network, and sees the rest of the file system read-only "
+                 "(docs/sandbox.md)\n";
+}
+
+// A board's median move time, moves that timed out left out: they say nothing of how long a reply takes.
+struct BoardTime {
+    const char* what;
+    std::chrono::microseconds median;
+};
+
+// Why moves are slow, when they are, and what helps. A persistent bot starts once per game, so
+// its time is never start-up; for a bot started per move, the board it answers fastest (the
+// empty one, usually) is about what starting it costs.
+void advise_on_time(const BotPlayer& player, const std::vector<BoardTime>& boards, int timeouts) {
+    const PreparedBot& bot = player.bot();
+    if (bot.spec.protocol == Protocol::persistent && timeouts)
+        std::cout << "  warning: " << timeouts << " moves got no reply line within the time limit: did it flush "
+                  << "stdout after each line? A reply left in its buffer never reaches the runner (Python: "
+                     "print(..., flush=True); C: fflush(stdout); docs/protocol.md)\n";
+    if (boards.empty()) return;
+    const auto [fastest, slowest] = std::minmax_element(
+        boards.begin(), boards.end(), [](const BoardTime& a, const BoardTime& b) { return a.median < b.median; });
+    if (slowest->median <= kSlowMove) return;
+    std::cout << "  warning: a move on the " << slowest->what << " takes " << format_ms(slowest->median)
+              << " (median), over " << kSlowMove.count() << " ms: ";
+    if (bot.spec.protocol == Protocol::persistent)
+        std::cout << "the time is the bot's own work (its process starts once per game, not per move)\n";
+    else if (player.warm())
+        std::cout << "the time is the bot's own work (it runs warm: its interpreter does not start per move)\n";
+    else if (fastest->median > kSlowMove)
+        std::cout << "even the " << fastest->what << " takes " << format_ms(fastest->median) << ", so most of it is "
+                  << "probably starting " << terminal_line(bot.command[0])
+                  << "; the stdin protocol does not help, the persistent protocol (docs/protocol.md) does\n";
+    else if (slowest->median >= 2 * fastest->median)
+        std::cout << "the " << fastest->what << " takes " << format_ms(fastest->median)
+                  << ", so starting the bot is quick and the time went into the bot's own work\n";
+    else
+        std::cout << "about " << format_ms(fastest->median) << " of it is starting the bot (the " << fastest->what
+                  << " takes that long), the rest the bot's own work\n";
+}
+
 int run_check(const CheckOptions& o) {
-    PlaySetup setup(o.game.sandbox);
+    if (o.game.sandbox && o.no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
+    PlaySetup setup(!o.no_sandbox);
     auto t0 = std::chrono::steady_clock::now();
     PreparedBot bot = load_bot(o.bot, o.where, setup.sandbox());
     auto built = std::chrono::steady_clock::now() - t0;
@@ -134,19 +247,31 @@ int run_check(const CheckOptions& o) {
     std::cout << "  ready in  " << format_ms(std::chrono::duration_cast<std::chrono::microseconds>(built))
               << " (build included when one ran)\n";
 
-    std::cout << "  sandbox:  " << (setup.sandbox() ? "yes" : "no (--sandbox to try it in one)") << "\n";
+    std::cout << "  sandbox:  "
+              << (setup.sandbox() ? "yes, as a league runs it (--no-sandbox to leave it)"
+                                  : "no (--no-sandbox; a league runs bots in the sandbox)")
+              << "\n";
     BotPlayer player(bot, o.game.limits(), setup.host(nullptr, !o.game.cold));
     std::cout << "  runs:     " << how_it_runs(player) << "\n";
     const Board empty(o.game.config.height, o.game.config.width);
     const Board busy = busy_board(o.game.config);
     const std::optional<Board> big = big_board(o.game.config);
     std::vector<std::chrono::microseconds> times;
-    std::string json;
-    int invalid = 0;
+    std::vector<BoardTime> board_times;
+    std::string json, last_err;
+    int invalid = 0, timeouts = 0;
     std::optional<bool> big_delivered;  // set when the big board was tried
+    // The first move that failed in the sandbox, played again outside it once all are done.
+    struct SandboxFailure {
+        const CheckBoard* board;
+        int seat;
+        MoveReport move;
+    };
+    std::optional<SandboxFailure> sandbox_failure;
     std::vector<CheckBoard> cases = {CheckBoard{"empty board", empty}, CheckBoard{"busy board", busy}};
     if (big) cases.push_back(CheckBoard{"big board", *big, true});
-    for (const CheckBoard& c : cases)
+    for (const CheckBoard& c : cases) {
+        std::vector<std::chrono::microseconds> in_time;
         for (int seat = 1; seat <= 2; ++seat) {
             encode_board(c.board, seat, 0, json);
             std::cout << "  " << c.what << " (" << c.board.population(Player::one) + c.board.population(Player::two)
@@ -156,6 +281,8 @@ int run_check(const CheckOptions& o) {
                 if (c.over_argument_limit)
                     big_delivered = big_delivered.value_or(true) && (m.ok() || m.forfeit->kind != ForfeitKind::board_too_large);
                 times.push_back(m.elapsed);
+                if (m.ok() || m.forfeit->kind != ForfeitKind::timeout) in_time.push_back(m.elapsed);
+                else ++timeouts;
                 std::cout << "    " << format_ms(m.elapsed) << "  ";
                 if (m.ok()) {
                     Board placed = c.board;
@@ -167,10 +294,17 @@ int run_check(const CheckOptions& o) {
                     std::cout << reply_text(m);
                 }
                 std::cout << "\n";
-                if (!m.ok() && !m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
-                if (!m.ok() && !m.err.empty()) std::cout << "      stderr: " << shorten(m.err) << "\n";
+                if (m.ok()) continue;
+                if (!m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
+                // The same stderr every run would repeat its lines for nothing.
+                if (!m.err.empty() && m.err == last_err) std::cout << "      stderr: as above\n";
+                else print_stderr(m.err);
+                last_err = m.err;
+                if (setup.sandbox() && !sandbox_failure) sandbox_failure = SandboxFailure{&c, seat, std::move(m)};
             }
         }
+        if (!in_time.empty()) board_times.push_back(BoardTime{c.what, median(std::move(in_time))});
+    }
     if (!big_delivered)
         std::cout << "  a board over 128 KiB: not tried, a " << o.game.config.width << "x" << o.game.config.height
                   << " board cannot hold one\n";
@@ -179,19 +313,15 @@ int run_check(const CheckOptions& o) {
     else
         std::cout << "  a board over 128 KiB: NOT delivered (see the forfeits above); a busy 1000x1000 game has such "
                      "boards on most turns\n";
+    if (sandbox_failure)
+        explain_sandbox_failure(bot, o, setup.area(), *sandbox_failure->board, sandbox_failure->seat,
+                                sandbox_failure->move);
     auto med = median(times);
     std::cout << "  move time: median " << format_ms(med) << ", max " << format_ms(maximum(times)) << "\n";
     auto per_game = std::chrono::duration_cast<std::chrono::seconds>(med * o.game.config.generations);
     std::cout << "  a " << o.game.config.generations << "-generation game takes about " << format_duration(per_game)
               << " of this bot's time\n";
-    // A warm bot does not start its interpreter per move: what is slow is its own work.
-    if (med > kSlowMove && player.warm())
-        std::cout << "  warning: a move takes over " << kSlowMove.count()
-                  << " ms of the bot's own work (it runs warm: its interpreter does not start per move)\n";
-    else if (med > kSlowMove)
-        std::cout << "  warning: a move takes over " << kSlowMove.count() << " ms, most of it probably starting "
-                  << terminal_line(bot.command[0])
-                  << "; the stdin protocol does not help, the persistent protocol (docs/protocol.md) does\n";
+    advise_on_time(player, board_times, timeouts);
     int differ = 0;
     if (player.warm()) {
         BotPlayer cold(bot, o.game.limits(), setup.host(nullptr, false));
@@ -216,6 +346,7 @@ void add_check(CLI::App& app, Action& run) {
     cmd->add_option("BOT", o->bot, "A path, or a name under --bots")->required();
     add_game_options(*cmd, o->game);
     add_bot_locations(*cmd, o->where);
+    cmd->add_flag("--no-sandbox", o->no_sandbox, "Run the bot without bubblewrap (a league runs it inside)");
     cmd->add_option("--runs", o->runs, "Moves per board and seat")->check(CLI::Range(1, 1000))->capture_default_str();
     cmd->callback([o, &run] { run = [o] { return run_check(*o); }; });
 }

@@ -38,9 +38,10 @@ namespace {
 
 std::string bubblewrap_or_throw() {
     if (auto bwrap = Sandbox::find_bubblewrap()) return *bwrap;
-    throw UsageError("the sandbox needs bubblewrap (Debian package bubblewrap), and it is not installed or cannot "
-                     "create its namespaces here (as an unprivileged user, when the runner is root); a league runs "
-                     "without it only when told to (--no-sandbox)");
+    throw UsageError("the sandbox needs bubblewrap, and it is not installed or cannot create its namespaces here (as "
+                     "an unprivileged user, when the runner is root): install it (apt-get install bubblewrap; "
+                     "scripts/setup does), or run the bots without it, which league and check do only when told "
+                     "to (--no-sandbox)");
 }
 
 // A root runner's sandboxed processes are another user, who must reach the work area.

@@ -1,0 +1,101 @@
+// End to end: `runner check` runs a bot as a league would, in the sandbox, and says why a bot
+// fails or is slow, with the test bots that provoke each message (testing/bots/check_*).
+#include "runner/sys/sandbox.hpp"
+#include "runner/testing/runner_fixture.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+using namespace gol::runner;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Fixture : testing::RunnerFixture {
+    // Sandboxed unless bubblewrap cannot be used here; the messages about the sandbox need it.
+    const bool sandbox = Sandbox::find_bubblewrap().has_value();
+
+    Fixture() {
+        fs::create_directories(bots);
+        for (const auto& entry : fs::directory_iterator(TEST_BOTS_DIR))
+            if (entry.path().filename().string().starts_with("check_"))
+                fs::copy(entry.path(), bots / entry.path().filename(), fs::copy_options::recursive);
+        if (!sandbox) MESSAGE("bubblewrap does not work here (scripts/setup installs it): checks run with --no-sandbox");
+    }
+
+    // `runner check BOT` on a small board, one move per board and seat, with `extra` flags.
+    RunOutcome check(const std::string& bot, std::vector<std::string> extra = {}) {
+        std::vector<std::string> args = {"check", (bots / bot).string(), "--cache", cache.string(), "--runs", "1",
+                                         "--width", "20", "--height", "20"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        if (!sandbox && std::find(extra.begin(), extra.end(), "--no-sandbox") == extra.end())
+            args.push_back("--no-sandbox");
+        return runner(args);
+    }
+};
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("check e2e: a bot that writes beside itself fails in the sandbox, says what it refused and the fix") {
+    Fixture f;
+    if (!f.sandbox) return;
+    RunOutcome r = f.check("check_state_file.py");
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 1);
+    CHECK(contains(r.out, "  sandbox:  yes, as a league runs it (--no-sandbox to leave it)\n"));
+    CHECK(contains(r.out, "again outside the sandbox: valid\n"));
+    CHECK(contains(r.out, "the bot works outside the sandbox but not in it"));
+    CHECK(contains(r.out, "what the sandbox refused it, as its stderr says:\n    OSError: [Errno 30] Read-only file system"));
+    CHECK(contains(r.out, "may write only under the folder named in $GOL_SCRATCH"));
+
+    // --sandbox, the old way to ask for it, is the default now.
+    CHECK(f.check("check_state_file.py", {"--sandbox"}).exit_status == 1);
+    r = f.check("check_state_file.py", {"--no-sandbox"});
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "  sandbox:  no (--no-sandbox; a league runs bots in the sandbox)\n"));
+    CHECK(contains(r.out, "OK: every reply was valid"));
+    CHECK_FALSE(contains(r.out, "GOL_SCRATCH"));
+
+    r = f.check("check_state_file.py", {"--sandbox", "--no-sandbox"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--sandbox and --no-sandbox contradict each other"));
+}
+
+TEST_CASE("check e2e: a failing bot's output ends with its stderr's last lines, where Python names the error") {
+    Fixture f;
+    RunOutcome r = f.check("check_missing_module.py");
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 1);
+    CHECK(contains(r.out, "        ModuleNotFoundError: No module named 'no_such_module_xyz'\n"));
+    // Each later move's same stderr is not printed again.
+    CHECK(contains(r.out, "      stderr: as above\n"));
+    // Outside the sandbox the module is missing all the same.
+    if (f.sandbox) CHECK(contains(r.out, "it fails outside the sandbox too: the sandbox is not what makes it fail"));
+}
+
+TEST_CASE("check e2e: a persistent bot that does not flush is told to, not to mind its start-up") {
+    Fixture f;
+    RunOutcome r = f.check("check_unflushed", {"--time-limit", "300"});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 1);
+    CHECK(contains(r.out, "FORFEIT timeout: no reply line within 300 ms"));
+    CHECK(contains(r.out, "warning: 4 moves got no reply line within the time limit: did it flush stdout after each line?"));
+    CHECK_FALSE(contains(r.out, "starting"));
+}
+
+// The bot sleeps 300 ms on a board with live cells and answers an empty one at once: its
+// start-up, a few ms, is far from the 100 ms the advice is about.
+TEST_CASE("check e2e: a bot slow only on a busy board is told the time is its own work, not start-up") {
+    Fixture f;
+    RunOutcome r = f.check("check_busy.sh");
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "warning: a move on the busy board takes "));
+    CHECK(contains(r.out, "so starting the bot is quick and the time went into the bot's own work\n"));
+    CHECK_FALSE(contains(r.out, "persistent protocol"));
+    CHECK_FALSE(contains(r.out, "probably starting"));
+}
