@@ -1,5 +1,6 @@
 // End to end: `runner league` and `runner table` on real bots, including a league killed,
 // interrupted or stopped mid-run, and a second run on a store in use.
+#include "runner/league/results_store.hpp"
 #include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>
@@ -311,6 +312,34 @@ TEST_CASE("league e2e: unusable bots are excluded with their reasons, the rest p
         CHECK(r.err.find(line) != std::string::npos);
     const RunOutcome table = f.runner({"table", "--results", (f.root.path() / "results").string()});
     CHECK(table.out.find("excluded: ghost: no-such-interpreter is not installed") != std::string::npos);
+}
+
+TEST_CASE("league e2e: table on a store a league is playing into says so, and shows the games so far") {
+    LeagueFixture f;
+    f.league("results");
+    const fs::path results = f.root.path() / "results";
+    // Two games not played yet, as a league running now would have them.
+    int removed = 0;
+    for (const auto& entry : fs::directory_iterator(results / "games"))
+        if (removed < 2 && entry.path().extension() == ".json") removed += fs::remove(entry.path());
+    const std::vector<std::string> table = {"table", "--results", results.string(), "--format", "json"};
+    const std::string note =
+        "table: a league is still playing into this store: 10 of 12 games recorded; the table shows the games so far\n";
+    {
+        ResultsStore league(results);
+        RunOutcome r = f.runner(table);
+        CHECK(r.exit_status == 0);
+        CHECK(r.err == note);
+        CHECK(json::parse(r.out)["games"]["total"] == 12);
+    }
+    // Games played with --game share the store and are no league; a finished league holds nothing.
+    {
+        ResultsStore one_game(results, StoreUse::one_game);
+        CHECK(f.runner(table).err.empty());
+    }
+    RunOutcome r = f.runner(table);
+    CHECK(r.exit_status == 0);
+    CHECK(r.err.empty());
 }
 
 TEST_CASE("league e2e: bad settings exit 2 naming the problem") {
