@@ -207,6 +207,10 @@ int run_table_command(const TableArgs& a) {
     } catch (const StoreError& e) {
         throw UsageError(e.what());
     }
+    // Without this, a league's first minutes look like a table of bots tied at zero.
+    if (league_playing_into(dir))
+        std::cerr << "table: a league is still playing into this store: " << table.games.size() << " of "
+                  << table.total << " games recorded; the table shows the games so far\n";
     std::cout << render(table, a.format);
     return 0;
 }

@@ -54,17 +54,27 @@ std::optional<std::string> name_clash(const Discovered& bot, const std::vector<f
         return held != paths.end() && index_path(p) == held->second;
     });
     if (holder != claimants.end() && *holder == bot.path) return std::nullopt;
-    const std::string self = terminal_line(bot.path.string());
     if (holder != claimants.end())
-        return self + " is named \"" + name + "\" like " + terminal_line(holder->string()) +
-               ", which has played under that name in these results and keeps it; rename " + self +
-               " (or set \"name\" in its bot.json)";
+        return "named \"" + name + "\" like " + terminal_line(holder->string()) +
+               ", which has played under that name in these results and keeps it; rename this one (or set \"name\" "
+               "in its bot.json)";
     std::string others;
     for (const fs::path& p : claimants)
         if (p != bot.path) others += (others.empty() ? "" : ", ") + terminal_line(p.string());
-    return self + " is named \"" + name + "\" like " + others +
+    return "named \"" + name + "\" like " + others +
            ", and none of them has played under that name in these results, so none plays; rename all but one "
            "(or set \"name\" in its bot.json)";
+}
+
+// A reason as the bot's line shows it, after the bot's name: discovery's and builds' messages
+// start with the bot's path or name, which the line would otherwise repeat. A file inside the
+// bot keeps its path within the bot ("bot.json: ...").
+std::string own_reason(const std::string& reason, const fs::path& path, const std::string& name) {
+    const std::string self = terminal_line(path.string());
+    for (const std::string& prefix : {self + ": ", name + ": "})
+        if (reason.starts_with(prefix)) return reason.substr(prefix.size());
+    if (reason.starts_with(self + "/")) return reason.substr(self.size() + 1);
+    return reason;
 }
 
 Roster build_roster(const LeagueOptions& o, std::FILE* log) {
@@ -80,7 +90,7 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
         // A file name is printed as the bot's when the bot has no usable name.
         const std::string file_name = terminal_line(d.path.filename().string());
         if (!d.bot) {
-            roster.excluded.push_back({file_name, d.error});
+            roster.excluded.push_back({file_name, own_reason(d.error, d.path, file_name)});
             continue;
         }
         if (const auto& rivals = claimants[d.bot->name]; rivals.size() > 1)
@@ -92,7 +102,7 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
             roster.bots.push_back(prepare_bot(*d.bot, build));
             roster.paths[d.bot->name] = index_path(d.path);
         } catch (const BotError& e) {
-            roster.excluded.push_back({d.bot->name, e.what()});
+            roster.excluded.push_back({d.bot->name, own_reason(e.what(), d.path, d.bot->name)});
         } catch (const std::exception& e) {
             roster.excluded.push_back({d.bot->name, "cannot be prepared: " + terminal_lines(e.what())});
         }

@@ -76,6 +76,11 @@ ResultsStore::ResultsStore(fs::path dir, StoreUse use) : dir_(std::move(dir)) {
                                  : " is in use by a league run"));
 }
 
+bool league_playing_into(const fs::path& dir) {
+    const UniqueFd fd(::open((dir / ".lock").c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+    return fd && ::flock(fd.get(), LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+}
+
 std::optional<GameRecord> ResultsStore::load(const ScheduledGame& game) const { return load_record(dir_, game); }
 
 fs::path ResultsStore::replay_path(const std::string& key) const { return dir_ / "replays" / (key + ".jsonl"); }

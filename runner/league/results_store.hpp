@@ -70,6 +70,11 @@ private:
     UniqueFd lock_;
 };
 
+// Whether a league run holds the store at `dir` now (games played with --game do not count). It
+// asks for the lock a --game run takes and lets it go at once, creating nothing, so at worst a
+// league starting in that instant is refused as by a --game run.
+bool league_playing_into(const std::filesystem::path& dir);
+
 // Reading needs no lock: every file is replaced atomically. Throws StoreError.
 LeagueIndex load_index(const std::filesystem::path& dir);
 

@@ -1,5 +1,6 @@
 // End to end: `runner league` and `runner table` on real bots, including a league killed,
 // interrupted or stopped mid-run, and a second run on a store in use.
+#include "runner/league/results_store.hpp"
 #include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>
@@ -290,14 +291,55 @@ TEST_CASE("league e2e: unusable bots are excluded with their reasons, the rest p
     std::ofstream(f.bots / "broken" / "bot.json") << "{\"run\": \"not a list\"}";
     std::ofstream(f.bots / "notes.dat") << "?";
     std::ofstream(f.bots / "fails.c") << "this is not C";
-    json t = f.league("results");
+    fs::create_directories(f.bots / "ghost");
+    std::ofstream(f.bots / "ghost" / "bot.json") << R"({"run": ["no-such-interpreter", "bot"]})";
+    RunOutcome r = f.runner(f.league_args("results"));
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    json t = json::parse(r.out);
     CHECK(t["standings"].size() == 3);
-    REQUIRE(t["excluded"].size() == 3);
+    REQUIRE(t["excluded"].size() == 4);
+    // Each reason names its bot once: the line's name, not the bot's path or name again.
     std::string all;
     for (const json& e : t["excluded"]) all += e["bot"].get<std::string>() + ": " + e["reason"].get<std::string>() + "\n";
-    CHECK(all.find("\"run\" must be a non-empty array") != std::string::npos);
-    CHECK(all.find("cannot tell how to run") != std::string::npos);
-    CHECK(all.find("compiling fails.c failed") != std::string::npos);
+    CHECK(all.find("broken: bot.json: \"run\" must be a non-empty array") != std::string::npos);
+    CHECK(all.find("notes.dat: cannot tell how to run") != std::string::npos);
+    CHECK(all.find("fails: compiling fails.c failed") != std::string::npos);
+    CHECK(all.find("ghost: no-such-interpreter is not installed") != std::string::npos);
+    for (const std::string line : {"league: excluded broken: bot.json: ", "league: excluded notes.dat: cannot tell",
+                                   "league: excluded fails: compiling fails.c failed",
+                                   "league: excluded ghost: no-such-interpreter is not installed"})
+        CHECK(r.err.find(line) != std::string::npos);
+    const RunOutcome table = f.runner({"table", "--results", (f.root.path() / "results").string()});
+    CHECK(table.out.find("excluded: ghost: no-such-interpreter is not installed") != std::string::npos);
+}
+
+TEST_CASE("league e2e: table on a store a league is playing into says so, and shows the games so far") {
+    LeagueFixture f;
+    f.league("results");
+    const fs::path results = f.root.path() / "results";
+    // Two games not played yet, as a league running now would have them.
+    int removed = 0;
+    for (const auto& entry : fs::directory_iterator(results / "games"))
+        if (removed < 2 && entry.path().extension() == ".json") removed += fs::remove(entry.path());
+    const std::vector<std::string> table = {"table", "--results", results.string(), "--format", "json"};
+    const std::string note =
+        "table: a league is still playing into this store: 10 of 12 games recorded; the table shows the games so far\n";
+    {
+        ResultsStore league(results);
+        RunOutcome r = f.runner(table);
+        CHECK(r.exit_status == 0);
+        CHECK(r.err == note);
+        CHECK(json::parse(r.out)["games"]["total"] == 12);
+    }
+    // Games played with --game share the store and are no league; a finished league holds nothing.
+    {
+        ResultsStore one_game(results, StoreUse::one_game);
+        CHECK(f.runner(table).err.empty());
+    }
+    RunOutcome r = f.runner(table);
+    CHECK(r.exit_status == 0);
+    CHECK(r.err.empty());
 }
 
 TEST_CASE("league e2e: bad settings exit 2 naming the problem") {
