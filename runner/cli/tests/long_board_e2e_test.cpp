@@ -24,7 +24,7 @@ struct Fixture : testing::RunnerFixture {
 
     RunOutcome check(const std::string& bot, bool sandbox) {
         std::vector<std::string> args = {"check", (bots / bot).string(), "--bots", bots.string(), "--cache", cache.string(), "--runs", "1"};
-        if (sandbox) args.push_back("--sandbox");
+        args.push_back(sandbox ? "--sandbox" : "--no-sandbox");
         return runner(args);
     }
 };

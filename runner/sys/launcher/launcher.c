@@ -580,10 +580,11 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
                 if (WIFSTOPPED(s)) kill(warm_pid, SIGCONT);
                 else stop_warm_reaped(1);
             }
-            if (!ended && done) {
-                /* Its output is closed and it is exiting with status 0: DONE comes from the move's
-                 * own process only, which could end its move early by exiting as well. */
-                cpu_us = cpu_of(child);
+            /* Its output is closed and it is exiting with status 0: DONE comes from the move's
+             * own process only, which could end its move early by exiting as well. Once the
+             * interpreter has reaped it, /proc has no CPU time of it: the interpreter's ENDED,
+             * on its way, has. */
+            if (!ended && done && (cpu_us = cpu_of(child)) >= 0) {
                 interpreter_owes_end = warm_pid > 0;
                 ended = 1;
             }
