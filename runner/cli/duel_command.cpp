@@ -70,6 +70,10 @@ void print_summary(std::ostream& out, const std::array<std::string, 2>& names, c
         out << ", move time median " << format_ms(median(s.move_times)) << ", max " << format_ms(maximum(s.move_times)) << "\n";
         // Its detail can quote the bot's output.
         if (!s.last_forfeit.empty()) out << "    last forfeit: " << terminal_line(s.last_forfeit) << "\n";
+        if (!s.crash_stderr.empty()) {
+            out << "    its stderr when it crashed at tick " << s.crash_tick << " ended:\n";
+            for (const std::string& line : s.crash_stderr) out << "      " << terminal_line(line) << "\n";
+        }
     }
 }
 
