@@ -16,7 +16,8 @@ constexpr std::array<std::string_view, 13> kForfeitNames = {
 std::string_view name(ForfeitKind kind) { return kForfeitNames[static_cast<std::size_t>(kind)]; }
 
 std::string text_start(std::string_view text, std::size_t columns) {
-    const std::string_view line = text.substr(0, text.find('\n'));
+    std::string_view line = text.substr(0, text.find('\n'));
+    if (line.ends_with('\r')) line.remove_suffix(1);  // a line ended the Windows way
     if (line.size() <= columns) return std::string(line);
     std::size_t end = columns;
     // Back to the start of a UTF-8 character: continuation bytes are 10xxxxxx.

@@ -158,6 +158,7 @@ TEST_CASE("reply: non-integer coordinates") {
 
 TEST_CASE("a bot's text for a message: its first line, cut whole characters, and its stderr's last lines") {
     CHECK(text_start("short\nsecond") == "short");
+    CHECK(text_start("windows\r\nsecond") == "windows");
     CHECK(text_start("0123456789", 4) == "0123...");
     // "é" is two bytes: a cut through it keeps none of it.
     CHECK(text_start("abc\xc3\xa9z", 4) == "abc...");
