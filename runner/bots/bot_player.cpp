@@ -309,12 +309,11 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
         case Kind::stdout_overflow:
             return failed(ForfeitKind::output_cap, "the bot printed more than " + std::to_string(limits_.stdout_cap) +
                                                        " bytes without a newline (a reply is one line)");
-        case Kind::exited: {
+        case Kind::exited:
             line_.reset();  // reaped with its group: its pid may name another process now
             return failed(reply.signaled ? ForfeitKind::signal : ForfeitKind::exit_status,
                           with_last_stderr_line("the bot's process ended (" + reply.how + ") before replying",
                                                 result.err));
-        }
         case Kind::extra_output:
             return failed(ForfeitKind::protocol, "wrote more than one line for the previous tick");
         case Kind::line: break;

@@ -15,11 +15,11 @@ constexpr std::array<std::string_view, 13> kForfeitNames = {
 
 std::string_view name(ForfeitKind kind) { return kForfeitNames[static_cast<std::size_t>(kind)]; }
 
-std::string text_start(std::string_view text, std::size_t columns) {
+std::string text_start(std::string_view text, std::size_t max_bytes) {
     std::string_view line = text.substr(0, text.find('\n'));
     if (line.ends_with('\r')) line.remove_suffix(1);  // a line ended the Windows way
-    if (line.size() <= columns) return std::string(line);
-    std::size_t end = columns;
+    if (line.size() <= max_bytes) return std::string(line);
+    std::size_t end = max_bytes;
     // Back to the start of a UTF-8 character: continuation bytes are 10xxxxxx.
     while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) --end;
     return std::string(line.substr(0, end)) + "...";

@@ -40,9 +40,9 @@ struct Forfeit {
     friend bool operator==(const Forfeit&, const Forfeit&) = default;
 };
 
-// The start of a bot's `text` for a message: its first line, at most `columns` bytes (never cut
-// inside a UTF-8 character), "..." marking a cut. Its bytes are the bot's: printed escaped.
-std::string text_start(std::string_view text, std::size_t columns = 40);
+// The start of a bot's `text` for a message: its first line, at most `max_bytes` bytes (never
+// cut inside a UTF-8 character), "..." marking a cut. Its bytes are the bot's: printed escaped.
+std::string text_start(std::string_view text, std::size_t max_bytes = 40);
 
 // The last `n` lines of a bot's stderr that hold more than whitespace, oldest first, each as
 // text_start gives it (up to 200 bytes): what a crash's traceback ends with.

@@ -104,8 +104,7 @@ std::string not_json_detail(std::string_view text, std::size_t stopped) {
         return "the reply is not JSON: it starts with \"" + text_start(text.substr(first)) + "\" (" +
                std::string(kDebugHint) + ")";
     if (at >= end)
-        return "the reply's JSON is cut off: it ends after " + std::to_string(end) +
-               " bytes, before its last list is closed";
+        return "the reply's JSON is cut off: it ends after " + std::to_string(end) + " bytes, before the JSON does";
     return "the reply is not valid JSON at byte " + std::to_string(at) + ": \"" + text_start(text.substr(at)) + "\"";
 }
 

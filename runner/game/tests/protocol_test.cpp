@@ -125,7 +125,7 @@ TEST_CASE("reply: a reply that is not JSON is told in plain words with the fix, 
           "the reply has more after its JSON, from byte 8: \"done: 1 cell\" (the reply is one JSON list on stdout; "
           "print debug text to stderr, not stdout)");
     CHECK(detail("[[1,2]] [[3,4]]").starts_with("the reply has more after its JSON, from byte 8: \"[[3,4]]\""));
-    CHECK(detail("[[1,2]") == "the reply's JSON is cut off: it ends after 6 bytes, before its last list is closed");
+    CHECK(detail("[[1,2]") == "the reply's JSON is cut off: it ends after 6 bytes, before the JSON does");
     CHECK(detail(std::string(2000000, '[')).starts_with("the reply's JSON is cut off: it ends after 2000000 bytes"));
     CHECK(detail("[[1,2],,[3,4]]") == "the reply is not valid JSON at byte 7: \",[3,4]]\"");
 }
