@@ -83,6 +83,22 @@ std::string warm_script_name(const std::vector<std::string>& command) {
     return "";
 }
 
+// `detail` and the last line of the bot's stderr, when it wrote one: a crash's traceback ends
+// with the line that names the error.
+std::string with_last_stderr_line(std::string detail, std::string_view err) {
+    if (const std::vector<std::string> last = last_lines(err, 1); !last.empty()) detail += "; its stderr ends: " + last[0];
+    return detail;
+}
+
+// "the bot exited with status 1" for a process that failed, with its stderr's last line.
+std::string ended_detail(const RunOutcome& run, std::string_view err) {
+    return with_last_stderr_line(run.kind == RunOutcome::Kind::signaled
+                                     ? "the bot was killed by signal " + std::to_string(run.signal) + " (" +
+                                           ::strsignal(run.signal) + ")"
+                                     : "the bot exited with status " + std::to_string(run.exit_status),
+                                 err);
+}
+
 // A reply that arrived in time: the move it holds, or the forfeit it earns.
 void take_reply(MoveReport& result, std::string_view text) { static_cast<Move&>(result) = parse_reply(text); }
 
@@ -285,15 +301,19 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
     using Kind = LineProcess::Reply::Kind;
     switch (reply.kind) {
         case Kind::timed_out:
-            return failed(ForfeitKind::timeout,
-                          "no reply line within " + std::to_string(limits_.time_limit.count()) + " ms");
+            // A reply line left in the bot's stdout buffer looks the same from here as slow work.
+            return failed(ForfeitKind::timeout, "no reply line within the limit of " +
+                                                    std::to_string(limits_.time_limit.count()) +
+                                                    " ms per move: the bot was still working, or its reply sat in its "
+                                                    "output buffer (flush stdout after each reply line)");
         case Kind::stdout_overflow:
-            return failed(ForfeitKind::output_cap,
-                          "more than " + std::to_string(limits_.stdout_cap) + " bytes without a newline");
+            return failed(ForfeitKind::output_cap, "the bot printed more than " + std::to_string(limits_.stdout_cap) +
+                                                       " bytes without a newline (a reply is one line)");
         case Kind::exited:
             line_.reset();  // reaped with its group: its pid may name another process now
             return failed(reply.signaled ? ForfeitKind::signal : ForfeitKind::exit_status,
-                          "the process ended (" + reply.how + ") before replying");
+                          with_last_stderr_line("the bot's process ended (" + reply.how + ") before replying",
+                                                result.err));
         case Kind::extra_output:
             return failed(ForfeitKind::protocol, "wrote more than one line for the previous tick");
         case Kind::line: break;
@@ -403,13 +423,20 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     result.err = std::move(run.err);
     switch (run.kind) {
         case RunOutcome::Kind::timed_out:
-            result.forfeit = Forfeit{ForfeitKind::timeout,
-                              "no reply within " + std::to_string(limits_.time_limit.count()) + " ms"};
+            result.forfeit = Forfeit{
+                ForfeitKind::timeout,
+                "no reply within the limit of " + std::to_string(limits_.time_limit.count()) + " ms per move: " +
+                    (warm() ? "the time went into the bot's own work (its interpreter was started before the move)"
+                            : "the time went into the bot's run, starting it and its own work")};
             return result;
-        case RunOutcome::Kind::signaled: result.forfeit = Forfeit{ForfeitKind::signal, describe(run)}; return result;
+        case RunOutcome::Kind::signaled:
+            result.forfeit = Forfeit{ForfeitKind::signal, ended_detail(run, result.err)};
+            return result;
         case RunOutcome::Kind::stdout_overflow:
-            result.forfeit = Forfeit{ForfeitKind::output_cap,
-                              "more than " + std::to_string(limits_.stdout_cap) + " bytes on stdout"};
+            result.forfeit = Forfeit{ForfeitKind::output_cap, "the bot printed more than " +
+                                                                  std::to_string(limits_.stdout_cap) +
+                                                                  " bytes on stdout (a reply is at most " +
+                                                                  std::to_string(max_cells_per_move) + " pairs)"};
             return result;
         case RunOutcome::Kind::spawn_failed:
             if (run.spawn_error.find(std::strerror(E2BIG)) != std::string::npos)
@@ -419,7 +446,7 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
             return result;
         case RunOutcome::Kind::exited:
             if (run.exit_status != 0) {
-                result.forfeit = Forfeit{ForfeitKind::exit_status, describe(run)};
+                result.forfeit = Forfeit{ForfeitKind::exit_status, ended_detail(run, result.err)};
                 return result;
             }
             break;

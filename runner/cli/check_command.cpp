@@ -3,6 +3,7 @@
 
 #include "runner/game/game_stats.hpp"
 #include "runner/game/protocol.hpp"
+#include "runner/game/traced_mover.hpp"
 #include "runner/sys/long_argument.hpp"
 #include "runner/report/progress.hpp"
 #include "runner/text/terminal_text.hpp"
@@ -26,6 +27,7 @@ struct CheckOptions {
     BotLocations where;
     int runs = 5;
     bool no_sandbox = false;  // --sandbox is the default, still accepted so old command lines work
+    bool verbose = false;
 };
 
 constexpr auto kSlowMove = std::chrono::milliseconds(100);
@@ -253,6 +255,9 @@ int run_check(const CheckOptions& o) {
               << "\n";
     BotPlayer player(bot, o.game.limits(), setup.host(nullptr, !o.game.cold));
     std::cout << "  runs:     " << how_it_runs(player) << "\n";
+    std::optional<TracedMover> traced;
+    if (o.verbose) traced.emplace(player, bot.spec.name, std::cerr);
+    Mover& mover = o.verbose ? static_cast<Mover&>(*traced) : player;
     const Board empty(o.game.config.height, o.game.config.width);
     const Board busy = busy_board(o.game.config);
     const std::optional<Board> big = big_board(o.game.config);
@@ -277,7 +282,7 @@ int run_check(const CheckOptions& o) {
             std::cout << "  " << c.what << " (" << c.board.population(Player::one) + c.board.population(Player::two)
                       << " live cells, " << json.size() / 1024 << " KiB of JSON), seat " << seat << ":\n";
             for (int run = 0; run < o.runs; ++run) {
-                MoveReport m = player.move(c.board, seat, run);
+                MoveReport m = mover.move(c.board, seat, run);
                 if (c.over_argument_limit)
                     big_delivered = big_delivered.value_or(true) && (m.ok() || m.forfeit->kind != ForfeitKind::board_too_large);
                 times.push_back(m.elapsed);
@@ -348,6 +353,7 @@ void add_check(CLI::App& app, Action& run) {
     add_bot_locations(*cmd, o->where);
     cmd->add_flag("--no-sandbox", o->no_sandbox, "Run the bot without bubblewrap (a league runs it inside)");
     cmd->add_option("--runs", o->runs, "Moves per board and seat")->check(CLI::Range(1, 1000))->capture_default_str();
+    cmd->add_flag("-v,--verbose", o->verbose, "Trace each board sent and each reply on stderr, one line each");
     cmd->callback([o, &run] { run = [o] { return run_check(*o); }; });
 }
 

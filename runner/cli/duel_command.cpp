@@ -5,6 +5,7 @@
 #include "runner/sys/atomic_file.hpp"
 #include "runner/sys/cpu_pin.hpp"
 #include "runner/game/play_and_record.hpp"
+#include "runner/game/traced_mover.hpp"
 #include "runner/sys/interrupt.hpp"
 #include "runner/report/progress.hpp"
 #include "runner/text/terminal_text.hpp"
@@ -33,6 +34,7 @@ struct DuelOptions {
     std::optional<std::uint64_t> seed;
     bool json = false;
     bool quiet = false;
+    bool verbose = false;
     std::string replay_file;
     std::string html_file;
     std::string log_file;
@@ -70,6 +72,10 @@ void print_summary(std::ostream& out, const std::array<std::string, 2>& names, c
         out << ", move time median " << format_ms(median(s.move_times)) << ", max " << format_ms(maximum(s.move_times)) << "\n";
         // Its detail can quote the bot's output.
         if (!s.last_forfeit.empty()) out << "    last forfeit: " << terminal_line(s.last_forfeit) << "\n";
+        if (!s.crash_stderr.empty()) {
+            out << "    its stderr when it crashed at tick " << s.crash_tick << " ended:\n";
+            for (const std::string& line : s.crash_stderr) out << "      " << terminal_line(line) << "\n";
+        }
     }
 }
 
@@ -128,17 +134,25 @@ int run_duel(const DuelOptions& o) {
     BotHost host = setup.host(&registry, !o.game.cold);
     host.seed = seed;  // GOL_SEED: the duel's seed, which its replay records
     BotPlayer one(bots[0], o.game.limits(), host), two(bots[1], o.game.limits(), host);
+    std::optional<TracedMover> traced_one, traced_two;
+    if (o.verbose) {
+        traced_one.emplace(one, names[0], std::cerr);
+        traced_two.emplace(two, names[1], std::cerr);
+    }
+    Mover& seat1 = o.verbose ? static_cast<Mover&>(*traced_one) : one;
+    Mover& seat2 = o.verbose ? static_cast<Mover&>(*traced_two) : two;
     const ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
     std::vector<GameObserver*> observers;
     std::unique_ptr<GameLog> game_log;
     if (log.is_open()) observers.push_back((game_log = std::make_unique<GameLog>(log, names)).get());
     std::optional<GameProgress> progress;
-    if (!o.quiet) observers.push_back(&progress.emplace(stderr, names, o.game.config.generations));
+    // The trace's lines would land inside the live line: one or the other.
+    if (!o.quiet && !o.verbose) observers.push_back(&progress.emplace(stderr, names, o.game.config.generations));
     Observers also(observers);
 
     PlayedGame game;
     try {
-        game = play_and_record(one, two, header, also, interrupt.token());
+        game = play_and_record(seat1, seat2, header, also, interrupt.token());
     } catch (const GameInterrupted&) {
         progress.reset();
         std::cerr << "duel: interrupted\n";
@@ -188,6 +202,8 @@ void add_duel(CLI::App& app, Action& run) {
     cmd->add_option("--seed", o->seed, "Seed for the seat draw (printed, so a game can be repeated)");
     cmd->add_flag("--json", o->json, "Print one JSON object with the result instead of a summary");
     cmd->add_flag("--quiet", o->quiet, "No progress line");
+    cmd->add_flag("-v,--verbose", o->verbose,
+                  "Trace each board sent and each reply on stderr, one line each (in place of the progress line)");
     cmd->add_option("--replay", o->replay_file, "Write the game's replay to this file");
     cmd->add_option("--html", o->html_file, "Write a viewer page that plays the game (one self-contained HTML file)");
     cmd->add_option("--log", o->log_file, "Write forfeits and the bots' stderr to this file");

@@ -49,7 +49,7 @@ MoveTiming move_timing(const SeatStats& seat, std::chrono::milliseconds time_lim
     return t;
 }
 
-void GameStats::on_move(int, int seat, const MoveReport& move) {
+void GameStats::on_move(int tick, int seat, const MoveReport& move) {
     SeatStats& s = seats_[seat - 1];
     s.move_times.push_back(move.elapsed);
     if (move.cpu) s.cpu_times.push_back(*move.cpu);
@@ -57,6 +57,10 @@ void GameStats::on_move(int, int seat, const MoveReport& move) {
     if (move.forfeit) {
         ++s.forfeits_by_reason[std::string(name(move.forfeit->kind))];
         s.last_forfeit = std::string(name(move.forfeit->kind)) + ": " + move.forfeit->detail;
+        if (move.forfeit->kind == ForfeitKind::exit_status || move.forfeit->kind == ForfeitKind::signal) {
+            s.crash_stderr = last_lines(move.err, crash_stderr_lines);
+            s.crash_tick = tick;
+        }
     }
 }
 

@@ -20,7 +20,14 @@ struct SeatStats {
     std::vector<std::chrono::microseconds> in_time_move_times;
     std::map<std::string, int> forfeits_by_reason;
     std::string last_forfeit;  // "reason: detail" of the most recent forfeit
+    // The last lines of stderr of the most recent move that crashed (exit_status or signal), and
+    // its tick: where a traceback says why.
+    std::vector<std::string> crash_stderr;
+    int crash_tick = 0;
 };
+
+// How many of a crash's last stderr lines a seat keeps.
+inline constexpr std::size_t crash_stderr_lines = 5;
 
 // A seat's time over a game's moves, as game records keep it and the league table sums it.
 struct MoveTiming {

@@ -35,9 +35,18 @@ std::optional<ForfeitKind> forfeit_kind_from_name(std::string_view text);
 
 struct Forfeit {
     ForfeitKind kind;
-    std::string detail;  // human-readable, e.g. "exit status 3" or "31 cells, at most 30"
+    // A plain sentence and, where there is one, the fix, e.g. "the bot exited with status 3".
+    std::string detail;
     friend bool operator==(const Forfeit&, const Forfeit&) = default;
 };
+
+// The start of a bot's `text` for a message: its first line, at most `max_bytes` bytes (never
+// cut inside a UTF-8 character), "..." marking a cut. Its bytes are the bot's: printed escaped.
+std::string text_start(std::string_view text, std::size_t max_bytes = 40);
+
+// The last `n` lines of a bot's stderr that hold more than whitespace, oldest first, each as
+// text_start gives it (up to 200 bytes): what a crash's traceback ends with.
+std::vector<std::string> last_lines(std::string_view err, std::size_t n);
 
 // Cells or a forfeit. From a bot's reply the cells are its request (coordinates that fit no int
 // are -1, off the board); once the game loop has placed them, and in a record, the cells

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cstring>
@@ -20,6 +21,7 @@ public:
     std::vector<Cell> cells;
     std::size_t pairs = 0;
     std::string error;
+    std::size_t error_at = 0;  // bytes read when a syntax error stopped the parse
     bool non_integer = false;
 
     bool null() override { return wrong("null"); }
@@ -61,8 +63,9 @@ public:
         --depth_;
         return true;
     }
-    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
-        error = e.what();
+    // nlohmann's own message is for programmers: only where it stopped is kept.
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+        error_at = position;
         return false;
     }
 
@@ -85,6 +88,25 @@ private:
     int in_pair_ = 0;
     std::array<int, 2> pair_{};
 };
+
+constexpr std::string_view kDebugHint = "print debug text to stderr, not stdout";
+
+// Why a reply that is not JSON is not, said so that the bot's author sees what to change.
+// `stopped`: the bytes the parser had read when it found the error.
+std::string not_json_detail(std::string_view text, std::size_t stopped) {
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    const std::size_t end = text.find_last_not_of(" \t\r\n") + 1;
+    const std::size_t at = stopped == 0 ? 0 : std::min(stopped - 1, text.size());
+    if (at > first && nlohmann::json::accept(text.substr(0, at)))
+        return "the reply has more after its JSON, from byte " + std::to_string(at) + ": \"" +
+               text_start(text.substr(at)) + "\" (the reply is one JSON list on stdout; " + std::string(kDebugHint) + ")";
+    if (text[first] != '[' && text[first] != '{')
+        return "the reply is not JSON: it starts with \"" + text_start(text.substr(first)) + "\" (" +
+               std::string(kDebugHint) + ")";
+    if (at >= end)
+        return "the reply's JSON is cut off: it ends after " + std::to_string(end) + " bytes, before the JSON does";
+    return "the reply is not valid JSON at byte " + std::to_string(at) + ": \"" + text_start(text.substr(at)) + "\"";
+}
 
 }  // namespace
 
@@ -151,29 +173,35 @@ Move parse_reply(std::string_view text) {
     // nlohmann's lexer takes a NUL byte for the end of its input and would accept what comes
     // before it, ignoring the rest: JSON text holds no NUL, so a reply with one is not JSON.
     if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
-        reply.forfeit = Forfeit{ForfeitKind::not_json, "a NUL byte at offset " + std::to_string(nul) + " of the reply"};
+        reply.forfeit = Forfeit{ForfeitKind::not_json, "the reply is not JSON: a NUL byte at offset " +
+                                                           std::to_string(nul) + " of the reply"};
         return reply;
     }
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-        reply.forfeit = Forfeit{ForfeitKind::not_json, "empty output"};
+        reply.forfeit = Forfeit{ForfeitKind::not_json,
+                                "the bot printed nothing on stdout (did it crash before printing, or print to stderr?)"};
         return reply;
     }
     // First pass: is it JSON at all? The acceptor is iterative, so deep nesting is harmless.
     if (!nlohmann::json::accept(text)) {
         ReplyShape probe(false);
         nlohmann::json::sax_parse(text, &probe);
-        reply.forfeit = Forfeit{ForfeitKind::not_json, probe.error.empty() ? "invalid JSON" : probe.error};
+        reply.forfeit = Forfeit{ForfeitKind::not_json, not_json_detail(text, probe.error_at)};
         return reply;
     }
     ReplyShape shape(true);
     bool whole = nlohmann::json::sax_parse(text, &shape);
     if (!whole) {
-        reply.forfeit = Forfeit{shape.non_integer ? ForfeitKind::non_integer : ForfeitKind::not_pairs, shape.error};
+        if (shape.non_integer)
+            reply.forfeit = Forfeit{ForfeitKind::non_integer, shape.error + " (print whole numbers: 3, not 3.0)"};
+        else
+            reply.forfeit = Forfeit{ForfeitKind::not_pairs,
+                                    shape.error + " (the reply is a list of [y, x] pairs, e.g. [[3,4],[5,6]])"};
         return reply;
     }
     if (shape.pairs > max_cells_per_move) {
-        reply.forfeit = Forfeit{ForfeitKind::too_many_cells,
-                         std::to_string(shape.pairs) + " cells, at most " + std::to_string(max_cells_per_move)};
+        reply.forfeit = Forfeit{ForfeitKind::too_many_cells, std::to_string(shape.pairs) + " cells, at most " +
+                                                                 std::to_string(max_cells_per_move) + " per move"};
         return reply;
     }
     reply.cells = std::move(shape.cells);

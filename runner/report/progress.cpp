@@ -4,6 +4,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace gol::runner {
@@ -81,13 +82,67 @@ void ProgressDisplay::clear() {
     drawn_ = false;
 }
 
+namespace {
+
+// `name` in at most `columns` columns, "~" marking a cut.
+std::string cut_name(const std::string& name, int columns) {
+    if (fit_to_width(name, columns).size() == name.size()) return name;
+    return fit_to_width(name, columns - 1) + "~";
+}
+
+}  // namespace
+
+std::string game_progress_line(const GameProgressState& s, int columns) {
+    const int width = columns - 1;
+    auto fits = [width](const std::string& line) { return fit_to_width(line, width).size() == line.size(); };
+    const std::string ticks = std::to_string(s.generation) + "/" + std::to_string(s.generations);
+    const std::string forfeits = std::to_string(s.forfeits[0]) + "/" + std::to_string(s.forfeits[1]);
+    const std::array<std::string, 2> cells = {std::to_string(s.cells[0]), std::to_string(s.cells[1])};
+    const std::string left = format_duration(s.left);
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.0f", s.moves_per_second);
+    // From the fullest to the most compact.
+    struct Layout {
+        bool words, rate, left;
+    };
+    constexpr std::array<Layout, 4> layouts = {Layout{true, true, true}, Layout{true, false, true},
+                                               Layout{false, false, true}, Layout{false, false, false}};
+    auto line_of = [&](const Layout& l, const std::string& a, const std::string& b) {
+        const std::string gap = l.words ? "  " : " ";
+        std::string line = (l.words ? "tick " : "") + ticks + gap + a + " " + cells[0] + gap + b + " " + cells[1] +
+                           gap + (l.words ? "forfeits " : "f") + forfeits;
+        if (l.rate) line += gap + rate + " moves/s";
+        if (l.left) line += gap + left + (l.words ? " left" : "");
+        return line;
+    };
+    for (const Layout& layout : layouts)
+        if (std::string line = line_of(layout, s.names[0], s.names[1]); fits(line)) return line;
+    // Cut names share what the rest leaves: each half, or more where the other needs less. A
+    // more compact layout is worth names that still say which bot is which.
+    for (const int shortest : {10, 4})
+        for (const Layout& layout : layouts) {
+            const int room = width - static_cast<int>(line_of(layout, "", "").size());
+            if (room < 2 * shortest) continue;
+            const int second_needs = static_cast<int>(fit_to_width(s.names[1], room).size());
+            const std::string a = cut_name(s.names[0], std::max(room / 2, room - second_needs));
+            const std::string b = cut_name(s.names[1], room - static_cast<int>(a.size()));
+            if (std::string line = line_of(layout, a, b); fits(line)) return line;
+        }
+    return fit_to_width(line_of(layouts.back(), s.names[0], s.names[1]), width);
+}
+
 // The names are redrawn in place, so a control character in one would redraw more.
 GameProgress::GameProgress(std::FILE* out, std::array<std::string, 2> names, int generations)
-    : display_(out), names_{terminal_line(names[0]), terminal_line(names[1])}, generations_(generations) {}
+    : display_(out), state_{0, generations, {terminal_line(names[0]), terminal_line(names[1])}} {}
+
+GameProgress::GameProgress(std::FILE* out, std::array<std::string, 2> names, int generations, bool live,
+                           std::function<int()> columns)
+    : display_(out, live, std::move(columns)),
+      state_{0, generations, {terminal_line(names[0]), terminal_line(names[1])}} {}
 
 void GameProgress::on_move(int, int seat, const MoveReport& move) {
     ++moves_;
-    if (move.forfeit) ++forfeits_[seat - 1];
+    if (move.forfeit) ++state_.forfeits[seat - 1];
 }
 
 void GameProgress::on_generation(int generation, std::int64_t cells1, std::int64_t cells2) {
@@ -97,14 +152,13 @@ void GameProgress::on_generation(int generation, std::int64_t cells1, std::int64
     if (now - last_draw_ < std::chrono::milliseconds(200)) return;
     last_draw_ = now;
     double secs = std::chrono::duration<double>(now - start_).count();
-    double rate = secs > 0 ? moves_ / secs : 0;
-    auto left = std::chrono::seconds(
-        rate > 0 ? static_cast<long>(2.0 * (generations_ - generation) / rate) : 0);
-    char line[512];
-    std::snprintf(line, sizeof line, "tick %d/%d  %s %lld  %s %lld  forfeits %d/%d  %.0f moves/s  %s left", generation,
-                  generations_, names_[0].c_str(), static_cast<long long>(cells1), names_[1].c_str(),
-                  static_cast<long long>(cells2), forfeits_[0], forfeits_[1], rate, format_duration(left).c_str());
-    display_.show(line);
+    state_.moves_per_second = secs > 0 ? moves_ / secs : 0;
+    state_.left = std::chrono::seconds(state_.moves_per_second > 0
+                                           ? static_cast<long>(2.0 * (state_.generations - generation) / state_.moves_per_second)
+                                           : 0);
+    state_.generation = generation;
+    state_.cells = {cells1, cells2};
+    display_.show(game_progress_line(state_, display_.columns()));
 }
 
 LeagueProgressDisplay::LeagueProgressDisplay(std::FILE* out) : display_(out) {}

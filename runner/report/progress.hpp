@@ -37,6 +37,7 @@ public:
     ~ProgressDisplay();  // clears the live line, leaving the terminal clean for what follows
 
     bool live() const { return live_; }
+    int columns() const { return columns_(); }
     void show(std::string_view line);  // the live line now; nothing unless live
     void log(std::string_view line);   // one line for a log; nothing when live
     void clear();
@@ -49,19 +50,34 @@ private:
     std::string drawn_line_;  // what the terminal shows, not drawn again
 };
 
+// What a duel's live line shows.
+struct GameProgressState {
+    int generation = 0, generations = 0;
+    std::array<std::string, 2> names;  // escaped for a terminal
+    std::array<std::int64_t, 2> cells{};
+    std::array<int, 2> forfeits{};
+    double moves_per_second = 0;
+    std::chrono::seconds left{0};
+};
+
+// The duel's line for a terminal `columns` wide, at most columns - 1 of them (a redraw with \r
+// of a line that wraps leaves its first row behind): the moves per second go first, then the
+// words, then the names are cut; only a terminal too narrow for all that cuts the line itself.
+std::string game_progress_line(const GameProgressState& state, int columns);
+
 // A duel's live line: tick, cells, forfeits, moves per second and time left.
 class GameProgress : public GameObserver {
 public:
     GameProgress(std::FILE* out, std::array<std::string, 2> names, int generations);
+    GameProgress(std::FILE* out, std::array<std::string, 2> names, int generations, bool live,
+                 std::function<int()> columns);  // for tests
     void on_move(int tick, int seat, const MoveReport& move) override;
     void on_generation(int generation, std::int64_t cells1, std::int64_t cells2) override;
 
 private:
     using Clock = std::chrono::steady_clock;
     ProgressDisplay display_;
-    std::array<std::string, 2> names_;
-    int generations_;
-    std::array<int, 2> forfeits_{};
+    GameProgressState state_;
     long moves_ = 0;
     Clock::time_point start_ = Clock::now();
     Clock::time_point last_draw_{};  // long ago: the first generation draws

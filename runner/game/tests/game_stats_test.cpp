@@ -54,3 +54,20 @@ TEST_CASE("move timing: totals, longest, CPU where measured, timeouts and moves 
 
     CHECK(move_timing(SeatStats{}, milliseconds(1000)) == MoveTiming{});
 }
+
+TEST_CASE("game stats: a seat keeps the last lines of stderr of its latest crash, not of other forfeits") {
+    GameStats stats;
+    MoveReport crash = move(microseconds(1000), std::nullopt, ForfeitKind::exit_status);
+    crash.err = "Traceback (most recent call last):\n  File \"bot.py\", line 3\n    import numpy\n"
+                "  more\n  and more\nModuleNotFoundError: No module named 'numpy'\n";
+    stats.on_move(4, 1, crash);
+    MoveReport slow = move(microseconds(1000), std::nullopt, ForfeitKind::timeout);
+    slow.err = "still thinking\n";
+    stats.on_move(5, 1, slow);
+    const SeatStats& s = stats.seat(1);
+    CHECK(s.crash_tick == 4);
+    CHECK(s.crash_stderr == std::vector<std::string>{"  File \"bot.py\", line 3", "    import numpy", "  more",
+                                                     "  and more", "ModuleNotFoundError: No module named 'numpy'"});
+    CHECK(s.last_forfeit == "timeout: detail");
+    CHECK(stats.seat(2).crash_stderr.empty());
+}

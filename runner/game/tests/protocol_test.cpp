@@ -92,7 +92,7 @@ TEST_CASE("reply: exactly 30 cells are allowed, 31 forfeit") {
     Move r = parse(thirty + ",[0,0]]");
     REQUIRE_FALSE(r.ok());
     CHECK(r.forfeit->kind == ForfeitKind::too_many_cells);
-    CHECK(r.forfeit->detail == "31 cells, at most 30");
+    CHECK(r.forfeit->detail == "31 cells, at most 30 per move");
 }
 
 TEST_CASE("reply: anything that is not JSON") {
@@ -103,7 +103,31 @@ TEST_CASE("reply: anything that is not JSON") {
     CHECK(kind_of("[[1,2]] [[3,4]]") == ForfeitKind::not_json);
     CHECK(kind_of("{\"a\":") == ForfeitKind::not_json);
     CHECK(kind_of(std::string(2000000, '[')) == ForfeitKind::not_json);
-    CHECK(parse("[[1,2]").forfeit->detail.find("parse error") != std::string::npos);
+}
+
+TEST_CASE("reply: a reply that is not JSON is told in plain words with the fix, no parser jargon") {
+    auto detail = [](const std::string& text) {
+        Move r = parse(text);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.forfeit->detail.find("json.exception") == std::string::npos);
+        CHECK(r.forfeit->detail.find("parse error") == std::string::npos);
+        return r.forfeit->detail;
+    };
+    CHECK(detail("Debug: thinking about it\n[[1,2]]\n") ==
+          "the reply is not JSON: it starts with \"Debug: thinking about it\" (print debug text to stderr, not stdout)");
+    // Only the first line, cut at 40 bytes.
+    CHECK(detail("  Considering all of the 400 cells of the board now\n[[1,2]]") ==
+          "the reply is not JSON: it starts with \"Considering all of the 400 cells of the ...\" (print debug text to "
+          "stderr, not stdout)");
+    CHECK(detail("") == "the bot printed nothing on stdout (did it crash before printing, or print to stderr?)");
+    CHECK(detail(" \n") == "the bot printed nothing on stdout (did it crash before printing, or print to stderr?)");
+    CHECK(detail("[[1,2]]\ndone: 1 cell\n") ==
+          "the reply has more after its JSON, from byte 8: \"done: 1 cell\" (the reply is one JSON list on stdout; "
+          "print debug text to stderr, not stdout)");
+    CHECK(detail("[[1,2]] [[3,4]]").starts_with("the reply has more after its JSON, from byte 8: \"[[3,4]]\""));
+    CHECK(detail("[[1,2]") == "the reply's JSON is cut off: it ends after 6 bytes, before the JSON does");
+    CHECK(detail(std::string(2000000, '[')).starts_with("the reply's JSON is cut off: it ends after 2000000 bytes"));
+    CHECK(detail("[[1,2],,[3,4]]") == "the reply is not valid JSON at byte 7: \",[3,4]]\"");
 }
 
 TEST_CASE("reply: JSON of the wrong shape") {
@@ -121,14 +145,27 @@ TEST_CASE("reply: JSON of the wrong shape") {
     CHECK(kind_of("5") == ForfeitKind::not_pairs);
     std::string deep = std::string(100000, '[') + std::string(100000, ']');
     CHECK(kind_of(deep) == ForfeitKind::not_pairs);
-    CHECK(parse("[[1,2,3]]").forfeit->detail == "found a list of more than 2 numbers");
+    CHECK(parse("[[1,2,3]]").forfeit->detail ==
+          "found a list of more than 2 numbers (the reply is a list of [y, x] pairs, e.g. [[3,4],[5,6]])");
 }
 
 TEST_CASE("reply: non-integer coordinates") {
     CHECK(kind_of("[[1.5,2]]") == ForfeitKind::non_integer);
     CHECK(kind_of("[[1,2e3]]") == ForfeitKind::non_integer);
     CHECK(kind_of("[[1.0,2]]") == ForfeitKind::non_integer);
-    CHECK(parse("[[1.5,2]]").forfeit->detail == "coordinate 1.5 is not an integer");
+    CHECK(parse("[[1.5,2]]").forfeit->detail == "coordinate 1.5 is not an integer (print whole numbers: 3, not 3.0)");
+}
+
+TEST_CASE("a bot's text for a message: its first line, cut whole characters, and its stderr's last lines") {
+    CHECK(text_start("short\nsecond") == "short");
+    CHECK(text_start("windows\r\nsecond") == "windows");
+    CHECK(text_start("0123456789", 4) == "0123...");
+    // "é" is two bytes: a cut through it keeps none of it.
+    CHECK(text_start("abc\xc3\xa9z", 4) == "abc...");
+    CHECK(last_lines("", 5).empty());
+    CHECK(last_lines("one\ntwo\n\n  \nthree\n", 2) == std::vector<std::string>{"two", "three"});
+    CHECK(last_lines("only", 5) == std::vector<std::string>{"only"});
+    CHECK(last_lines(std::string(300, 'x'), 1) == std::vector<std::string>{std::string(200, 'x') + "..."});
 }
 
 TEST_CASE("forfeit kinds round-trip through their names") {

@@ -141,6 +141,42 @@ TEST_CASE("in a pipe the display shows no live line, only the lines for a log") 
     CHECK(out.text() == "a line longer than the twenty columns, kept whole\n");
 }
 
+TEST_CASE("a duel's line fits 80 and 40 columns: the rate goes first, then words, then names are cut") {
+    GameProgressState s;
+    s.generation = 1234;
+    s.generations = 10000;
+    s.names = {"alpha", "beta"};
+    s.cells = {1996, 970};
+    s.forfeits = {0, 3};
+    s.moves_per_second = 412.4;
+    s.left = std::chrono::seconds(185);
+    CHECK(game_progress_line(s, 80) == "tick 1234/10000  alpha 1996  beta 970  forfeits 0/3  412 moves/s  3m05s left");
+    CHECK(game_progress_line(s, 40) == "1234/10000 alpha 1996 beta 970 f0/3");
+    s.names = {"a_glider_gun_with_a_long_name", "beta"};
+    CHECK(game_progress_line(s, 80) == "1234/10000 a_glider_gun_with_a_long_name 1996 beta 970 f0/3 3m05s");
+    CHECK(game_progress_line(s, 40) == "1234/10000 a_glider~ 1996 beta 970 f0/3");
+    s.names = {"a_glider_gun_with_a_long_name", "another_very_long_bot_name"};
+    CHECK(game_progress_line(s, 80) ==
+          "tick 1234/10000  a_glider_gu~ 1996  another_very~ 970  forfeits 0/3  3m05s left");
+    CHECK(game_progress_line(s, 40) == "1234/10000 a_gli~ 1996 anothe~ 970 f0/3");
+    for (int columns : {80, 40, 20, 1}) CHECK(static_cast<int>(game_progress_line(s, columns).size()) <= columns - 1);
+}
+
+TEST_CASE("a duel's live line is redrawn within the terminal's width") {
+    Capture out;
+    {
+        GameProgress progress(out.file(), {"a_glider_gun_with_a_long_name", "another_very_long_bot_name"}, 10, true,
+                              [] { return 40; });
+        progress.on_move(1, 1, MoveReport{});
+        progress.on_generation(1, 3, 4);
+    }
+    const std::vector<std::string> rows = drawn_rows(out.text());
+    REQUIRE(rows.size() == 2);  // the line, then the clearing at the end
+    CHECK(rows[0].starts_with("1/10 a_glider_"));
+    CHECK(rows[0].find(" f0/0") != std::string::npos);
+    CHECK(rows[0].size() <= 39);
+}
+
 TEST_CASE("a duel's progress writes nothing to a file") {
     Capture out;
     {

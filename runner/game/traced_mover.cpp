@@ -1,0 +1,36 @@
+#include "runner/game/traced_mover.hpp"
+
+#include "runner/game/protocol.hpp"
+#include "runner/text/terminal_text.hpp"
+
+#include <cstdio>
+
+namespace gol::runner {
+
+TracedMover::TracedMover(Mover& inner, const std::string& name, std::ostream& out)
+    : inner_(inner), name_(terminal_line(name)), out_(out) {}
+
+MoveReport TracedMover::move(const Board& board, int seat, int tick) {
+    const std::string who = "tick " + std::to_string(tick) + " seat " + std::to_string(seat) + " (" + name_ + ")";
+    encode_board(board, seat, tick, json_);
+    out_ << who << ": board " << board.width() << "x" << board.height() << ", "
+         << board.population(Player::one) + board.population(Player::two) << " live cells, " << json_.size()
+         << " bytes of JSON" << std::endl;
+    MoveReport report = inner_.move(board, seat, tick);
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.1f ms", static_cast<double>(report.elapsed.count()) / 1000.0);
+    out_ << who << ": reply in " << ms << ": ";
+    if (report.forfeit) {
+        // The detail can quote the bot's output.
+        out_ << "forfeit " << name(report.forfeit->kind) << ": " << terminal_line(report.forfeit->detail);
+    } else {
+        out_ << report.cells.size() << (report.cells.size() == 1 ? " cell" : " cells");
+        for (std::size_t i = 0; i < report.cells.size(); ++i)
+            out_ << (i == 0 ? " [" : ", ") << "[" << report.cells[i].y << "," << report.cells[i].x << "]"
+                 << (i + 1 == report.cells.size() ? "]" : "");
+    }
+    out_ << std::endl;
+    return report;
+}
+
+}  // namespace gol::runner

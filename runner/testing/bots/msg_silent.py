@@ -1,0 +1,1 @@
+# Exits cleanly without printing anything.
