@@ -82,7 +82,7 @@ TEST_CASE("check e2e: a persistent bot that does not flush is told to, not to mi
     RunOutcome r = f.check("check_unflushed", {"--time-limit", "300"});
     INFO("stdout: " << r.out << "stderr: " << r.err);
     CHECK(r.exit_status == 1);
-    CHECK(contains(r.out, "FORFEIT timeout: no reply line within 300 ms"));
+    CHECK(contains(r.out, "FORFEIT timeout: no reply line within the limit of 300 ms"));
     CHECK(contains(r.out, "warning: 4 moves got no reply line within the time limit: did it flush stdout after each line?"));
     CHECK_FALSE(contains(r.out, "starting"));
 }
