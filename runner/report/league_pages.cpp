@@ -9,6 +9,13 @@
 
 namespace gol::runner {
 
+namespace {
+
+// Viewer pages live in viewers/ beside leaderboard.html.
+constexpr std::string_view kLeaderboardFromViewer = "../leaderboard.html";
+
+}  // namespace
+
 template <typename Page>
 void LeaguePages::write_viewer(const ResultsStore& store, const std::string& key, Page page) {
     try {
@@ -19,7 +26,7 @@ void LeaguePages::write_viewer(const ResultsStore& store, const std::string& key
 }
 
 void LeaguePages::game_stored(const ResultsStore& store, const GameRecord& record, const PlayedGame& game) {
-    write_viewer(store, record.key, [&] { return viewer_page(game.record, game.counts.counts); });
+    write_viewer(store, record.key, [&] { return viewer_page(game.record, game.counts.counts, kLeaderboardFromViewer); });
 }
 
 void LeaguePages::run_finished(const ResultsStore& store, const LeagueTable& table) {
@@ -31,7 +38,7 @@ void LeaguePages::run_finished(const ResultsStore& store, const LeagueTable& tab
                          store.replay_path(g.key).c_str());
             continue;
         }
-        write_viewer(store, g.key, [&] { return viewer_page(read_replay(in)); });
+        write_viewer(store, g.key, [&] { return viewer_page(read_replay(in), kLeaderboardFromViewer); });
     }
     const std::filesystem::path page = store.dir() / "leaderboard.html";
     try {

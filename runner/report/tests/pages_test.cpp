@@ -85,6 +85,15 @@ TEST_CASE("viewer page: the game's data, this engine's counts, and hostile names
     CHECK(data["result"]["cells"] == json::array({3, 4}));
     REQUIRE(data["counts"].size() == 12);
     CHECK(data["counts"][11] == json::array({3, 4}));
+    // Outside a league there is no leaderboard to link back to.
+    CHECK(!data.contains("leaderboard"));
+}
+
+TEST_CASE("viewer page: a league's game names the leaderboard to link back to") {
+    const Replay replay = sample_replay();
+    const json data = embedded_data(viewer_page(replay, "../leaderboard.html"));
+    CHECK(data["leaderboard"] == "../leaderboard.html");
+    CHECK(data["counts"].size() == 12);
 }
 
 TEST_CASE("board_at: the board after each generation, the blinker turning") {
