@@ -180,6 +180,18 @@ TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and
     CHECK(page.find("<td class=\"elo\">-95</td><td>") != std::string::npos);
     CHECK(page.find("<td class=\"los\">" + format_los(t.standings[0].los_next) + "</td>") != std::string::npos);
     CHECK(page.find("1 of 2 games played") != std::string::npos);
+    // One short row a game, numbered in schedule order: the cells sort by seat 1's, the forfeits
+    // by their count, with the last forfeit's detail in the title.
+    CHECK(page.find("<tr><td>1</td><td class=\"bot seat1\">") != std::string::npos);
+    CHECK(page.find("<td data-sort=\"50\">50-7</td>") != std::string::npos);
+    CHECK(page.find("title=\"last: timeout: &lt;/td&gt;&lt;b&gt;late&lt;/b&gt;\" data-sort=\"2\">2 (timeout 2)</td>") !=
+          std::string::npos);
+    // The games filter offers every bot, its name as text.
+    CHECK(page.find("<option value=\"" + html_escape(kHostile) + "\">" + html_escape(kHostile) + "</option>") !=
+          std::string::npos);
+    CHECK(page.find("<option value=\"plain\">plain</option>") != std::string::npos);
+    // The page's own script is its only one.
+    CHECK(count(page, "<script") == 1);
     // The record keeps no time per move (an older runner's): the time columns say so.
     CHECK(page.find(">Timeouts/near</th>") != std::string::npos);
     CHECK(page.find("<td>-</td><td>-</td><td>-</td><td>-</td></tr>") != std::string::npos);
