@@ -4,6 +4,7 @@
 #include "runner/text/html_text.hpp"
 
 #include <algorithm>
+#include <ctime>
 
 namespace gol::runner {
 
@@ -14,7 +15,7 @@ namespace {
 constexpr std::string_view kStyle = R"(
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 90em; padding: 0 1em; color: #1d232b; }
 h1 { margin-bottom: 0.1em; overflow-wrap: anywhere; }
-.settings { color: #5a6472; margin-top: 0; }
+.settings, #written { color: #5a6472; margin-top: 0; }
 .unsandboxed { color: #b3261e; font-weight: bold; margin-top: 0; }
 .box { overflow: auto; width: fit-content; max-width: 100%; margin: 0.5em 0 1.5em; border: 1px solid #dde2e8; }
 #matrix-box, #games-box { max-height: 75vh; }
@@ -86,6 +87,14 @@ std::string outcome_words(const GameRecord& g) {
     if (r.verdict.winner_seat == 0) return "draw " + score + " after " + std::to_string(r.generations) + " generations";
     return g.bots[r.verdict.winner_seat - 1] + " won by " + std::string(name(r.verdict.reason)) + " " + score +
            " after " + std::to_string(r.generations) + " generations";
+}
+
+std::string utc_time(std::chrono::system_clock::time_point t) {
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    char text[32];
+    return std::string(text, std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &tm));
 }
 
 std::string standings_table(const LeagueTable& t) {
@@ -178,12 +187,15 @@ std::string games_table(const LeagueTable& t) {
 
 }  // namespace
 
-std::string leaderboard_page(const LeagueTable& t) {
+std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& heading) {
     const GameConfig& c = t.settings.config;
+    const std::string tournament = html_escape(heading.name);
     std::string out = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                      "<title>League table</title><style>" + std::string(kStyle) + "</style></head><body>\n";
-    out += "<header><h1>League table</h1>\n<p class=\"settings\">" +
+                      "<title>" + tournament + " &mdash; league table</title><style>" + std::string(kStyle) +
+                      "</style></head><body>\n";
+    out += "<header><h1 id=\"tournament\">" + tournament + "</h1>\n<p id=\"written\">League table, page written " +
+           utc_time(heading.written) + "</p>\n<p class=\"settings\">" +
            html_escape(std::to_string(c.width) + "x" + std::to_string(c.height) + " board, " +
                        std::to_string(c.generations) + " generations, " + std::to_string(t.settings.time_limit_ms) +
                        " ms a move, " + std::to_string(t.settings.games_per_pair) + " games a pair, scoring " +
@@ -203,6 +215,10 @@ std::string leaderboard_page(const LeagueTable& t) {
            "column's; the numbers open each game in the viewer.</p>\n" + results_matrix(t);
     out += "<h2>Games</h2>\n" + games_table(t);
     return out + "<script>" + std::string(kScript) + "</script>\n</body></html>\n";
+}
+
+std::string leaderboard_page(const LeagueTable& table) {
+    return leaderboard_page(table, {"League", std::chrono::system_clock::now()});
 }
 
 }  // namespace gol::runner

@@ -7,10 +7,20 @@
 
 #include "runner/league/standings.hpp"
 
+#include <chrono>
 #include <string>
 
 namespace gol::runner {
 
+// What the page's heading says besides the settings.
+struct LeaderboardHeading {
+    std::string name;  // the tournament's
+    std::chrono::system_clock::time_point written;
+};
+
+std::string leaderboard_page(const LeagueTable& table, const LeaderboardHeading& heading);
+
+// For a page made outside a store's run (`runner table --format html`): named "League", written now.
 std::string leaderboard_page(const LeagueTable& table);
 
 }  // namespace gol::runner

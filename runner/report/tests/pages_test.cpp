@@ -161,7 +161,9 @@ TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and
     t.standings = compute_standings({kHostile, "plain"}, t.games, Scoring::wins);
     t.excluded = {{"<i>broken</i>", "bot.json: <img src=x onerror=alert(1)>"}};
 
-    const std::string page = leaderboard_page(t);
+    const std::string page = leaderboard_page(t, {"<b>cup</b>", std::chrono::sys_days{std::chrono::year{2026} / 3 / 4} +
+                                                                   std::chrono::hours{5} + std::chrono::minutes{6} +
+                                                                   std::chrono::seconds{7}});
     CHECK(page.find(kHostile) == std::string::npos);
     CHECK(page.find("<img") == std::string::npos);
     CHECK(page.find("<i>broken") == std::string::npos);
@@ -180,6 +182,10 @@ TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and
     CHECK(page.find("<td class=\"elo\">-95</td><td>") != std::string::npos);
     CHECK(page.find("<td class=\"los\">" + format_los(t.standings[0].los_next) + "</td>") != std::string::npos);
     CHECK(page.find("1 of 2 games played") != std::string::npos);
+    // The heading: the tournament's name, as text, and when the page was written, in UTC.
+    CHECK(page.find("<h1 id=\"tournament\">&lt;b&gt;cup&lt;/b&gt;</h1>") != std::string::npos);
+    CHECK(page.find("<title>&lt;b&gt;cup&lt;/b&gt; &mdash; league table</title>") != std::string::npos);
+    CHECK(page.find("page written 2026-03-04 05:06:07 UTC</p>") != std::string::npos);
     // One short row a game, numbered in schedule order: the cells sort by seat 1's, the forfeits
     // by their count, with the last forfeit's detail in the title.
     CHECK(page.find("<tr><td>1</td><td class=\"bot seat1\">") != std::string::npos);

@@ -83,7 +83,7 @@ test('the leaderboard page shows the league, escapes names, and links to viewers
 });
 
 // 20 shell bots, bot k placing a row of k + 1 cells every turn: 380 games of 3 generations with
-// results that differ from game to game.
+// results that differ from game to game. The results folder is named as a tournament's would be.
 async function playBigLeague(dir) {
   const bots = path.join(dir, 'bots');
   await mkdir(bots);
@@ -94,19 +94,27 @@ async function playBigLeague(dir) {
     await writeFile(path.join(bots, `${name}.sh`), `echo '${JSON.stringify(cells)}'\n`);
     names.push(name);
   }
-  const results = path.join(dir, 'results');
+  const results = path.join(dir, 'spring-cup');
+  const started = Math.floor(Date.now() / 1000) * 1000;
   const out = await runner(['league', bots, '--results', results, '--cache', path.join(dir, 'cache'),
     '--width', '64', '--height', '20', '--generations', '3', '--format', 'json', '--quiet', '--no-sandbox']);
-  return { results, names, table: JSON.parse(out) };
+  return { results, names, started, table: JSON.parse(out) };
 }
 
 test('20 bots and 380 games fit a 1366x768 screen: matrix in its own box, games filtered and sorted', async (t) => {
   const dir = await tempDir((f) => t.after(f));
-  const { results, names, table } = await playBigLeague(dir);
+  const { results, names, started, table } = await playBigLeague(dir);
   assert.equal(table.standings.length, 20);
   const { page, problems } = await openPage(browser, path.join(results, 'leaderboard.html'),
     { ready: false, viewport: { width: 1366, height: 768 } });
   t.after(() => page.close());
+
+  // The heading: the tournament's name and when the page was written, in UTC.
+  assert.equal(await page.textContent('h1'), 'spring-cup');
+  const written = (await page.textContent('#written')).match(/(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d) UTC$/);
+  assert.ok(written, 'the time the page was written, in UTC');
+  const at = Date.parse(`${written[1]}T${written[2]}Z`);
+  assert.ok(at >= started && at <= Date.now(), 'written while the league ran');
 
   const widths = () => page.evaluate(() => ({
     page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth,
