@@ -3,26 +3,73 @@
 #include "runner/game/game_stats.hpp"
 #include "runner/text/html_text.hpp"
 
+#include <algorithm>
+#include <ctime>
 
 namespace gol::runner {
 
 namespace {
 
+// Tables never wrap a cell ("1996-970" stays one line): a table wider than the page scrolls
+// inside its .box, so the page itself never scrolls sideways.
 constexpr std::string_view kStyle = R"(
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #1d232b; }
-h1 { margin-bottom: 0.2em; }
-.settings { color: #5a6472; margin-top: 0; }
+body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 90em; padding: 0 1em; color: #1d232b; }
+h1 { margin-bottom: 0.1em; overflow-wrap: anywhere; }
+.settings, #written { color: #5a6472; margin-top: 0; }
 .unsandboxed { color: #b3261e; font-weight: bold; margin-top: 0; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
-th, td { padding: 0.3em 0.7em; border-bottom: 1px solid #dde2e8; text-align: right; }
+.box { overflow: auto; width: fit-content; max-width: 100%; margin: 0.5em 0 1.5em; border: 1px solid #dde2e8; }
+#matrix-box, #games-box { max-height: 75vh; }
+table { border-collapse: collapse; }
+th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #dde2e8; text-align: right; white-space: nowrap; }
 th { background: #f2f4f7; }
+thead th { position: sticky; top: 0; z-index: 1; }
 td.bot, th.bot { text-align: left; }
-#matrix td { text-align: center; white-space: nowrap; }
+#matrix tbody th { position: sticky; left: 0; }
+#matrix thead th.bot { left: 0; z-index: 2; }
+#matrix td { text-align: center; }
 #matrix td.self { background: #f2f4f7; }
+#games thead th { cursor: pointer; user-select: none; }
+#games th[aria-sort="ascending"]::after { content: " \25B2"; }
+#games th[aria-sort="descending"]::after { content: " \25BC"; }
 .win { color: #16794a; } .loss { color: #b3261e; } .draw { color: #5a6472; }
 .seat1 { color: #1f6fc4; } .seat2 { color: #c4511f; }
 a { color: #1f6fc4; }
-.reason { color: #5a6472; font-size: 0.9em; }
+.reason { color: #5a6472; font-size: 0.9em; overflow-wrap: anywhere; }
+.filter { display: flex; gap: 1em; align-items: baseline; flex-wrap: wrap; }
+)";
+
+// Filters the games list by bot and sorts it by the clicked column (again: the other way). A
+// cell's data-sort, where it has one, is its sort key; columns marked data-type="number" compare
+// as numbers. Bot names are compared as the cells' text, never read as markup.
+constexpr std::string_view kScript = R"(
+(() => {
+  'use strict';
+  const table = document.getElementById('games');
+  const body = table.tBodies[0];
+  const filter = document.getElementById('bot-filter');
+  const shown = document.getElementById('games-shown');
+  const rows = [...body.rows];
+  const seats = (row) => [row.cells[1].textContent, row.cells[2].textContent];
+  filter.addEventListener('change', () => {
+    let n = 0;
+    for (const row of rows) {
+      const on = filter.value === '' || seats(row).includes(filter.value);
+      row.hidden = !on;
+      if (on) n++;
+    }
+    shown.textContent = `${n} of ${rows.length} games`;
+  });
+  const key = (row, i) => row.cells[i].dataset.sort ?? row.cells[i].textContent;
+  [...table.tHead.rows[0].cells].forEach((th, i) => th.addEventListener('click', () => {
+    const up = th.getAttribute('aria-sort') !== 'ascending';
+    for (const other of table.tHead.rows[0].cells) other.removeAttribute('aria-sort');
+    th.setAttribute('aria-sort', up ? 'ascending' : 'descending');
+    const compare = th.dataset.type === 'number'
+      ? (a, b) => Number(key(a, i)) - Number(key(b, i))
+      : (a, b) => key(a, i).localeCompare(key(b, i));
+    body.append(...rows.slice().sort((a, b) => (up ? compare(a, b) : compare(b, a))));
+  }));
+})();
 )";
 
 std::string cell(std::string_view text, std::string_view cls = {}) {
@@ -42,9 +89,17 @@ std::string outcome_words(const GameRecord& g) {
            " after " + std::to_string(r.generations) + " generations";
 }
 
+std::string utc_time(std::chrono::system_clock::time_point t) {
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    char text[32];
+    return std::string(text, std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &tm));
+}
+
 std::string standings_table(const LeagueTable& t) {
-    std::string out = "<table id=\"standings\"><thead><tr><th>Rank</th><th class=\"bot\">Bot</th><th>Played</th>"
-                      "<th>Wins</th><th>Draws</th><th>Losses</th><th>Points</th>"
+    std::string out = "<div class=\"box\"><table id=\"standings\"><thead><tr><th>Rank</th><th class=\"bot\">Bot</th>"
+                      "<th>Played</th><th>Wins</th><th>Draws</th><th>Losses</th><th>Points</th>"
                       "<th title=\"Bradley-Terry rating fitted to all games\">Elo</th><th>&plusmn;95%</th>"
                       "<th title=\"likelihood that the bot is stronger than the next one down\">LOS</th>"
                       "<th>Forfeits</th><th>Mean cells</th>"
@@ -60,13 +115,14 @@ std::string standings_table(const LeagueTable& t) {
                cell(std::to_string(s.forfeits)) + cell(format_mean_cells(s.mean_cells)) +
                cell(format_mean_move(s.timing)) + cell(format_max_move(s.timing)) +
                cell(format_mean_cpu(s.timing)) + cell(format_timeouts(s.timing)) + "</tr>\n";
-    return out + "</tbody></table>\n";
+    return out + "</tbody></table></div>\n";
 }
 
-// Row bot's wins-draws-losses against the column bot, then a link to each of their games.
+// Row bot's wins-draws-losses against the column bot, then a link to each of their games. The
+// box scrolls both ways with the bots' names held in sight.
 std::string results_matrix(const LeagueTable& t) {
     const auto cross = crosstable(t);
-    std::string out = "<table id=\"matrix\"><thead><tr><th class=\"bot\">against &rarr;</th>";
+    std::string out = "<div class=\"box\" id=\"matrix-box\"><table id=\"matrix\"><thead><tr><th class=\"bot\">against &rarr;</th>";
     for (const Standing& col : t.standings) out += "<th>" + html_escape(col.bot) + "</th>";
     out += "</tr></thead><tbody>\n";
     for (std::size_t r = 0; r < t.standings.size(); ++r) {
@@ -85,46 +141,61 @@ std::string results_matrix(const LeagueTable& t) {
         }
         out += "</tr>\n";
     }
-    return out + "</tbody></table>\n";
+    return out + "</tbody></table></div>\n";
 }
 
-std::string forfeit_words(const GameRecord& g, int seat) {
-    const std::string out = forfeit_breakdown(g.forfeit_reasons[seat - 1]);
-    if (out.empty()) return std::to_string(g.result.forfeits[seat - 1]);
-    return std::to_string(g.result.forfeits[seat - 1]) + " (" + out + ")";
+// A seat's forfeits by reason on one line; the last one's detail, which can be long, in its title.
+std::string forfeit_cell(const GameRecord& g, int seat) {
+    const std::string by_reason = forfeit_breakdown(g.forfeit_reasons[seat - 1]);
+    std::string text = std::to_string(g.result.forfeits[seat - 1]);
+    if (!by_reason.empty()) text += " (" + by_reason + ")";
+    const std::string& last = g.last_forfeit[seat - 1];
+    return "<td class=\"bot seat" + std::to_string(seat) + "\"" +
+           (last.empty() ? "" : " title=\"last: " + html_escape(last) + "\"") + " data-sort=\"" +
+           std::to_string(g.result.forfeits[seat - 1]) + "\">" + html_escape(text) + "</td>";
 }
 
+// One short row a game, in schedule order (the # column sorts back to it).
 std::string games_table(const LeagueTable& t) {
-    std::string out = "<table id=\"games\"><thead><tr><th class=\"bot\">Seat 1</th><th class=\"bot\">Seat 2</th>"
-                      "<th class=\"bot\">Result</th><th>Generations</th><th>Cells</th><th class=\"bot\">Forfeits</th>"
-                      "<th class=\"bot\">Files</th></tr></thead><tbody>\n";
+    std::vector<std::string> bots;
+    for (const Standing& s : t.standings) bots.push_back(s.bot);
+    std::sort(bots.begin(), bots.end());
+    std::string out = "<div class=\"filter\"><label>Games of <select id=\"bot-filter\"><option value=\"\">every bot</option>";
+    for (const std::string& b : bots) out += "<option value=\"" + html_escape(b) + "\">" + html_escape(b) + "</option>";
+    out += "</select></label> <span id=\"games-shown\" class=\"settings\">" + std::to_string(t.games.size()) + " of " +
+           std::to_string(t.games.size()) +
+           " games</span> <span class=\"settings\">Click a column's heading to sort by it.</span></div>\n"
+           "<div class=\"box\" id=\"games-box\"><table id=\"games\"><thead><tr><th data-type=\"number\">#</th>"
+           "<th class=\"bot\">Seat 1</th><th class=\"bot\">Seat 2</th><th class=\"bot\">Winner</th><th class=\"bot\">By</th>"
+           "<th data-type=\"number\">Generations</th><th data-type=\"number\" title=\"seat 1's final cells - seat 2's; "
+           "sorts by seat 1's\">Cells</th><th class=\"bot\" data-type=\"number\">Forfeits 1</th>"
+           "<th class=\"bot\" data-type=\"number\">Forfeits 2</th><th class=\"bot\">Files</th></tr></thead><tbody>\n";
+    int n = 0;
     for (const GameRecord& g : t.games) {
         const GameResult& r = g.result;
-        std::string forfeits;
-        for (int seat = 1; seat <= 2; ++seat) {
-            forfeits += "<div class=\"seat" + std::to_string(seat) + "\">" + html_escape(forfeit_words(g, seat));
-            if (!g.last_forfeit[seat - 1].empty())
-                forfeits += "<div class=\"reason\">last: " + html_escape(g.last_forfeit[seat - 1]) + "</div>";
-            forfeits += "</div>";
-        }
-        out += "<tr>" + cell(g.bots[0], "bot seat1") + cell(g.bots[1], "bot seat2") +
-               cell(r.verdict.winner_seat == 0 ? "draw" : g.bots[r.verdict.winner_seat - 1] + " by " + std::string(name(r.verdict.reason)), "bot") +
-               cell(std::to_string(r.generations)) + cell(std::to_string(r.cells[0]) + "-" + std::to_string(r.cells[1])) +
-               "<td class=\"bot\">" + forfeits + "</td><td class=\"bot\">" + game_link(g, "watch", outcome_words(g)) +
-               " <a href=\"replays/" + html_escape(g.key) + ".jsonl\">replay</a> <a href=\"logs/" + html_escape(g.key) +
-               ".log\">log</a></td></tr>\n";
+        const bool draw = r.verdict.winner_seat == 0;
+        out += "<tr>" + cell(std::to_string(++n)) + cell(g.bots[0], "bot seat1") + cell(g.bots[1], "bot seat2") +
+               cell(draw ? "draw" : g.bots[r.verdict.winner_seat - 1], "bot") +
+               cell(draw ? "" : std::string(name(r.verdict.reason)), "bot") + cell(std::to_string(r.generations)) +
+               "<td data-sort=\"" + std::to_string(r.cells[0]) + "\">" + std::to_string(r.cells[0]) + "-" +
+               std::to_string(r.cells[1]) + "</td>" + forfeit_cell(g, 1) + forfeit_cell(g, 2) + "<td class=\"bot\">" +
+               game_link(g, "watch", outcome_words(g)) + " <a href=\"replays/" + html_escape(g.key) +
+               ".jsonl\">replay</a> <a href=\"logs/" + html_escape(g.key) + ".log\">log</a></td></tr>\n";
     }
-    return out + "</tbody></table>\n";
+    return out + "</tbody></table></div>\n";
 }
 
 }  // namespace
 
-std::string leaderboard_page(const LeagueTable& t) {
+std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& heading) {
     const GameConfig& c = t.settings.config;
+    const std::string tournament = html_escape(heading.name);
     std::string out = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                      "<title>League table</title><style>" + std::string(kStyle) + "</style></head><body>\n";
-    out += "<h1>League table</h1>\n<p class=\"settings\">" +
+                      "<title>" + tournament + " &mdash; league table</title><style>" + std::string(kStyle) +
+                      "</style></head><body>\n";
+    out += "<header><h1 id=\"tournament\">" + tournament + "</h1>\n<p id=\"written\">League table, page written " +
+           utc_time(heading.written) + "</p>\n<p class=\"settings\">" +
            html_escape(std::to_string(c.width) + "x" + std::to_string(c.height) + " board, " +
                        std::to_string(c.generations) + " generations, " + std::to_string(t.settings.time_limit_ms) +
                        " ms a move, " + std::to_string(t.settings.games_per_pair) + " games a pair, scoring " +
@@ -133,7 +204,7 @@ std::string leaderboard_page(const LeagueTable& t) {
     out += t.settings.sandboxed
                ? "<p id=\"sandbox\" class=\"settings\">Bots ran inside the bubblewrap sandbox.</p>\n"
                : "<p id=\"sandbox\" class=\"unsandboxed\">Bots ran without a sandbox.</p>\n";
-    out += standings_table(t);
+    out += "</header>\n" + standings_table(t);
     if (!t.excluded.empty()) {
         out += "<h2>Excluded</h2>\n<ul id=\"excluded\">\n";
         for (const ExcludedBot& e : t.excluded)
@@ -143,7 +214,11 @@ std::string leaderboard_page(const LeagueTable& t) {
     out += "<h2>Results by pair</h2>\n<p class=\"settings\">Wins-draws-losses of the row's bot against the "
            "column's; the numbers open each game in the viewer.</p>\n" + results_matrix(t);
     out += "<h2>Games</h2>\n" + games_table(t);
-    return out + "</body></html>\n";
+    return out + "<script>" + std::string(kScript) + "</script>\n</body></html>\n";
+}
+
+std::string leaderboard_page(const LeagueTable& table) {
+    return leaderboard_page(table, {"League", std::chrono::system_clock::now()});
 }
 
 }  // namespace gol::runner

@@ -9,6 +9,20 @@
 
 namespace gol::runner {
 
+namespace {
+
+// Viewer pages live in viewers/ beside leaderboard.html.
+constexpr std::string_view kLeaderboardFromViewer = "../leaderboard.html";
+
+// The store's folder name: tournaments/NAME.json keeps its results in tournaments/NAME/.
+std::string tournament_name(const std::filesystem::path& dir) {
+    std::filesystem::path p = std::filesystem::absolute(dir).lexically_normal();
+    if (p.filename().empty()) p = p.parent_path();
+    return p.filename().string();
+}
+
+}  // namespace
+
 template <typename Page>
 void LeaguePages::write_viewer(const ResultsStore& store, const std::string& key, Page page) {
     try {
@@ -19,7 +33,7 @@ void LeaguePages::write_viewer(const ResultsStore& store, const std::string& key
 }
 
 void LeaguePages::game_stored(const ResultsStore& store, const GameRecord& record, const PlayedGame& game) {
-    write_viewer(store, record.key, [&] { return viewer_page(game.record, game.counts.counts); });
+    write_viewer(store, record.key, [&] { return viewer_page(game.record, game.counts.counts, kLeaderboardFromViewer); });
 }
 
 void LeaguePages::run_finished(const ResultsStore& store, const LeagueTable& table) {
@@ -31,11 +45,12 @@ void LeaguePages::run_finished(const ResultsStore& store, const LeagueTable& tab
                          store.replay_path(g.key).c_str());
             continue;
         }
-        write_viewer(store, g.key, [&] { return viewer_page(read_replay(in)); });
+        write_viewer(store, g.key, [&] { return viewer_page(read_replay(in), kLeaderboardFromViewer); });
     }
     const std::filesystem::path page = store.dir() / "leaderboard.html";
     try {
-        write_file_atomically(page, leaderboard_page(table));
+        write_file_atomically(
+            page, leaderboard_page(table, {tournament_name(store.dir()), std::chrono::system_clock::now()}));
         std::fprintf(log_, "league: leaderboard page %s\n", page.c_str());
     } catch (const std::exception& e) {
         std::fprintf(log_, "league: %s: %s\n", page.c_str(), e.what());

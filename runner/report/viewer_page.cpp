@@ -14,8 +14,11 @@ namespace {
 
 using nlohmann::json;
 
-json game_data(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts) {
-    return {{"header", replay.header}, {"moves", replay.ticks}, {"result", replay.result}, {"counts", counts}};
+json game_data(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts,
+               std::string_view leaderboard) {
+    json data = {{"header", replay.header}, {"moves", replay.ticks}, {"result", replay.result}, {"counts", counts}};
+    if (!leaderboard.empty()) data["leaderboard"] = leaderboard;
+    return data;
 }
 
 struct Slot {
@@ -45,17 +48,18 @@ std::string fill(std::string_view page, const std::vector<Slot>& slots) {
 
 }  // namespace
 
-std::string viewer_page(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts) {
+std::string viewer_page(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts,
+                        std::string_view leaderboard) {
     return fill(assets::viewer_html,
                 {{"/*@STYLE@*/", std::string(assets::viewer_css)},
                  {"/*@SCRIPT@*/", std::string(assets::life_js) + "\n" + std::string(assets::viewer_js)},
-                 {"@GAME_DATA@", script_safe_json(json_text(game_data(replay, counts)))}});
+                 {"@GAME_DATA@", script_safe_json(json_text(game_data(replay, counts, leaderboard)))}});
 }
 
-std::string viewer_page(const Replay& replay) {
+std::string viewer_page(const Replay& replay, std::string_view leaderboard) {
     GenerationCounts counts;
     resimulate(replay, counts);
-    return viewer_page(replay, counts.counts);
+    return viewer_page(replay, counts.counts, leaderboard);
 }
 
 }  // namespace gol::runner

@@ -85,6 +85,15 @@ TEST_CASE("viewer page: the game's data, this engine's counts, and hostile names
     CHECK(data["result"]["cells"] == json::array({3, 4}));
     REQUIRE(data["counts"].size() == 12);
     CHECK(data["counts"][11] == json::array({3, 4}));
+    // Outside a league there is no leaderboard to link back to.
+    CHECK(!data.contains("leaderboard"));
+}
+
+TEST_CASE("viewer page: a league's game names the leaderboard to link back to") {
+    const Replay replay = sample_replay();
+    const json data = embedded_data(viewer_page(replay, "../leaderboard.html"));
+    CHECK(data["leaderboard"] == "../leaderboard.html");
+    CHECK(data["counts"].size() == 12);
 }
 
 TEST_CASE("board_at: the board after each generation, the blinker turning") {
@@ -152,7 +161,9 @@ TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and
     t.standings = compute_standings({kHostile, "plain"}, t.games, Scoring::wins);
     t.excluded = {{"<i>broken</i>", "bot.json: <img src=x onerror=alert(1)>"}};
 
-    const std::string page = leaderboard_page(t);
+    const std::string page = leaderboard_page(t, {"<b>cup</b>", std::chrono::sys_days{std::chrono::year{2026} / 3 / 4} +
+                                                                   std::chrono::hours{5} + std::chrono::minutes{6} +
+                                                                   std::chrono::seconds{7}});
     CHECK(page.find(kHostile) == std::string::npos);
     CHECK(page.find("<img") == std::string::npos);
     CHECK(page.find("<i>broken") == std::string::npos);
@@ -171,6 +182,22 @@ TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and
     CHECK(page.find("<td class=\"elo\">-95</td><td>") != std::string::npos);
     CHECK(page.find("<td class=\"los\">" + format_los(t.standings[0].los_next) + "</td>") != std::string::npos);
     CHECK(page.find("1 of 2 games played") != std::string::npos);
+    // The heading: the tournament's name, as text, and when the page was written, in UTC.
+    CHECK(page.find("<h1 id=\"tournament\">&lt;b&gt;cup&lt;/b&gt;</h1>") != std::string::npos);
+    CHECK(page.find("<title>&lt;b&gt;cup&lt;/b&gt; &mdash; league table</title>") != std::string::npos);
+    CHECK(page.find("page written 2026-03-04 05:06:07 UTC</p>") != std::string::npos);
+    // One short row a game, numbered in schedule order: the cells sort by seat 1's, the forfeits
+    // by their count, with the last forfeit's detail in the title.
+    CHECK(page.find("<tr><td>1</td><td class=\"bot seat1\">") != std::string::npos);
+    CHECK(page.find("<td data-sort=\"50\">50-7</td>") != std::string::npos);
+    CHECK(page.find("title=\"last: timeout: &lt;/td&gt;&lt;b&gt;late&lt;/b&gt;\" data-sort=\"2\">2 (timeout 2)</td>") !=
+          std::string::npos);
+    // The games filter offers every bot, its name as text.
+    CHECK(page.find("<option value=\"" + html_escape(kHostile) + "\">" + html_escape(kHostile) + "</option>") !=
+          std::string::npos);
+    CHECK(page.find("<option value=\"plain\">plain</option>") != std::string::npos);
+    // The page's own script is its only one.
+    CHECK(count(page, "<script") == 1);
     // The record keeps no time per move (an older runner's): the time columns say so.
     CHECK(page.find(">Timeouts/near</th>") != std::string::npos);
     CHECK(page.find("<td>-</td><td>-</td><td>-</td><td>-</td></tr>") != std::string::npos);

@@ -7,9 +7,22 @@
   const FRAME_BUDGET_MS = 12;
   const MAX_CELL_PX = 64;
   const GRID_FROM_PX = 8;
-  const FORFEITS = new Set(['timeout', 'signal', 'exit_status', 'output_cap', 'not_json', 'not_pairs',
-    'non_integer', 'too_many_cells', 'could_not_start', 'board_too_large', 'protocol', 'gave_up',
-    'resource_limit']);
+  // Each forfeit reason in words (docs/replay.md), shown before the runner's detail.
+  const FORFEITS = new Map([
+    ['timeout', 'no reply within the time limit'],
+    ['signal', 'killed by a signal'],
+    ['exit_status', 'exited with an error status'],
+    ['output_cap', 'printed more than the output cap'],
+    ['not_json', 'the reply was not JSON'],
+    ['not_pairs', 'the reply was not a list of [y, x] pairs'],
+    ['non_integer', 'a coordinate was not a whole number'],
+    ['too_many_cells', 'more than 30 cells'],
+    ['could_not_start', 'the program could not be started'],
+    ['board_too_large', 'the board was too large to deliver'],
+    ['protocol', 'broke the line protocol'],
+    ['gave_up', 'restarted too often and sits the game out'],
+    ['resource_limit', 'hit a resource limit'],
+  ]);
 
   const $ = (id) => document.getElementById(id);
 
@@ -86,6 +99,24 @@
     return text;
   }
 
+  // The result in a few words, for the page's title.
+  function shortResult(result, names) {
+    const cells = Array.isArray(result.cells) ? result.cells.join('-') : '';
+    return result.winner === 1 || result.winner === 2 ? `${names[result.winner - 1]} wins ${cells}` : `draw ${cells}`;
+  }
+
+  // A league's game links back to the leaderboard. Only an address relative to the page is
+  // taken, so the data cannot make a link to another scheme (javascript:).
+  function linkBack(address) {
+    if (typeof address !== 'string' || address === '' || /^[a-z][a-z0-9+.-]*:|^[/\\]{2}/i.test(address)) return;
+    const link = document.createElement('a');
+    link.id = 'back';
+    link.className = 'back';
+    link.href = address;
+    link.textContent = '\u2190 League table';
+    document.querySelector('header.top').prepend(link);
+  }
+
   // The page's colours from the style sheet, so board and chart match the names.
   function palette() {
     const style = getComputedStyle(document.documentElement);
@@ -101,6 +132,7 @@
       grid: style.getPropertyValue('--grid').trim() || 'rgba(255,255,255,0.07)',
       line: read('--line', '#2a323e'),
       muted: read('--muted', '#8a94a3'),
+      placed: read('--placed', '#ffe14d'),
     };
   }
 
@@ -141,6 +173,7 @@
       this.ox = 0;
       this.oy = 0;
       this.fitted = true;
+      this.placed = [];
     }
 
     fitScale() {
@@ -213,6 +246,38 @@
       const size = block * scale;
       ctx.drawImage(this.region, 0, 0, w, h, ox + x0 * scale, oy + y0 * scale, w * size, h * size);
       if (scale >= GRID_FROM_PX) this.drawGrid(x0, y0, x1, y1);
+      this.drawPlaced();
+    }
+
+    // The board cell [y, x] under canvas pixel (px, py), or null off the board.
+    cellAt(px, py) {
+      const x = Math.floor((px - this.ox) / this.scale);
+      const y = Math.floor((py - this.oy) / this.scale);
+      return x >= 0 && x < this.board.width && y >= 0 && y < this.board.height ? [y, x] : null;
+    }
+
+    // An outline round each cell placed in the shown generation's turn (`placed`: lists of
+    // [y, x]), at least a few pixels wide so it shows on a zoomed-out board too. The canvas's
+    // data-placed says how many were drawn.
+    drawPlaced() {
+      const { context: ctx, scale, ox, oy, board } = this;
+      const dpr = window.devicePixelRatio || 1;
+      const size = Math.max(scale, 5 * dpr);
+      let drawn = 0;
+      ctx.beginPath();
+      for (const cells of this.placed) {
+        for (const [y, x] of cells) {
+          if (!(y >= 0 && y < board.height && x >= 0 && x < board.width)) continue;
+          const left = Math.round(ox + (x + 0.5) * scale - size / 2);
+          const top = Math.round(oy + (y + 0.5) * scale - size / 2);
+          ctx.rect(left + 0.5, top + 0.5, Math.round(size) - 1, Math.round(size) - 1);
+          drawn++;
+        }
+      }
+      ctx.strokeStyle = this.colors.placed;
+      ctx.lineWidth = 1;
+      ctx.stroke();
+      this.canvas.dataset.placed = String(drawn);
     }
 
     // Fills the pixels of cells [x0, x1) x [y0, y1), `block` cells a side to a pixel, from the
@@ -332,7 +397,7 @@
       tick.forEach((move, i) => {
         if (Array.isArray(move)) return;
         const seat = i + 1;
-        const reason = FORFEITS.has(move.forfeit) ? move.forfeit : String(move.forfeit);
+        const reason = String(move.forfeit);
         const mark = document.createElement('span');
         mark.className = 'forfeit-mark';
         mark.dataset.tick = String(t);
@@ -344,6 +409,50 @@
       });
     });
     container.appendChild(marks);
+  }
+
+  // "no reply within the time limit (timeout): detail", the detail being the bot's text.
+  function forfeitWords(move) {
+    const reason = String(move.forfeit);
+    const words = FORFEITS.get(reason);
+    const detail = move.detail === undefined || move.detail === '' ? '' : `: ${String(move.detail)}`;
+    return `${words === undefined ? reason : `${words} (${reason})`}${detail}`;
+  }
+
+  // Every forfeited turn as a line of text, which jumps to the turn's generation when clicked;
+  // the lines of the shown generation's turn are marked current and repeated under the board.
+  class ForfeitList {
+    constructor(section, list, line, moves, generations, names, seek) {
+      this.line = line;
+      this.byTick = new Map();
+      moves.slice(0, generations).forEach((tick, t) => {
+        tick.forEach((move, i) => {
+          if (Array.isArray(move)) return;
+          const text = `Generation ${t + 1}: seat ${i + 1} (${names[i]}) forfeited: ${forfeitWords(move)}`;
+          const item = document.createElement('li');
+          item.className = `seat${i + 1}`;
+          item.dataset.tick = String(t);
+          item.textContent = text;
+          item.addEventListener('click', () => seek(t + 1));
+          list.appendChild(item);
+          if (!this.byTick.has(t)) this.byTick.set(t, []);
+          this.byTick.get(t).push(item);
+        });
+      });
+      section.hidden = this.byTick.size === 0;
+      this.shown = null;
+    }
+
+    show(generation) {
+      const tick = generation - 1;
+      if (tick === this.shown) return;
+      for (const item of this.byTick.get(this.shown) || []) item.classList.remove('current');
+      const items = this.byTick.get(tick) || [];
+      for (const item of items) item.classList.add('current');
+      this.line.textContent = items.map((item) => item.textContent).join('\n');
+      this.line.hidden = items.length === 0;
+      this.shown = tick;
+    }
   }
 
   // Compares each generation the page computes with the runner's count of it.
@@ -404,12 +513,14 @@
     const seekInput = $('seek');
     const playButton = $('play');
     const speedInput = $('speed');
+    const forfeits = new ForfeitList($('forfeits'), $('forfeit-list'), $('turn-forfeits'), moves, last, names, seek);
 
     $('name1').textContent = names[0];
     $('name2').textContent = names[1];
     $('name1').setAttribute('title', names[0]);
     $('name2').setAttribute('title', names[1]);
-    document.title = `${names[0]} vs ${names[1]} — Game of Life replay`;
+    document.title = `${names[0]} vs ${names[1]}: ${shortResult(result, names)} — Game of Life replay`;
+    linkBack(data.leaderboard);
     $('result').textContent = describeResult(result, names);
     $('last-generation').textContent = String(last);
     seekInput.max = String(last);
@@ -477,7 +588,10 @@
     }
 
     function render() {
+      const g = replay.generation;
+      view.placed = g > 0 ? moves[g - 1].filter(Array.isArray) : [];
       view.draw();
+      forfeits.show(g);
       chart.draw(replay.generation);
       $('generation').textContent = String(replay.generation);
       $('cells1').textContent = String(replay.board.population[0]);
@@ -515,6 +629,7 @@
     $('zoom-out').addEventListener('click', () => { view.zoomAt(...centre(), 1 / 1.5); request(); });
     $('zoom-fit').addEventListener('click', () => { view.fit(); request(); });
     listenToBoard(view, request);
+    showCoordinates(view, $('coords'));
 
     const chartCanvas = chart.canvas;
     chartCanvas.addEventListener('pointerdown', (e) => {
@@ -584,6 +699,19 @@
       view.zoomAt((e.clientX - rect.left) * dpr(), (e.clientY - rect.top) * dpr(), Math.exp(-e.deltaY * lines * 0.0015));
       request();
     }, { passive: false });
+  }
+
+  // The [y, x] of the cell under the pointer, as bots name cells.
+  function showCoordinates(view, element) {
+    const canvas = view.canvas;
+    const dpr = () => window.devicePixelRatio || 1;
+    canvas.addEventListener('pointermove', (e) => {
+      const rect = canvas.getBoundingClientRect();
+      const cell = view.cellAt((e.clientX - rect.left) * dpr(), (e.clientY - rect.top) * dpr());
+      element.textContent = cell ? `(${cell[0]}, ${cell[1]})` : '';
+      element.hidden = !cell;
+    });
+    canvas.addEventListener('pointerleave', () => { element.hidden = true; });
   }
 
   function showError(message) {

@@ -45,8 +45,8 @@ export async function launch() {
 // A page with everything that could show it is broken recorded: page errors, console errors,
 // dialogs (an injected alert) and every request other than the page's own file. A viewer page is
 // waited for until its script has set the ready flag; a static page (`ready: false`) is not.
-export async function openPage(browser, file, { ready = true } = {}) {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+export async function openPage(browser, file, { ready = true, viewport = { width: 1200, height: 900 } } = {}) {
+  const page = await browser.newPage({ viewport });
   const problems = { errors: [], requests: [], dialogs: [] };
   const url = `file://${file}`;
   page.on('pageerror', (e) => problems.errors.push(`page error: ${e.message}`));

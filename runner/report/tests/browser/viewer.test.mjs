@@ -72,7 +72,11 @@ describe('a duel between two sample bots', () => {
     const names = Object.keys(game.result.seats).sort((x, y) => game.result.seats[x] - game.result.seats[y]);
     assert.equal(await text(page, '#name1'), names[0]);
     assert.equal(await text(page, '#name2'), names[1]);
-    assert.equal(await page.title(), `${names[0]} vs ${names[1]} — Game of Life replay`);
+    // The title names both bots and the result; a duel is no league's, so nothing links back.
+    const title = await page.title();
+    assert.ok(title.startsWith(`${names[0]} vs ${names[1]}: `), title);
+    assert.ok(title.endsWith(`${game.cells[0]}-${game.cells[1]} — Game of Life replay`), title);
+    assert.equal(await page.locator('#back').count(), 0, 'no link back from a duel');
     assert.equal(await number(page, '#last-generation'), n);
     assert.equal(await number(page, '#generation'), 0);
     assert.deepEqual(await shownCells(page), [0, 0]);
@@ -219,6 +223,18 @@ test('forfeited turns are marked on the timeline with their reason', async (t) =
     assert.match(await mark.getAttribute('data-tick'), /^\d+$/);
     assert.match(await mark.getAttribute('title'), /^seat 1: signal: /);
   }
+  // The reasons are on the page as text too, one line a forfeited turn.
+  const name = Object.keys(game.result.seats).find((b) => game.result.seats[b] === 1);
+  const lines = page.locator('#forfeit-list li');
+  assert.equal(await lines.count(), game.forfeits[0] + game.forfeits[1]);
+  assert.equal(await page.locator('#forfeits').isVisible(), true);
+  assert.match(await lines.first().textContent(), new RegExp(`^Generation \\d+: seat 1 \\(${name}\\) forfeited: killed by a signal \\(signal\\)`));
+  // Clicking a line goes to its turn, whose forfeits are repeated under the board.
+  const tick = Number(await lines.first().getAttribute('data-tick'));
+  await lines.first().click();
+  await waitForGeneration(page, tick + 1);
+  assert.equal(await page.locator('#turn-forfeits').isVisible(), true);
+  assert.equal(await text(page, '#turn-forfeits'), await lines.first().textContent());
   await page.click('#to-end');
   await waitForGeneration(page, game.result.generations);
   assert.deepEqual(await shownCells(page), game.cells);
@@ -243,7 +259,7 @@ test('hostile bot names are shown as text, never run', async (t) => {
   assert.equal(await page.evaluate(() => document.body.dataset.ready), '1');
   assert.equal(await text(page, '#name1'), names[0]);
   assert.equal(await text(page, '#name2'), names[1]);
-  assert.equal(await page.title(), `${names[0]} vs ${names[1]} — Game of Life replay`);
+  assert.ok((await page.title()).startsWith(`${names[0]} vs ${names[1]}: `));
   assert.equal(await page.evaluate(() => document.querySelectorAll('img, script:not(#game-data)').length), 1,
     'only the page\'s own script element');
   await page.click('#to-end');
@@ -311,6 +327,81 @@ describe('made-up game data', () => {
     assertClean(problems);
   });
 
+  // The canvas's pixels of one colour once the frame that draws the last change has run.
+  const pixelsOf = (page, hex) => page.locator('#board').evaluate((canvas, rgb) => new Promise((resolve) => {
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] === rgb[0] && data[i + 1] === rgb[1] && data[i + 2] === rgb[2]) n++;
+      resolve(n);
+    }));
+  }), [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+
+  test('the cells placed in the shown generation\'s turn are outlined', async (t) => {
+    const { page, problems } = await open(t, blinker([[3, 0], [3, 0], [3, 0], [3, 0]]));
+    const placed = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--placed').trim());
+    assert.match(placed, /^#[0-9a-f]{6}$/i);
+    assert.equal(await page.getAttribute('#board', 'data-placed'), '0', 'nothing placed before the first turn');
+    assert.equal(await pixelsOf(page, placed), 0);
+    await page.click('#step-forward');
+    await waitForGeneration(page, 1);
+    assert.equal(await page.getAttribute('#board', 'data-placed'), '3', 'seat 1\'s three cells of tick 0');
+    assert.ok(await pixelsOf(page, placed) > 0, 'drawn in the marker\'s colour');
+    await page.click('#step-forward');
+    await waitForGeneration(page, 2);
+    assert.equal(await page.getAttribute('#board', 'data-placed'), '0', 'a turn that placed nothing');
+    assert.equal(await pixelsOf(page, placed), 0);
+    assertClean(problems);
+  });
+
+  test('the cell under the pointer is shown as (y, x)', async (t) => {
+    const { page, problems } = await open(t, blinker([[3, 0], [3, 0], [3, 0], [3, 0]]));
+    const box = await page.locator('#board').boundingBox();
+    assert.equal(await page.locator('#coords').isVisible(), false);
+    // The fitted 5x5 board sits in the middle of the canvas: its middle is the middle cell.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    assert.equal(await page.locator('#coords').isVisible(), true);
+    assert.equal(await text(page, '#coords'), '(2, 2)');
+    // One cell up and two right: the cell is as wide as (board height) / 5 at most.
+    const cell = await page.locator('#board').evaluate((c) => Math.floor(Math.min(c.width, c.height) / 5) / (window.devicePixelRatio || 1));
+    await page.mouse.move(box.x + box.width / 2 + 2 * cell, box.y + box.height / 2 - cell);
+    assert.equal(await text(page, '#coords'), '(1, 4)');
+    // Off the board (the canvas is wider than the square board) nothing is shown.
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    assert.equal(await page.locator('#coords').isVisible(), false);
+    assertClean(problems);
+  });
+
+  test('forfeit reasons are written on the page, and the shown turn\'s under the board', async (t) => {
+    const { page, problems } = await open(t, blinker([[3, 0], [3, 0], [3, 0], [3, 0]]));
+    const line = 'Generation 3: seat 2 (two) forfeited: no reply within the time limit (timeout): no reply';
+    assert.deepEqual(await page.locator('#forfeit-list li').allTextContents(), [line]);
+    assert.equal(await page.locator('#forfeit-list li').isVisible(), true);
+    assert.equal(await page.locator('#turn-forfeits').isVisible(), false);
+    await page.locator('#seek').fill('3');
+    await waitForGeneration(page, 3);
+    assert.equal(await page.locator('#turn-forfeits').isVisible(), true);
+    assert.equal(await text(page, '#turn-forfeits'), line);
+    assert.equal(await page.getAttribute('#forfeit-list li', 'class'), 'seat2 current');
+    await page.click('#step-forward');
+    await waitForGeneration(page, 4);
+    assert.equal(await page.locator('#turn-forfeits').isVisible(), false);
+    assertClean(problems);
+  });
+
+  test('a league\'s game links back to its leaderboard; no other address is taken', async (t) => {
+    const { page, problems } = await open(t, { ...blinker([[3, 0], [3, 0], [3, 0], [3, 0]]), leaderboard: '../leaderboard.html' });
+    assert.equal(await page.getAttribute('#back', 'href'), '../leaderboard.html');
+    assert.equal(await page.locator('#back').isVisible(), true);
+    assert.equal(await page.title(), 'one vs two: one wins 3-0 — Game of Life replay');
+    for (const address of ['javascript:alert(1)', '//example.com/x', 42]) {
+      const other = await open(t, { ...blinker([[3, 0], [3, 0], [3, 0], [3, 0]]), leaderboard: address });
+      assert.equal(await other.page.locator('#back').count(), 0, `no link to ${address}`);
+      assertClean(other.problems);
+    }
+    assertClean(problems);
+  });
+
   test('hostile forfeit details stay text in the mark\'s title', async (t) => {
     const data = blinker([[3, 0], [3, 0], [3, 0], [3, 0]]);
     const detail = '</script><img src=x onerror=alert(1)> & "quotes"';
@@ -319,6 +410,7 @@ describe('made-up game data', () => {
     const { page, problems } = await open(t, data);
     assert.equal(await page.locator('.forfeit-mark').getAttribute('title'), `seat 2: not_json: ${detail}`);
     assert.equal(await text(page, '#name1'), '<script>alert(1)</script>');
+    assert.equal(await text(page, '#forfeit-list li'), `Generation 3: seat 2 (two) forfeited: the reply was not JSON (not_json): ${detail}`);
     assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0);
     assertClean(problems);
   });
