@@ -55,9 +55,10 @@ Tournament tournament_of(const std::string& file) {
     }
 }
 
-// html is the leaderboard page, whose links expect the results folder around it.
-std::string render(const LeagueTable& table, const std::string& format) {
-    return format == "html" ? leaderboard_page(table) : format_table(table, *table_format_from_name(format));
+// html is the leaderboard page of the store in `results_dir`, whose links expect that folder around it.
+std::string render(const LeagueTable& table, const std::string& format, const std::filesystem::path& results_dir) {
+    return format == "html" ? leaderboard_page(table, store_heading(results_dir))
+                            : format_table(table, *table_format_from_name(format));
 }
 
 LeagueOptions resolve(const LeagueArgs& a) {
@@ -186,7 +187,7 @@ int run_league_command(const LeagueArgs& a) {
                   << " games are stored, run the same command again to play the rest\n";
         return 128 + interrupt.signal();
     }
-    std::cout << render(outcome.table, a.format);
+    std::cout << render(outcome.table, a.format, o.results_dir);
     return 0;
 }
 
@@ -211,7 +212,7 @@ int run_table_command(const TableArgs& a) {
     if (league_playing_into(dir))
         std::cerr << "table: a league is still playing into this store: " << table.games.size() << " of "
                   << table.total << " games recorded; the table shows the games so far\n";
-    std::cout << render(table, a.format);
+    std::cout << render(table, a.format, dir);
     return 0;
 }
 

@@ -217,8 +217,10 @@ std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& hea
     return out + "<script>" + std::string(kScript) + "</script>\n</body></html>\n";
 }
 
-std::string leaderboard_page(const LeagueTable& table) {
-    return leaderboard_page(table, {"League", std::chrono::system_clock::now()});
+LeaderboardHeading store_heading(const std::filesystem::path& results_dir) {
+    std::filesystem::path p = std::filesystem::absolute(results_dir).lexically_normal();
+    if (p.filename().empty()) p = p.parent_path();
+    return {p.filename().string(), std::chrono::system_clock::now()};
 }
 
 }  // namespace gol::runner

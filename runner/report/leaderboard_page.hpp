@@ -8,6 +8,7 @@
 #include "runner/league/standings.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 
 namespace gol::runner {
@@ -20,7 +21,8 @@ struct LeaderboardHeading {
 
 std::string leaderboard_page(const LeagueTable& table, const LeaderboardHeading& heading);
 
-// For a page made outside a store's run (`runner table --format html`): named "League", written now.
-std::string leaderboard_page(const LeagueTable& table);
+// The heading of a results store's page, written now: named after the store's folder
+// (tournaments/NAME.json keeps its results in tournaments/NAME/).
+LeaderboardHeading store_heading(const std::filesystem::path& results_dir);
 
 }  // namespace gol::runner

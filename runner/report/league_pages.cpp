@@ -14,13 +14,6 @@ namespace {
 // Viewer pages live in viewers/ beside leaderboard.html.
 constexpr std::string_view kLeaderboardFromViewer = "../leaderboard.html";
 
-// The store's folder name: tournaments/NAME.json keeps its results in tournaments/NAME/.
-std::string tournament_name(const std::filesystem::path& dir) {
-    std::filesystem::path p = std::filesystem::absolute(dir).lexically_normal();
-    if (p.filename().empty()) p = p.parent_path();
-    return p.filename().string();
-}
-
 }  // namespace
 
 template <typename Page>
@@ -50,7 +43,7 @@ void LeaguePages::run_finished(const ResultsStore& store, const LeagueTable& tab
     const std::filesystem::path page = store.dir() / "leaderboard.html";
     try {
         write_file_atomically(
-            page, leaderboard_page(table, {tournament_name(store.dir()), std::chrono::system_clock::now()}));
+            page, leaderboard_page(table, store_heading(store.dir())));
         std::fprintf(log_, "league: leaderboard page %s\n", page.c_str());
     } catch (const std::exception& e) {
         std::fprintf(log_, "league: %s: %s\n", page.c_str(), e.what());

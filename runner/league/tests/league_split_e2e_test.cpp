@@ -26,7 +26,10 @@ std::string without_time_cells(const std::string& page) {
     const std::size_t from = page.find("id=\"standings\""), to = page.find("</table>", from);
     REQUIRE(to != std::string::npos);
     const std::regex times("(<td>[^<]*</td>){4}</tr>");
-    return page.substr(0, from) + std::regex_replace(page.substr(from, to - from), times, "</tr>") + page.substr(to);
+    // And without the heading's name (the results folder's) and the time the page was written.
+    const std::regex heading("<title>[^<]*</title>|<h1 id=\"tournament\">[^<]*</h1>|<p id=\"written\">[^<]*</p>");
+    return std::regex_replace(page.substr(0, from), heading, "") +
+           std::regex_replace(page.substr(from, to - from), times, "</tr>") + page.substr(to);
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

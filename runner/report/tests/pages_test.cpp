@@ -207,5 +207,5 @@ TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and
                            .cpu_total = us(400'000), .cpu_max = us(2'000), .timeouts = 2, .near_timeouts = 1};
     t.games[0].timing = std::array<MoveTiming, 2>{MoveTiming{}, plain};
     t.standings = compute_standings({kHostile, "plain"}, t.games, Scoring::wins);
-    CHECK(leaderboard_page(t).find("<td>5.0</td><td>950.0</td><td>1.0</td><td>2/1</td></tr>") != std::string::npos);
+    CHECK(leaderboard_page(t, store_heading("cup")).find("<td>5.0</td><td>950.0</td><td>1.0</td><td>2/1</td></tr>") != std::string::npos);
 }
