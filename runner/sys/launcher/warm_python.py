@@ -330,7 +330,13 @@ def fork_spare(sock, last, board_text):
             # Dumpable again, as a process that python3 execs is. No process of the bot's is alive
             # while a spare waits (the launcher asks for one once it has ended the last move's).
             prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-            rehearse(board_text)
+            # A request already waiting is not kept waiting for the rehearsal.
+            try:
+                waiting = bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+            except BlockingIOError:
+                waiting = False
+            if not waiting:
+                rehearse(board_text)
             request = receive(sock)
             if request is None:
                 os._exit(0)
