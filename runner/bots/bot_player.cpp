@@ -30,6 +30,11 @@ std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " Mi
 // have no signal of their own (address space), or runtimes catch the signal (Python ignores
 // SIGXFSZ): then the runtime's own words on stderr tell.
 // `tmp_bytes`: the size of the sandbox's /tmp and /dev/shm, 0 without the sandbox.
+// A resource-limit forfeit in words: which limit, how it showed, and what the bot can do.
+Forfeit over_limit(const std::string& limit, const std::string& how, const char* fix) {
+    return Forfeit{ForfeitKind::resource_limit, "the bot went over its " + limit + " (" + how + "): " + fix};
+}
+
 std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits& limits, std::uint64_t tmp_bytes) {
     const std::string cpu = "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move";
     const std::string file = "file size limit of " + mib(limits.file_size);
@@ -37,9 +42,9 @@ std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits
     const std::string processes = "process limit of " + std::to_string(limits.processes) + " processes and threads";
     const std::string tmp = "size limit of " + mib(tmp_bytes) + " on /tmp and /dev/shm";
     if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXCPU)
-        return Forfeit{ForfeitKind::resource_limit, cpu + " (SIGXCPU)"};
+        return over_limit(cpu, "SIGXCPU", "its own work took that long; compute less per move");
     if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXFSZ)
-        return Forfeit{ForfeitKind::resource_limit, file + " (SIGXFSZ)"};
+        return over_limit(file, "SIGXFSZ", "write smaller files");
     const bool failed = run.kind == RunOutcome::Kind::signaled ||
                         (run.kind == RunOutcome::Kind::exited && run.exit_status != 0);
     if (!failed) return std::nullopt;
@@ -47,21 +52,25 @@ std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits
         const char* text;
         const std::string& limit;
         std::uint64_t value;
+        const char* fix;
     };
+    constexpr const char* fewer = "start fewer processes and threads";
+    constexpr const char* smaller = "use less memory";
     // Processes first: Java reports a thread it could not make as an OutOfMemoryError.
-    for (const Sign& sign : {Sign{"Resource temporarily unavailable", processes, limits.processes},
-                             Sign{"Cannot fork", processes, limits.processes},
-                             Sign{"unable to create native thread", processes, limits.processes},
-                             Sign{"can't start new thread", processes, limits.processes},
-                             Sign{"MemoryError", memory, limits.address_space},
-                             Sign{"bad_alloc", memory, limits.address_space},
-                             Sign{"Cannot allocate memory", memory, limits.address_space},
-                             Sign{"out of memory", memory, limits.address_space},
-                             Sign{"OutOfMemoryError", memory, limits.address_space},
-                             Sign{"File too large", file, limits.file_size},
-                             Sign{"No space left on device", tmp, tmp_bytes}})
+    for (const Sign& sign : {Sign{"Resource temporarily unavailable", processes, limits.processes, fewer},
+                             Sign{"Cannot fork", processes, limits.processes, fewer},
+                             Sign{"unable to create native thread", processes, limits.processes, fewer},
+                             Sign{"can't start new thread", processes, limits.processes, fewer},
+                             Sign{"MemoryError", memory, limits.address_space, smaller},
+                             Sign{"bad_alloc", memory, limits.address_space, smaller},
+                             Sign{"Cannot allocate memory", memory, limits.address_space, smaller},
+                             Sign{"out of memory", memory, limits.address_space, smaller},
+                             Sign{"OutOfMemoryError", memory, limits.address_space, smaller},
+                             Sign{"File too large", file, limits.file_size, "write smaller files"},
+                             Sign{"No space left on device", tmp, tmp_bytes,
+                                  "write less there; a file to keep belongs under $GOL_SCRATCH"}})
         if (sign.value != 0 && run.err.find(sign.text) != std::string::npos)
-            return Forfeit{ForfeitKind::resource_limit, sign.limit + " (" + describe(run) + ")"};
+            return over_limit(sign.limit, describe(run), sign.fix);
     return std::nullopt;
 }
 
@@ -256,8 +265,8 @@ void BotPlayer::check_scratch(MoveReport& result) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(scratch_.path(), ec)) fs::remove_all(entry.path(), ec);
     result.cells.clear();
-    result.forfeit = Forfeit{ForfeitKind::resource_limit, "scratch limit of " + mib(limits_.scratch_bytes) +
-                                                       " (GOL_SCRATCH held " + mib(used) + "; emptied)"};
+    result.forfeit = over_limit("scratch limit of " + mib(limits_.scratch_bytes),
+                                "GOL_SCRATCH held " + mib(used) + "; emptied", "keep less in $GOL_SCRATCH");
 }
 
 MoveReport BotPlayer::move(const Board& board, int seat, int tick) {
@@ -275,8 +284,9 @@ MoveReport BotPlayer::move(const std::string& board_json) {
 MoveReport BotPlayer::move_persistent(const std::string& board_json) {
     MoveReport result;
     if (gave_up_) {
-        result.forfeit = Forfeit{ForfeitKind::gave_up, "failed after " + std::to_string(max_restarts) +
-                                                    " restarts this game; sits out the rest of it"};
+        result.forfeit = Forfeit{ForfeitKind::gave_up, "the bot sits out the rest of the game: it failed and was restarted " +
+                                                    std::to_string(max_restarts) +
+                                                    " times (its first forfeits say why)"};
         return result;
     }
     // Every failure below ends the process; the next tick starts a new one, up to max_restarts.
@@ -331,8 +341,12 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
     if (limits_.resources.cpu_seconds != 0 && used > limit) {
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%.2f", std::chrono::duration<double>(used).count());
-        return failed(ForfeitKind::resource_limit, "CPU time limit of " + std::to_string(limit.count()) +
-                                                       " s per move (used " + seconds + " s)");
+        return failed(ForfeitKind::resource_limit,
+                      over_limit("CPU time limit of " + std::to_string(limit.count()) + " s per move",
+                                 std::string("used ") + seconds + " s",
+                                 "the time went into the bot's own work and the processes it left running; "
+                                 "compute less per move")
+                          .detail);
     }
     result.cpu = used;
     take_reply(result, reply.line);

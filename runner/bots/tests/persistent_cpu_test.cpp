@@ -47,10 +47,10 @@ bool sandbox_works() {
     return works;
 }
 
-// The CPU seconds named in a forfeit "CPU time limit of N s per move (used X s)" in a game's
+// The CPU seconds named in a forfeit "... CPU time limit of N s per move (used X s) ..." in a game's
 // log; -1 when there is none.
 double cpu_used_in(const std::string& log, int limit_s) {
-    const std::string lead = "forfeit resource_limit: CPU time limit of " + std::to_string(limit_s) +
+    const std::string lead = "forfeit resource_limit: the bot went over its CPU time limit of " + std::to_string(limit_s) +
                              " s per move (used ";
     const std::size_t at = log.find(lead);
     if (at == std::string::npos) return -1;

@@ -165,7 +165,9 @@ TEST_CASE("sandbox: /tmp, /dev/shm and GOL_SCRATCH are capped, and a bot's proce
     write(f.bots / "tmpdie.sh", "set -e; for i in $(seq 100); do dd if=/dev/zero of=/tmp/f$i bs=1M count=1; done; echo '[]'\n");
     json t = f.duel("tmpdie", "block", {"--sandbox", "--log", log.string(), "--generations", "1"});
     CHECK(t["forfeit_reasons"]["tmpdie"]["resource_limit"] == 1);
-    CHECK(read_text(log).find("size limit of 64 MiB on /tmp and /dev/shm") != std::string::npos);
+    // In words, with what the bot can do about it.
+    CHECK(read_text(log).find("the bot went over its size limit of 64 MiB on /tmp and /dev/shm") != std::string::npos);
+    CHECK(read_text(log).find("a file to keep belongs under $GOL_SCRATCH") != std::string::npos);
 
     if (::geteuid() == 0) {  // a process limit needs a user of its own, which only root can give
         f.duel("forks", "block", {"--sandbox", "--log", log.string(), "--generations", "1"});
