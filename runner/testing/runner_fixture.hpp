@@ -13,10 +13,14 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace gol::runner::testing {
+
+// Whether `text` (a run's output, a file) holds `part`.
+inline bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 // A whole file's bytes; empty when it cannot be read. Reading /proc/PID/cmdline of a process
 // that is exiting fails part-way (libstdc++ throws from the read), which is "cannot be read" too.

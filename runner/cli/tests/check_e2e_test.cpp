@@ -9,6 +9,7 @@
 #include <filesystem>
 
 using namespace gol::runner;
+using gol::runner::testing::contains;
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,8 +36,6 @@ struct Fixture : testing::RunnerFixture {
         return runner(args);
     }
 };
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 

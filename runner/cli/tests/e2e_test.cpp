@@ -10,6 +10,7 @@
 
 using namespace gol::runner;
 using gol::runner::testing::process_with;
+using gol::runner::testing::contains;
 using gol::runner::testing::read_text;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -38,8 +39,6 @@ std::string line_starting(const std::string& text, const std::string& start) {
         if (line.starts_with(start)) return line;
     return "";
 }
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 
 using namespace gol::runner;
 using gol::runner::testing::process_with;
+using gol::runner::testing::contains;
 using gol::runner::testing::read_text;
 namespace fs = std::filesystem;
 
@@ -40,8 +41,6 @@ struct MessagesFixture : testing::RunnerFixture {
     }
 };
 
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
 }  // namespace
 
 TEST_CASE("messages: debug text before the reply is named, with the fix, and no JSON library text anywhere") {
@@ -50,18 +49,18 @@ TEST_CASE("messages: debug text before the reply is named, with the fix, and no 
     const fs::path replay = f.root.path() / "game.replay";
     RunOutcome r = f.duel("block", "msg_debug", {"--log", log.string(), "--replay", replay.string()});
     INFO(r.out);
-    CHECK(has(r.out, "    last forfeit: not_json: the reply is not JSON: it starts with \"Debug: thinking...\" "
+    CHECK(contains(r.out, "    last forfeit: not_json: the reply is not JSON: it starts with \"Debug: thinking...\" "
                      "(print debug text to stderr, not stdout)\n"));
     for (const std::string& text : {r.out, r.err, read_text(log), read_text(replay)}) {
-        CHECK_FALSE(has(text, "json.exception"));
-        CHECK_FALSE(has(text, "parse_error"));
+        CHECK_FALSE(contains(text, "json.exception"));
+        CHECK_FALSE(contains(text, "parse_error"));
     }
 }
 
 TEST_CASE("messages: a bot that prints nothing is asked whether it crashed or printed to stderr") {
     MessagesFixture f;
     RunOutcome r = f.duel("block", "msg_silent");
-    CHECK(has(r.out, "    last forfeit: not_json: the bot printed nothing on stdout (did it crash before "
+    CHECK(contains(r.out, "    last forfeit: not_json: the bot printed nothing on stdout (did it crash before "
                      "printing, or print to stderr?)\n"));
 }
 
@@ -72,22 +71,22 @@ TEST_CASE("messages: a crashing Python bot's exit status, its traceback's last l
         CAPTURE(how.size());
         RunOutcome r = f.duel("block", "msg_traceback", how);
         INFO(r.out);
-        CHECK(has(r.out, "    last forfeit: exit_status: the bot exited with status 1; its stderr ends: "
+        CHECK(contains(r.out, "    last forfeit: exit_status: the bot exited with status 1; its stderr ends: "
                          "ModuleNotFoundError: No module named 'gol_no_such_module'\n"));
         // Its first move leaves it without cells: the game ends after tick 0.
-        CHECK(has(r.out, "    its stderr when it crashed at tick 0 ended:\n      Traceback (most recent call last):\n"));
-        CHECK(has(r.out, "\n          import gol_no_such_module  # noqa: F401\n"));
-        CHECK(has(r.out, "\n      ModuleNotFoundError: No module named 'gol_no_such_module'\nBots ran"));
+        CHECK(contains(r.out, "    its stderr when it crashed at tick 0 ended:\n      Traceback (most recent call last):\n"));
+        CHECK(contains(r.out, "\n          import gol_no_such_module  # noqa: F401\n"));
+        CHECK(contains(r.out, "\n      ModuleNotFoundError: No module named 'gol_no_such_module'\nBots ran"));
     }
 }
 
 TEST_CASE("messages: a timeout says the limit and where the time went") {
     MessagesFixture f;
     RunOutcome r = f.duel("block", "hang", {"--generations", "1"});
-    CHECK(has(r.out, "    last forfeit: timeout: no reply within the limit of 300 ms per move: the time went into "
+    CHECK(contains(r.out, "    last forfeit: timeout: no reply within the limit of 300 ms per move: the time went into "
                      "the bot's run, starting it and its own work\n"));
     r = f.duel("block", "msg_unflushed", {"--generations", "1"});
-    CHECK(has(r.out, "    last forfeit: timeout: no reply line within the limit of 300 ms per move: the bot was still "
+    CHECK(contains(r.out, "    last forfeit: timeout: no reply line within the limit of 300 ms per move: the bot was still "
                      "working, or its reply sat in its output buffer (flush stdout after each reply line)\n"));
     CHECK_FALSE(process_with(f.marker));
 }
@@ -96,19 +95,19 @@ TEST_CASE("messages: -v traces each board sent and each reply on stderr, on duel
     MessagesFixture f;
     RunOutcome r = f.duel("block", "msg_debug", {"--generations", "1", "-v"});
     INFO(r.err);
-    CHECK(has(r.err, "tick 0 seat 1 (block): board 20x20, 0 live cells, 59 bytes of JSON\n"
+    CHECK(contains(r.err, "tick 0 seat 1 (block): board 20x20, 0 live cells, 59 bytes of JSON\n"
                      "tick 0 seat 1 (block): reply in "));
-    CHECK(has(r.err, " ms: 4 cells [[2,2], [2,3], [3,2], [3,3]]\n"
+    CHECK(contains(r.err, " ms: 4 cells [[2,2], [2,3], [3,2], [3,3]]\n"
                      "tick 0 seat 2 (msg_debug): board 20x20, 4 live cells, 98 bytes of JSON\n"
                      "tick 0 seat 2 (msg_debug): reply in "));
-    CHECK(has(r.err, " ms: forfeit not_json: the reply is not JSON: it starts with \"Debug: thinking...\""));
+    CHECK(contains(r.err, " ms: forfeit not_json: the reply is not JSON: it starts with \"Debug: thinking...\""));
 
     RunOutcome check = f.runner({"check", "msg_debug", "--bots", f.bots.string(), "--cache", f.cache.string(),
                                  "--runs", "1", "--width", "20", "--height", "20", "-v"});
     INFO(check.out);
     INFO(check.err);
     CHECK(check.exit_status == 1);
-    CHECK(has(check.err, "tick 0 seat 1 (msg_debug): board 20x20, 0 live cells, 59 bytes of JSON\n"
+    CHECK(contains(check.err, "tick 0 seat 1 (msg_debug): board 20x20, 0 live cells, 59 bytes of JSON\n"
                          "tick 0 seat 1 (msg_debug): reply in "));
-    CHECK(has(check.out, "FORFEIT not_json: the reply is not JSON: it starts with \"Debug: thinking...\""));
+    CHECK(contains(check.out, "FORFEIT not_json: the reply is not JSON: it starts with \"Debug: thinking...\""));
 }

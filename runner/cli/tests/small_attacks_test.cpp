@@ -19,6 +19,7 @@
 
 using namespace gol;
 using namespace gol::runner;
+using gol::runner::testing::contains;
 using gol::runner::testing::read_text;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -29,8 +30,6 @@ void write(const fs::path& p, const std::string& text) {
     fs::create_directories(p.parent_path());
     std::ofstream(p, std::ios::binary) << text;
 }
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -68,21 +67,21 @@ std::string replay_error(const std::string& text) {
 
 TEST_CASE("small attacks: a replay header is checked against the runner's limits and the ticks it holds") {
     // The attack: 2000000000 generations claimed, 3 ticks held.
-    CHECK(has(replay_error(crafted_replay(2'000'000'000, "generations", 3)),
+    CHECK(contains(replay_error(crafted_replay(2'000'000'000, "generations", 3)),
               "line 1: \"generations\" must be an integer from 1 to 10000000"));
     std::string wide = crafted_replay(10, "generations", 10);
     wide.replace(wide.find("\"width\":20"), 10, "\"width\":5000");
-    CHECK(has(replay_error(wide), "\"width\" must be an integer from 1 to 4096"));
+    CHECK(contains(replay_error(wide), "\"width\" must be an integer from 1 to 4096"));
     // Within the limits, but a game stopped by its limit played all of its generations.
-    CHECK(has(replay_error(crafted_replay(10'000'000, "generations", 3)),
+    CHECK(contains(replay_error(crafted_replay(10'000'000, "generations", 3)),
               "reached its generation limit after 3 generations, but the header's limit is 10000000"));
-    CHECK(has(replay_error(crafted_replay(10, "generations", 10, 3)),
+    CHECK(contains(replay_error(crafted_replay(10, "generations", 10, 3)),
               "the result says 10 generations, but the file records 3 ticks"));
-    CHECK(has(replay_error(crafted_replay(5, "generations", 5, 6)), "line 7: more ticks than the header's 5 generations"));
-    CHECK(has(replay_error(crafted_replay(10, "extinction", 3, 3, "7")), "\"winner\" is 7, not 1, 2 or null"));
+    CHECK(contains(replay_error(crafted_replay(5, "generations", 5, 6)), "line 7: more ticks than the header's 5 generations"));
+    CHECK(contains(replay_error(crafted_replay(10, "extinction", 3, 3, "7")), "\"winner\" is 7, not 1, 2 or null"));
     std::string off_board = crafted_replay(3, "generations", 3);
     off_board.replace(off_board.find("[2,2]"), 5, "[2,20]");
-    CHECK(has(replay_error(off_board), "line 2: a cell's x must be an integer from 0 to 19"));
+    CHECK(contains(replay_error(off_board), "line 2: a cell's x must be an integer from 0 to 19"));
     // A well-formed replay of the same game still reads and reproduces itself.
     std::istringstream fine(crafted_replay(3, "generations", 3));
     const Replay replay = read_replay(fine);
@@ -92,7 +91,7 @@ TEST_CASE("small attacks: a replay header is checked against the runner's limits
 TEST_CASE("small attacks: re-simulation stops where the recorded ticks end instead of playing on") {
     // An extinction the moves do not bring about: without its moves the game would go on for
     // 10000000 generations.
-    CHECK(has(replay_error(crafted_replay(10'000'000, "extinction", 3, 3, "1")),
+    CHECK(contains(replay_error(crafted_replay(10'000'000, "extinction", 3, 3, "1")),
               "the game does not end after its 3 recorded ticks, as the recorded result says: there is no move for "
               "tick 3"));
 }
@@ -127,8 +126,8 @@ TEST_CASE("small attacks e2e: runner replay rejects a header that claims more th
             INFO("stderr: " << r.err);
             REQUIRE(r.kind == RunOutcome::Kind::exited);
             CHECK(r.exit_status == 2);
-            CHECK(has(r.err, "replay " + file.string() + ": "));
-            CHECK(has(r.err, c.problem));
+            CHECK(contains(r.err, "replay " + file.string() + ": "));
+            CHECK(contains(r.err, c.problem));
             CHECK_FALSE(fs::exists(html));
             CHECK_FALSE(fs::exists(png));
         }
@@ -188,8 +187,8 @@ TEST_CASE("small attacks: a bot name with control characters is refused, the mes
         FAIL("a file name with ESC was taken as a bot's name");
     } catch (const BotError& e) {
         const std::string msg = e.what();
-        CHECK(has(msg, "small_\\x1b[2Jclear.sh"));
-        CHECK(has(msg, "rename the file"));
+        CHECK(contains(msg, "small_\\x1b[2Jclear.sh"));
+        CHECK(contains(msg, "rename the file"));
         CHECK_NO_CONTROL(msg);
     }
     try {
@@ -197,15 +196,15 @@ TEST_CASE("small attacks: a bot name with control characters is refused, the mes
         FAIL("a manifest name with CR and ESC was taken");
     } catch (const BotError& e) {
         const std::string msg = e.what();
-        CHECK(has(msg, "small_cr/bot.json"));
-        CHECK(has(msg, "a\\x0db\\x1b[31m"));
+        CHECK(contains(msg, "small_cr/bot.json"));
+        CHECK(contains(msg, "a\\x0db\\x1b[31m"));
         CHECK_NO_CONTROL(msg);
     }
     try {
         parse_manifest(R"({"run": ["sh", "bot.sh"]})", dir.path() / "small_\x7f\xff");
         FAIL("a folder name with DEL and a stray byte was taken");
     } catch (const BotError& e) {
-        CHECK(has(e.what(), "small_\\x7f\\xff"));
+        CHECK(contains(e.what(), "small_\\x7f\\xff"));
     }
     CHECK(parse_manifest(R"({"run": ["sh", "bot.sh"], "name": "caf\u00e9"})", dir.path() / "x").name == "caf\xc3\xa9");
 }
@@ -220,8 +219,8 @@ TEST_CASE("small attacks: a game log shows a bot's forfeit detail and stderr esc
     log.on_move(0, 1, move);
     const std::string text = out.str();
     CHECK_NO_CONTROL(text);
-    CHECK(has(text, "last read: '\\x7f\\xc2\\x9b'"));
-    CHECK(has(text, "\\x1b[2J\\x0dtick 5 seat 2 (two): forfeit timeout: forged\n"));
+    CHECK(contains(text, "last read: '\\x7f\\xc2\\x9b'"));
+    CHECK(contains(text, "\\x1b[2J\\x0dtick 5 seat 2 (two): forfeit timeout: forged\n"));
 }
 
 namespace {
@@ -255,7 +254,7 @@ TEST_CASE("small attacks e2e: no raw control byte reaches the runner's output fr
         for (const std::string& a : f.small_game()) args.push_back(a);
         RunOutcome r = f.runner(args);
         CHECK(r.exit_status == 2);
-        CHECK(has(r.err, "small_\\x1b[2Jclear.sh"));
+        CHECK(contains(r.err, "small_\\x1b[2Jclear.sh"));
         CHECK_NO_CONTROL(r.out);
         CHECK_NO_CONTROL(r.err);
     }
@@ -264,7 +263,7 @@ TEST_CASE("small attacks e2e: no raw control byte reaches the runner's output fr
         for (const std::string& a : f.small_game()) args.push_back(a);
         RunOutcome r = f.runner(args);
         CHECK(r.exit_status == 2);
-        CHECK(has(r.err, "small_\\x0d\\x1b[31mred"));
+        CHECK(contains(r.err, "small_\\x0d\\x1b[31mred"));
         CHECK_NO_CONTROL(r.out);
         CHECK_NO_CONTROL(r.err);
     }
@@ -275,12 +274,12 @@ TEST_CASE("small attacks e2e: no raw control byte reaches the runner's output fr
         RunOutcome r = f.runner(args);
         INFO("stderr: " << r.err);
         REQUIRE(r.exit_status == 0);
-        CHECK(has(r.out, "last forfeit: not_json: "));
-        CHECK(has(r.out, "\\x7f"));
+        CHECK(contains(r.out, "last forfeit: not_json: "));
+        CHECK(contains(r.out, "\\x7f"));
         CHECK_NO_CONTROL(r.out);
         CHECK_NO_CONTROL(r.err);
         const std::string text = read_text(log);
-        CHECK(has(text, "\\x1b[2J\\x1b[H\\x0dtick 9 seat 1 (idle): forfeit timeout: forged"));
+        CHECK(contains(text, "\\x1b[2J\\x1b[H\\x0dtick 9 seat 1 (idle): forfeit timeout: forged"));
         CHECK_NO_CONTROL(text);
     }
     SUBCASE("league: both named bots excluded, the loud one's logs escaped, every output clean") {
@@ -290,16 +289,16 @@ TEST_CASE("small attacks e2e: no raw control byte reaches the runner's output fr
                                  "--format", "text", "--no-sandbox"});
         INFO("stderr: " << r.err);
         REQUIRE(r.exit_status == 0);
-        CHECK(has(r.out, "excluded: small_\\x1b[2Jclear.sh: "));
-        CHECK(has(r.out, "excluded: small_crname: "));
-        CHECK(has(r.out, "small_loud"));
+        CHECK(contains(r.out, "excluded: small_\\x1b[2Jclear.sh: "));
+        CHECK(contains(r.out, "excluded: small_crname: "));
+        CHECK(contains(r.out, "small_loud"));
         CHECK_NO_CONTROL(r.out);
         CHECK_NO_CONTROL(r.err);
         int logs = 0;
         for (const auto& entry : fs::directory_iterator(results / "logs")) {
             CAPTURE(entry.path());
             CHECK_NO_CONTROL(read_text(entry.path()));
-            logs += has(read_text(entry.path()), "\\x1b[2J\\x1b[H\\x0dtick 9");
+            logs += contains(read_text(entry.path()), "\\x1b[2J\\x1b[H\\x0dtick 9");
         }
         CHECK(logs == 2);  // small_loud against idle, once in each seat
     }
@@ -317,7 +316,7 @@ TEST_CASE("small attacks: a reply holding a NUL byte anywhere is not JSON, nothi
         REQUIRE_FALSE(r.ok());
         CHECK(r.cells.empty());
         CHECK(r.forfeit->kind == ForfeitKind::not_json);
-        CHECK(has(r.forfeit->detail, "NUL byte at offset " + std::to_string(reply.find('\0'))));
+        CHECK(contains(r.forfeit->detail, "NUL byte at offset " + std::to_string(reply.find('\0'))));
     }
     CHECK(parse_reply("[[1,2]]\n"sv).ok());
 }
@@ -383,10 +382,10 @@ TEST_CASE("small attacks e2e: a newcomer reusing a name is excluded and the leag
         REQUIRE(fresh["excluded"].size() == 2);
         for (const json& e : fresh["excluded"]) {
             const std::string why = e["reason"];
-            CHECK(has(why, "none of them has played under that name"));
+            CHECK(contains(why, "none of them has played under that name"));
             // The other twin's path; its own is the line's name.
             const std::string other = e["bot"] == "small_copy" ? "small_orig" : "small_copy";
-            CHECK(has(why, "named \"small_twin\" like " + (f.bots / other).string() + ", and none"));
+            CHECK(contains(why, "named \"small_twin\" like " + (f.bots / other).string() + ", and none"));
         }
     }
     SUBCASE("an index written before paths were kept: it still loads, and neither twin is taken as known") {

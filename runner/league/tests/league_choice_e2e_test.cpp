@@ -13,13 +13,12 @@
 #include <sstream>
 
 using namespace gol::runner;
+using gol::runner::testing::contains;
 using gol::runner::testing::read_text;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // Deterministic bots, quick games (20x20, 5 generations). `seeded` adds two passive bots that
 // write "seed NAME VALUE" to stderr on every move, VALUE their GOL_SEED.
@@ -116,8 +115,8 @@ TEST_CASE("league choice e2e: a duel gives both bots its --seed as GOL_SEED") {
     const fs::path log = f.root.path() / "duel.log";
     f.duel("say1", "say2", {"--seed", "77", "--log", log.string()});
     const std::string text = read_text(log);
-    CHECK(has(text, "seed say1 77\n"));
-    CHECK(has(text, "seed say2 77\n"));
+    CHECK(contains(text, "seed say1 77\n"));
+    CHECK(contains(text, "seed say2 77\n"));
 }
 
 TEST_CASE("league choice e2e: --gauntlet plays one bot's pairs only, under the full league's keys") {
@@ -148,7 +147,7 @@ TEST_CASE("league choice e2e: --gauntlet plays one bot's pairs only, under the f
 
     RunOutcome bad = f.run("full", {"--gauntlet", "nobody"});
     CHECK(bad.exit_status == 2);
-    CHECK(has(bad.err, "--gauntlet nobody: no bot of the league has that name"));
+    CHECK(contains(bad.err, "--gauntlet nobody: no bot of the league has that name"));
 }
 
 TEST_CASE("league choice e2e: --rerun forgets a game or a bot's games, says which files, and plays them again") {
@@ -163,22 +162,22 @@ TEST_CASE("league choice e2e: --rerun forgets a game or a bot's games, says whic
     json t = json::parse(bot.out);
     CHECK(t["games"]["played"] == 4);
     CHECK(t["games"]["reused"] == 2);
-    CHECK(has(bot.err, "--rerun nap: forgot 4 stored games (16 files"));
-    for (const char* folder : {"games/", "replays/", "logs/", "viewers/"}) CHECK(has(bot.err, folder));
+    CHECK(contains(bot.err, "--rerun nap: forgot 4 stored games (16 files"));
+    for (const char* folder : {"games/", "replays/", "logs/", "viewers/"}) CHECK(contains(bot.err, folder));
     CHECK(f.keys("results") == before);
 
     const std::string key = *before.begin();
     RunOutcome game = f.run("results", {"--rerun", key});
     REQUIRE(game.exit_status == 0);
     CHECK(json::parse(game.out)["games"]["played"] == 1);
-    CHECK(has(game.err, "removed " + (f.root.path() / "results" / "games" / (key + ".json")).string()));
+    CHECK(contains(game.err, "removed " + (f.root.path() / "results" / "games" / (key + ".json")).string()));
 
     RunOutcome no_bot = f.run("results", {"--rerun", "nobody"});
     CHECK(no_bot.exit_status == 2);
-    CHECK(has(no_bot.err, "--rerun nobody: no bot of the league has that name"));
+    CHECK(contains(no_bot.err, "--rerun nobody: no bot of the league has that name"));
     const std::string no_such(64, 'f');
     RunOutcome no_key = f.run("results", {"--rerun", no_such});
     CHECK(no_key.exit_status == 2);
-    CHECK(has(no_key.err, "--rerun " + no_such + ": no game of this league has that key"));
+    CHECK(contains(no_key.err, "--rerun " + no_such + ": no game of this league has that key"));
     CHECK(f.keys("results") == before);
 }

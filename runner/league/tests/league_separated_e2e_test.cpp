@@ -10,13 +10,12 @@
 #include <set>
 
 using namespace gol::runner;
+using gol::runner::testing::contains;
 using gol::runner::testing::read_text;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // Five random cells a turn, seeded by the game's GOL_SEED, the tick and the seat, as
 // bots/scatter.py: the same game again is the same, another game differs.
@@ -60,10 +59,10 @@ TEST_CASE("until separated: two passers draw every game, so after one added pair
     const RunOutcome first = f.run({"--until-separated", "40"});
     INFO("stderr: " << first.err);
     // 2 draws: a likelihood of superiority of 50%, so the pair gets two more games, which repeat the first two.
-    CHECK(has(first.err, "round 1: 2 more games each for pass1 vs pass2 (LOS 50.0%); 38 of 40 left"));
-    CHECK(has(first.err, "pass1 vs pass2 is deterministic: its games with the same seats were identical move for move"));
-    CHECK(has(first.err, "added 2 games (pass1 vs pass2 2); every adjacent pair is separated or deterministic"));
-    CHECK(!has(first.err, "round 2"));
+    CHECK(contains(first.err, "round 1: 2 more games each for pass1 vs pass2 (LOS 50.0%); 38 of 40 left"));
+    CHECK(contains(first.err, "pass1 vs pass2 is deterministic: its games with the same seats were identical move for move"));
+    CHECK(contains(first.err, "added 2 games (pass1 vs pass2 2); every adjacent pair is separated or deterministic"));
+    CHECK(!contains(first.err, "round 2"));
     CHECK(played(first) == 4);
     CHECK(f.index().at("added") == json::array({json::array({"pass1", "pass2"})}));
     CHECK(f.index().at("games").size() == 4);
@@ -72,7 +71,7 @@ TEST_CASE("until separated: two passers draw every game, so after one added pair
     const RunOutcome again = f.run({"--until-separated", "40"});
     CHECK(played(again) == 0);
     CHECK(json::parse(again.out).at("games").at("total") == 4);
-    CHECK(has(again.err, "added 2 games (pass1 vs pass2 2)"));
+    CHECK(contains(again.err, "added 2 games (pass1 vs pass2 2)"));
 
     // `runner table` counts the added games.
     const RunOutcome table = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "json"});
@@ -86,8 +85,8 @@ TEST_CASE("until separated: two bots playing at random get rounds until separate
     for (const char* bot : {"rand1.py", "rand2.py"}) std::ofstream(f.bots / bot) << kRandomBot;
     const RunOutcome r = f.run({"--until-separated", "12"});
     INFO("stderr: " << r.err);
-    CHECK(!has(r.err, "deterministic"));
-    CHECK(has(r.err, "round 2: 2 more games each for"));
+    CHECK(!contains(r.err, "deterministic"));
+    CHECK(contains(r.err, "round 2: 2 more games each for"));
     const json index = f.index();
     const int added = static_cast<int>(index.at("added").size());
     CHECK(added >= 2);
@@ -97,7 +96,7 @@ TEST_CASE("until separated: two bots playing at random get rounds until separate
     std::set<std::string> keys;
     for (const json& k : index.at("games")) keys.insert(k.get<std::string>());
     CHECK(keys.size() == static_cast<std::size_t>(2 + 2 * added));
-    CHECK((has(r.err, "budget spent; still uncertain: ") || has(r.err, "every adjacent pair is separated")));
+    CHECK((contains(r.err, "budget spent; still uncertain: ") || contains(r.err, "every adjacent pair is separated")));
 }
 
 TEST_CASE("until separated: without it a re-run leaves the added games out of the table, stored for another run") {
@@ -118,7 +117,7 @@ TEST_CASE("until separated: without it a re-run leaves the added games out of th
                                      "20", "--height", "20", "--generations", "5", "--game", "0"});
     INFO("stderr: " << one.err);
     CHECK(one.exit_status == 0);
-    CHECK(has(one.err, "already stored"));
+    CHECK(contains(one.err, "already stored"));
 }
 
 TEST_CASE("until separated: --rerun BOT forgets the games added for it too") {
@@ -128,6 +127,6 @@ TEST_CASE("until separated: --rerun BOT forgets the games added for it too") {
     f.run({"--until-separated", "4"});
     const RunOutcome rerun = f.run({"--until-separated", "4", "--rerun", "pass1"});
     INFO("stderr: " << rerun.err);
-    CHECK(has(rerun.err, "--rerun pass1: forgot 4 stored games"));
+    CHECK(contains(rerun.err, "--rerun pass1: forgot 4 stored games"));
     CHECK(played(rerun) == 4);
 }

@@ -14,6 +14,7 @@
 #include <thread>
 
 using namespace gol::runner;
+using gol::runner::testing::contains;
 using gol::runner::testing::read_text;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -31,8 +32,6 @@ std::string without_time_cells(const std::string& page) {
     return std::regex_replace(page.substr(0, from), heading, "") +
            std::regex_replace(page.substr(from, to - from), times, "</tr>") + page.substr(to);
 }
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // Three quick deterministic bots (block beats the passive two, which draw): 6 games. The
 // tournament file holds the settings, `--results` picks the store.
@@ -160,7 +159,7 @@ TEST_CASE("league split e2e: every game by --game, one by one and two at once, t
     const auto written = fs::last_write_time(record);
     RunOutcome again = f.run("split", {"--game", "2"});
     CHECK(again.exit_status == 0);
-    CHECK(has(again.err, "already stored"));
+    CHECK(contains(again.err, "already stored"));
     CHECK(fs::last_write_time(record) == written);
 
     RunOutcome final_run = f.run("split", {"--format", "json", "--quiet"});
@@ -194,7 +193,7 @@ TEST_CASE("league split e2e: a bad --game exits 2 naming it, and plays nothing")
         CAPTURE(c.says);
         INFO("stderr: " << r.err);
         CHECK(r.exit_status == 2);
-        CHECK(has(r.err, c.says));
+        CHECK(contains(r.err, c.says));
     }
     // A bot excluded where the game runs, which the plan has: an index would mean another game.
     fs::remove(f.bots / "nap.sh");
@@ -203,8 +202,8 @@ TEST_CASE("league split e2e: a bad --game exits 2 naming it, and plays nothing")
     RunOutcome r = f.run("split", {"--game", "0"});
     INFO("stderr: " << r.err);
     CHECK(r.exit_status == 2);
-    CHECK(has(r.err, "plans other games than this run schedules"));
-    CHECK(has(r.err, "nap is excluded here"));
+    CHECK(contains(r.err, "plans other games than this run schedules"));
+    CHECK(contains(r.err, "nap is excluded here"));
     CHECK(fs::is_empty(f.root.path() / "split" / "games"));
 }
 

@@ -21,20 +21,18 @@
 
 using namespace gol::runner;
 using gol::runner::testing::parse_csv;
+using gol::runner::testing::contains;
 using gol::runner::testing::read_text;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 std::set<std::string> keys_of(const std::vector<ScheduledGame>& games) {
     std::set<std::string> keys;
     for (const ScheduledGame& g : games) keys.insert(g.key);
     return keys;
 }
-
 
 // Three quick bots (block wins against the two passive ones, which draw), 6 games a league.
 struct IntegrityFixture : testing::RunnerFixture {
@@ -171,14 +169,14 @@ TEST_CASE("integrity: every table format and the leaderboard page say whether th
         const std::string page = leaderboard_page(t, store_heading("results"));
         const auto csv = parse_csv(format_table(t, TableFormat::csv));
         if (sandboxed) {
-            CHECK(has(text, "\nsandboxed: yes (bots ran inside bubblewrap)\n"));
-            CHECK(has(md, "\nSandboxed: yes (bots ran inside bubblewrap).\n"));
-            CHECK(has(page, "<p id=\"sandbox\" class=\"settings\">Bots ran inside the bubblewrap sandbox.</p>"));
+            CHECK(contains(text, "\nsandboxed: yes (bots ran inside bubblewrap)\n"));
+            CHECK(contains(md, "\nSandboxed: yes (bots ran inside bubblewrap).\n"));
+            CHECK(contains(page, "<p id=\"sandbox\" class=\"settings\">Bots ran inside the bubblewrap sandbox.</p>"));
             CHECK(csv[1][9] == "yes");
         } else {
-            CHECK(has(text, "\nsandboxed: no (bots ran without a sandbox)\n"));
-            CHECK(has(md, "\nSandboxed: no (bots ran without a sandbox).\n"));
-            CHECK(has(page, "<p id=\"sandbox\" class=\"unsandboxed\">Bots ran without a sandbox.</p>"));
+            CHECK(contains(text, "\nsandboxed: no (bots ran without a sandbox)\n"));
+            CHECK(contains(md, "\nSandboxed: no (bots ran without a sandbox).\n"));
+            CHECK(contains(page, "<p id=\"sandbox\" class=\"unsandboxed\">Bots ran without a sandbox.</p>"));
             CHECK(csv[1][9] == "no");
         }
     }
@@ -205,8 +203,8 @@ TEST_CASE("integrity e2e: forged records are left out of the table and played ag
     RunOutcome table = f.runner({"table", "--results", f.results.string(), "--format", "json"});
     INFO("table stderr: " << table.err);
     REQUIRE(table.exit_status == 0);
-    CHECK(has(table.err, "table: games/" + keys[0] + ".json: \"winner\" is 7, not 1, 2 or null; left out of the table\n"));
-    CHECK(has(table.err, "table: games/" + keys[1] + ".json: \"cells\" is -5, not from 0 to 400; left out of the table\n"));
+    CHECK(contains(table.err, "table: games/" + keys[0] + ".json: \"winner\" is 7, not 1, 2 or null; left out of the table\n"));
+    CHECK(contains(table.err, "table: games/" + keys[1] + ".json: \"cells\" is -5, not from 0 to 400; left out of the table\n"));
     const json partial = json::parse(table.out);
     CHECK(partial["games"]["reused"] == 4);
     CHECK(partial["games"]["total"] == 6);
@@ -220,8 +218,8 @@ TEST_CASE("integrity e2e: forged records are left out of the table and played ag
 
     const RunOutcome again = f.league_run();
     INFO("league stderr: " << again.err);
-    CHECK(has(again.err, "league: games/" + keys[0] + ".json: \"winner\" is 7, not 1, 2 or null; playing that game again\n"));
-    CHECK(has(again.err, "league: games/" + keys[1] + ".json: \"cells\" is -5, not from 0 to 400; playing that game again\n"));
+    CHECK(contains(again.err, "league: games/" + keys[0] + ".json: \"winner\" is 7, not 1, 2 or null; playing that game again\n"));
+    CHECK(contains(again.err, "league: games/" + keys[1] + ".json: \"cells\" is -5, not from 0 to 400; playing that game again\n"));
     const json after = json::parse(again.out);
     CHECK(after["games"]["played"] == 2);
     CHECK(after["games"]["reused"] == 4);
@@ -232,7 +230,7 @@ TEST_CASE("integrity e2e: forged records are left out of the table and played ag
 
     // Nothing is wrong any more: nothing is said and nothing is played.
     const RunOutcome quiet = f.league_run();
-    CHECK_FALSE(has(quiet.err, "playing that game again"));
+    CHECK_FALSE(contains(quiet.err, "playing that game again"));
     CHECK(json::parse(quiet.out)["games"]["played"] == 0);
 }
 
@@ -254,8 +252,8 @@ TEST_CASE("integrity e2e: a record copied from another game's key is played agai
 
     const RunOutcome again = f.league_run();
     INFO("stderr: " << again.err);
-    CHECK(has(again.err, "league: games/" + to + ".json: it was played with other inputs than the scheduled game's ("));
-    CHECK(has(again.err, "bots, hashes"));
+    CHECK(contains(again.err, "league: games/" + to + ".json: it was played with other inputs than the scheduled game's ("));
+    CHECK(contains(again.err, "bots, hashes"));
     const json after = json::parse(again.out);
     CHECK(after["games"]["played"] == 1);
     CHECK(testing::without_times(after["standings"]) == testing::without_times(before["standings"]));
@@ -296,10 +294,10 @@ TEST_CASE("integrity e2e: older records, and a fifo or a /proc symlink planted a
 
     const RunOutcome again = f.league_run();
     INFO("stderr: " << again.err);
-    CHECK(has(again.err, "league: games/" + keys[0] +
+    CHECK(contains(again.err, "league: games/" + keys[0] +
                              ".json: it names no inputs (a record from an older runner); playing that game again\n"));
-    CHECK(has(again.err, "league: games/" + keys[1] + ".json: it is not a regular file; playing that game again\n"));
-    CHECK(has(again.err, "league: games/" + keys[2] + ".json: it is a symlink; playing that game again\n"));
+    CHECK(contains(again.err, "league: games/" + keys[1] + ".json: it is not a regular file; playing that game again\n"));
+    CHECK(contains(again.err, "league: games/" + keys[2] + ".json: it is a symlink; playing that game again\n"));
     const json after = json::parse(again.out);
     CHECK(after["games"]["played"] == 3);
     CHECK(testing::without_times(after["standings"]) == testing::without_times(before["standings"]));
@@ -311,5 +309,5 @@ TEST_CASE("integrity e2e: older records, and a fifo or a /proc symlink planted a
     std::ofstream(f.results / "league.json", std::ios::trunc) << old.dump();
     const RunOutcome table = f.runner({"table", "--results", f.results.string()});
     CHECK(table.exit_status == 2);
-    CHECK(has(table.err, "league.json: written by an older runner; run the league again"));
+    CHECK(contains(table.err, "league.json: written by an older runner; run the league again"));
 }
