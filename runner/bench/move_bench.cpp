@@ -5,7 +5,9 @@
 // Usage: move-bench PROGRAM CELLS MOVES [--sandbox] [--cold] [--turns]. A PROGRAM ending in .py
 // runs as `python3 PROGRAM`, one ending in .rb as `ruby PROGRAM`, warm unless --cold. --turns:
 // two players of it move in turn, as a game's two bots do (what one does between its moves
-// overlaps the other's). Prints one JSON line.
+// overlaps the other's). Prints one JSON line: each player's first move, which starts its
+// launcher and warm interpreter as a game's first tick does, is start_seconds; move_seconds is
+// the other timed_moves, the cost of a move in the rest of a game.
 #include "engine/board.hpp"
 #include "runner/bots/bot_player.hpp"
 #include "runner/sys/process.hpp"
@@ -14,6 +16,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -73,7 +76,7 @@ int main(int argc, char** argv) {
     std::vector<std::unique_ptr<BotPlayer>> players;
     for (int i = 0; i < (turns ? 2 : 1); ++i) players.push_back(std::make_unique<BotPlayer>(bot, move_limits(1000, 1024), host));
 
-    double move_s = 0, encode_s = 0;
+    double start_s = 0, move_s = 0, encode_s = 0;
     long forfeits = 0;
     std::string first_forfeit;
     for (long i = 0; i < moves; ++i) {
@@ -84,11 +87,13 @@ int main(int argc, char** argv) {
         if (!m.ok() && forfeits++ == 0) first_forfeit = std::string(name(m.forfeit->kind)) + ": " + m.forfeit->detail;
         auto t2 = Clock::now();
         encode_s += std::chrono::duration<double>(t1 - t0).count();
-        move_s += std::chrono::duration<double>(t2 - t1).count();
+        (i < static_cast<long>(players.size()) ? start_s : move_s) += std::chrono::duration<double>(t2 - t1).count();
     }
-    std::printf("{\"cells\":%ld,\"json_bytes\":%zu,\"moves\":%ld,\"move_seconds\":%.4f,\"encode_seconds\":%.4f,"
-                "\"forfeits\":%ld,\"warm\":%s}\n",
-                cells, json.size(), moves, move_s, encode_s, forfeits, players[0]->warm() ? "true" : "false");
+    const long timed = std::max(0L, moves - static_cast<long>(players.size()));
+    std::printf("{\"cells\":%ld,\"json_bytes\":%zu,\"moves\":%ld,\"start_seconds\":%.4f,\"timed_moves\":%ld,"
+                "\"move_seconds\":%.4f,\"encode_seconds\":%.4f,\"forfeits\":%ld,\"warm\":%s}\n",
+                cells, json.size(), moves, start_s, timed, move_s, encode_s, forfeits,
+                players[0]->warm() ? "true" : "false");
     if (forfeits == 0) return 0;
     std::fprintf(stderr, "move-bench: %ld forfeits, the first %s\n", forfeits, first_forfeit.c_str());
     return 1;
