@@ -6,8 +6,8 @@
 # The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
 # stderr and stdin when GOL_LAUNCH_STDIN attached, then the strings: cwd, program, this script,
 # argv, env); and SPARE after each move, when the launcher has ended its processes: the process
-# for the next move is forked then, and reads the next request itself (fork_spare). Replies, "=iiqq" (kind, value,
-# detail, cpu): READY once started; per request STARTED (value: the move's pid; detail: the time,
+# for the next move is forked then, and reads the next request itself (fork_spare). Replies,
+# "=iiqq" (kind, value, detail, cpu): READY once started; per request STARTED (value: the move's pid; detail: the time,
 # CLOCK_MONOTONIC in ns) just before the move's process gets the request, or FAILED (value:
 # errno); after STARTED, ENDED (value: its wait status; detail: its peak memory in KiB; cpu: its
 # user plus system CPU time in microseconds, -1 when not known) once it has ended; cpu is 0 in the
@@ -19,68 +19,62 @@
 # move could use: it is not dumpable (no ptrace, no /proc/PID/mem), its socket is closed in the
 # move, its signals are blocked (a stray SIGINT or SIGTERM from a bot does not end it; the
 # launcher continues it after each move in case of SIGSTOP, and starts a new one if it dies).
+#
+# A move's cost is mostly the kernel's: a forked python3 copies each page it writes, and here a
+# page costs 1.5 to 2.5 microseconds. So this process and its spares do as little as they can in
+# Python (the C modules _socket and _signal rather than their wrappers, no rehearsal of a move),
+# and this process checks the bot's file between moves, when no move shares its pages.
 import os
 import sys
 
 STARTUP_MODULES = frozenset(sys.modules)
 
 import _signal
+import _socket
+import atexit
 import ctypes
 import gc
 import resource
-import signal
-import socket
 import struct
 import types
 import warnings
 
 # What bots commonly import. A bot's own file of the same name as one of these still wins, as it
 # would in a cold start (shadowed_modules).
-import bisect, collections, copy, fractions, functools, heapq, itertools, json, math, operator  # noqa: E401
-import random, re, string, time, traceback  # noqa: E401
+import bisect, collections, copy, functools, heapq, itertools, json, math, operator  # noqa: E401
+import random, re, string, time  # noqa: E401
 
 PRELOADED = frozenset(sys.modules) - STARTUP_MODULES
 
 CONTROL_FD = 3
 HEADER = struct.Struct("=IIiIII5Q")  # struct gol_launch_request
 REPLY = struct.Struct("=iiqq")
+# A request's descriptors (up to 4) arrive close-on-exec, as a move's own must be.
+FDS_SPACE = _socket.CMSG_SPACE(4 * 4)
+RECEIVE_FLAGS = _socket.MSG_CMSG_CLOEXEC | _socket.MSG_WAITALL
 READY, STARTED, FAILED, ENDED = 1, 2, 3, 4
 GOL_LAUNCH_SPARE = 3
 GOL_LAUNCH_STDIN = 1
 GOL_LAUNCH_NPROC = 4
 PR_SET_DUMPABLE = 4
-DONE = signal.SIGUSR1  # a move to the launcher: it has ended with status 0 (finish())
+DONE = _signal.SIGUSR1  # a move to the launcher: it has ended with status 0 (finish())
 
 prctl = ctypes.CDLL(None, use_errno=True).prctl
-prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-prctl.restype = ctypes.c_int
-
-
-def read_exact(sock, size):
-    data = bytearray()
-    while len(data) < size:
-        chunk = sock.recv(size - len(data))
-        if not chunk:
-            return None
-        data += chunk
-    return bytes(data)
 
 
 def receive(sock):
     """One request: its header fields, descriptors and strings; None at end of file."""
-    head, fds, _, _ = socket.recv_fds(sock, HEADER.size, 4)
-    if not head:
+    head, ancillary, _, _ = sock.recvmsg(HEADER.size, FDS_SPACE, RECEIVE_FLAGS)
+    fds = []
+    for _, _, data in ancillary:  # SCM_RIGHTS, the only kind sent here
+        fds += memoryview(data)[:len(data) & ~3].cast("i").tolist()
+    if len(head) != HEADER.size:
         return None
-    for fd in fds:
-        os.set_inheritable(fd, False)
-    rest = read_exact(sock, HEADER.size - len(head))
-    if rest is None:
+    fields = HEADER.unpack(head)
+    strings = sock.recv(fields[5], _socket.MSG_WAITALL) if fields[5] else b""
+    if len(strings) != fields[5]:
         return None
-    fields = HEADER.unpack(head + rest)
-    strings = read_exact(sock, fields[5])
-    if strings is None:
-        return None
-    return fields, fds, strings.split(b"\0")[:-1] if strings else []
+    return fields, fds, strings.split(b"\0")[:-1]
 
 
 def shadowed_modules(bot_dir):
@@ -185,7 +179,7 @@ def run_bot(argv, program_name, ready):
         sys.excepthook(type(e), e.with_traceback(tb), tb)
         status = 1
         if isinstance(e, KeyboardInterrupt):
-            status = -signal.SIGINT
+            status = -_signal.SIGINT
     finish(status)
 
 
@@ -197,8 +191,6 @@ def finish(status):
             threading._shutdown()
     except BaseException as e:
         sys.excepthook(type(e), e, e.__traceback__)
-    import atexit
-
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -208,8 +200,8 @@ def finish(status):
             status = 120 if status == 0 else status
     if status < 0:
         # An uncaught KeyboardInterrupt ends python3 by the signal itself.
-        signal.signal(-status, signal.SIG_DFL)
-        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        _signal.signal(-status, _signal.SIG_DFL)
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
         os.kill(os.getpid(), -status)
         status = 1
     if status == 0:
@@ -265,9 +257,7 @@ def set_up(sock, fields, fds, strings):
     if started_with is not None and env != started_with:
         os.environ.clear()
         os.environb.update(entry.partition(b"=")[::2] for entry in env)
-    # The C function: signal's wrapper turns the old mask into ~60 Signals members, which costs a
-    # move 0.15 ms.
-    _signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
 
 
 def prepare_request(cwd, file):
@@ -281,40 +271,14 @@ def prepare_request(cwd, file):
         return None
 
 
-def rehearsal_board(size):
-    """A board's JSON of about `size` bytes (a game's boards grow and shrink slowly: the last
-    one's size is the next one's guess), at most 4 MiB."""
-    cells = min(size, 1 << 22) // 13
-    return ('{"y_size":1000,"x_size":1000,"board":{' +
-            ",".join('"(%d,%d)":%d' % (i // 1000, i % 1000, 1 + i % 2) for i in range(cells)) +
-            '},"bot_id":1,"tick_id":0}')
-
-
-def rehearse(board_text):
-    """What every move does, done once in the spare on a board of its own, so that the memory
-    it touches is this process's own copy before the move's time starts rather than during it:
-    parsing a board of the last one's size halves the time the move's own parse takes. Nothing of
-    it shows: no output, no random number drawn, no module imported."""
-    json.loads(board_text)
-    board = json.loads('{"y_size":3,"x_size":3,"board":{"(0,1)":1,"(2,2)":2},"bot_id":1,"tick_id":0}')
-    text = json.dumps([[y, x] for y in range(board["y_size"]) for x in range(board["x_size"])])
-    compile(text, "<rehearsal>", "eval")
-    types.ModuleType("__main__").__dict__.update(board)
-    sys.stdout.write("")
-    sys.stdout.flush()
-    resource.getrlimit(resource.RLIMIT_NOFILE)
-    dict(os.environb)
-
-
-def fork_spare(sock, last, board_text):
+def fork_spare(sock, last, ready):
     """The process for the next move, forked ahead (the fork's cost, and Python's own work
     after one, are paid between moves): it reads the launcher's next request itself, tells the
-    launcher it started (so it runs nothing before that), tells this process through a pipe the
-    request's size, which file it runs and, in the first move, with what environment, then
-    becomes the move. While it waits it prepares the file of `last` ((cwd, file) of the last
-    request: the same in every move of a game), takes a session of its own (nothing of a move is
-    left to see it then) and rehearses on `board_text`. (pid, the pipe's read end); OSError when
-    it cannot be forked."""
+    launcher it started (so it runs nothing before that), tells this process through a pipe
+    which file it runs and, in the first move, with what environment, then becomes the move.
+    `ready` is prepare_request's for `last`, (cwd, file) of the last request: the same in every
+    move of a game. While it waits it takes a session of its own (nothing of a move is left to
+    see it then). (pid, the pipe's read end); OSError when it cannot be forked."""
     told, tell = os.pipe()
     try:
         pid = os.fork()
@@ -325,18 +289,10 @@ def fork_spare(sock, last, board_text):
     if pid == 0:
         try:
             os.close(told)
-            ready = prepare_request(*last) if last else None
             os.setsid()
             # Dumpable again, as a process that python3 execs is. No process of the bot's is alive
             # while a spare waits (the launcher asks for one once it has ended the last move's).
             prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-            # A request already waiting is not kept waiting for the rehearsal.
-            try:
-                waiting = bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
-            except BlockingIOError:
-                waiting = False
-            if not waiting:
-                rehearse(board_text)
             request = receive(sock)
             if request is None:
                 os._exit(0)
@@ -347,7 +303,7 @@ def fork_spare(sock, last, board_text):
             # The environment only while this process has none to compare with: a pipe holds 64 KiB
             # unread, and later moves' are read once they have ended (serve).
             env = strings[3 + fields[3]:3 + fields[3] + fields[4]] if started_with is None else []
-            os.write(tell, b"\0".join([b"%d" % fields[5], *here, *env]))
+            os.write(tell, b"\0".join([*here, *env]))
             os.close(tell)
             if here != last:
                 ready = prepare_request(*here)
@@ -373,10 +329,10 @@ def read_all(fd):
 def serve(sock):
     global started_with
     last = None  # (cwd, file) of the last request
-    board_text = rehearsal_board(0)
+    ready = None
     while True:
         try:
-            move, told = fork_spare(sock, last, board_text)
+            move, told = fork_spare(sock, last, ready)
         except OSError as e:
             # No process for it: the request is answered here.
             request = receive(sock)
@@ -396,18 +352,15 @@ def serve(sock):
             said = read_all(told)
         if not said:
             os._exit(0)
-        size, cwd, file, *env = said.split(b"\0")
+        cwd, file, *env = said.split(b"\0")
         if started_with is None:
             started_with = env
         # After a DONE the launcher has reported the move's end already, and reads this after.
         sock.sendall(REPLY.pack(ENDED, status, peak, cpu))
-        # The bot's file compiled, and a board of this one's size to rehearse on, for the spares
-        # to come; while the runner goes on.
-        if (cwd, file) != last:
-            last = (cwd, file)
-            prepare_request(cwd, file)
-        if abs(int(size) - len(board_text)) > len(board_text) // 4:
-            board_text = rehearsal_board(int(size))
+        # The bot's file read again, compiled if it changed, for the next spare: here, with the
+        # move gone, a page written is this process's own again rather than a copy.
+        last = (cwd, file)
+        ready = prepare_request(cwd, file)
         # The launcher says when the move's processes are gone: only then the next spare.
         request = receive(sock)
         if request is None:
@@ -427,11 +380,11 @@ def wait_for(move):
 
 
 def main():
-    sock = socket.socket(fileno=CONTROL_FD)
+    sock = _socket.socket(fileno=CONTROL_FD)
     os.set_inheritable(CONTROL_FD, False)
     if prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
         os._exit(127)
-    signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    _signal.pthread_sigmask(_signal.SIG_BLOCK, _signal.valid_signals())
     # What is loaded now stays out of the collector's way: a move's collections do not walk it,
     # so its pages stay shared with this process instead of being copied into each move.
     gc.freeze()
