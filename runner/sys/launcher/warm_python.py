@@ -60,6 +60,8 @@ PR_SET_DUMPABLE = 4
 DONE = _signal.SIGUSR1  # a move to the launcher: it has ended with status 0 (finish())
 
 prctl = ctypes.CDLL(None, use_errno=True).prctl
+prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+prctl.restype = ctypes.c_int
 
 
 def receive(sock):
@@ -68,6 +70,8 @@ def receive(sock):
     fds = []
     for _, _, data in ancillary:  # SCM_RIGHTS, the only kind sent here
         fds += memoryview(data)[:len(data) & ~3].cast("i").tolist()
+    if 0 < len(head) < HEADER.size:
+        head += sock.recv(HEADER.size - len(head), _socket.MSG_WAITALL)
     if len(head) != HEADER.size:
         return None
     fields = HEADER.unpack(head)
