@@ -7,23 +7,24 @@
 # stderr and stdin when GOL_LAUNCH_STDIN attached, then the strings: cwd, program, this script,
 # argv, env); and SPARE after each move, when the launcher has ended its processes: the process
 # for the next move is forked then, and reads the next request itself (fork_spare). Replies,
-# "=iiqq" (kind, value, detail, cpu): READY once started; per request STARTED (value: the move's pid; detail: the time,
-# CLOCK_MONOTONIC in ns) just before the move's process gets the request, or FAILED (value:
-# errno); after STARTED, ENDED (value: its wait status; detail: its peak memory in KiB; cpu: its
-# user plus system CPU time in microseconds, -1 when not known) once it has ended; cpu is 0 in the
-# others. A move that ends with status 0 also tells the launcher itself (DONE, launcher.c), which
-# then reports the end at once and reads ENDED later. The launcher ends the rest of the move's
-# processes (orphans come to it, process 1) as for any move.
+# "=iiqq" (kind, value, detail, cpu): READY once started; per request STARTED (value: the move's
+# pid; detail: the time, CLOCK_MONOTONIC in ns) just before the move's process gets the request,
+# or FAILED (value: errno); after STARTED, ENDED (value: its wait status; detail: its peak memory
+# in KiB; cpu: its user plus system CPU time in microseconds, -1 when not known) once it has
+# ended; cpu is 0 in the others. A move that ends with status 0 also tells the launcher itself
+# (DONE, launcher.c), which then reports the end at once and reads ENDED later. The launcher ends
+# the rest of the move's processes (orphans come to it, process 1) as for any move.
 #
 # The bot runs in the same uid and namespace as this process, so this process keeps nothing a
 # move could use: it is not dumpable (no ptrace, no /proc/PID/mem), its socket is closed in the
 # move, its signals are blocked (a stray SIGINT or SIGTERM from a bot does not end it; the
 # launcher continues it after each move in case of SIGSTOP, and starts a new one if it dies).
 #
-# A move's cost is mostly the kernel's: a forked python3 copies each page it writes, and here a
-# page costs 1.5 to 2.5 microseconds. So this process and its spares do as little as they can in
-# Python (the C modules _socket and _signal rather than their wrappers, no rehearsal of a move),
-# and this process checks the bot's file between moves, when no move shares its pages.
+# A move's cost is mostly the kernel's: a forked python3 copies each page it writes, and a page
+# cost 1.5 to 2.8 microseconds on the VM this was measured on. So this process and its spares
+# run as little Python of their own as they can (the C modules _socket and _signal rather than
+# their wrappers, no rehearsal of a move), and this process checks the bot's file between moves,
+# when no move shares its pages.
 import os
 import sys
 
