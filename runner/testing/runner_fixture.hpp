@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -80,6 +81,14 @@ struct RunnerFixture {
     // use their own (root / "cache").
     std::filesystem::path cache = TEST_BUILD_CACHE;
     std::vector<std::string> extra_env;
+
+    // Copies the named test bots (runner/testing/bots: files or folders) into `bots`.
+    void add_test_bots(std::initializer_list<const char*> names) {
+        std::filesystem::create_directories(bots);
+        const std::filesystem::path src = TEST_BOTS_DIR;
+        for (const char* name : names)
+            std::filesystem::copy(src / name, bots / name, std::filesystem::copy_options::recursive);
+    }
 
     RunOutcome runner(std::vector<std::string> args, std::chrono::milliseconds timeout = std::chrono::seconds(120),
                       ProcessRegistry* registry = nullptr) {

@@ -19,11 +19,8 @@ namespace {
 struct MessagesFixture : testing::RunnerFixture {
     std::string marker = testing::unique_marker(31);
     MessagesFixture() {
-        fs::create_directories(bots);
-        const fs::path src = TEST_BOTS_DIR;
-        for (const char* bot : {"msg_debug.py", "msg_traceback.py", "msg_silent.py", "msg_unflushed", "block.py"})
-            fs::copy(src / bot, bots / bot, fs::copy_options::recursive);
-        testing::copy_marked(src / "hang.sh", bots / "hang.sh", {{"31.4159", marker}});
+        add_test_bots({"msg_debug.py", "msg_traceback.py", "msg_silent.py", "msg_unflushed", "block.py"});
+        testing::copy_marked(fs::path(TEST_BOTS_DIR) / "hang.sh", bots / "hang.sh", {{"31.4159", marker}});
     }
 
     // `runner duel A B` printing its summary, on a small board for three generations.

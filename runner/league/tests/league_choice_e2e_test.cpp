@@ -24,9 +24,7 @@ namespace {
 // write "seed NAME VALUE" to stderr on every move, VALUE their GOL_SEED.
 struct ChoiceFixture : testing::RunnerFixture {
     explicit ChoiceFixture(bool seeded = false) {
-        fs::create_directories(bots);
-        const fs::path src = TEST_BOTS_DIR;
-        for (const char* bot : {"block.py", "idle.sh", "nap.sh"}) fs::copy(src / bot, bots / bot);
+        add_test_bots({"block.py", "idle.sh", "nap.sh"});
         if (!seeded) return;
         for (const char* name : {"say1", "say2"})
             std::ofstream(bots / (std::string(name) + ".sh")) << "echo \"seed " << name << " $GOL_SEED\" >&2\necho '[]'\n";

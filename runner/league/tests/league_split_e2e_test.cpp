@@ -39,9 +39,7 @@ struct SplitFixture : testing::RunnerFixture {
     fs::path tournament = root.path() / "cup.json";
 
     SplitFixture() {
-        fs::create_directories(bots);
-        const fs::path src = TEST_BOTS_DIR;
-        for (const char* bot : {"block.py", "idle.sh", "nap.sh"}) fs::copy(src / bot, bots / bot);
+        add_test_bots({"block.py", "idle.sh", "nap.sh"});
         std::ofstream(tournament) << R"({"bots": "bots", "width": 20, "height": 20, "generations": 10})";
     }
 

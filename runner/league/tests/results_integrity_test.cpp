@@ -39,9 +39,7 @@ struct IntegrityFixture : testing::RunnerFixture {
     fs::path results = root.path() / "integrity-results";
 
     IntegrityFixture() {
-        fs::create_directories(bots);
-        const fs::path src = TEST_BOTS_DIR;
-        for (const char* bot : {"block.py", "idle.sh", "nap.sh"}) fs::copy(src / bot, bots / bot);
+        add_test_bots({"block.py", "idle.sh", "nap.sh"});
     }
 
     RunOutcome league_run(const std::vector<std::string>& extra = {}) {
