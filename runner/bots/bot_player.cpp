@@ -2,7 +2,6 @@
 
 #include "runner/game/protocol.hpp"
 #include "runner/sys/process.hpp"
-#include "runner/sys/process_tree.hpp"
 #include "runner/sys/sandbox.hpp"
 
 #include <signal.h>
@@ -167,9 +166,9 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     env_ = {std::string("PATH=") + bot_path, "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
     if (host.seed) env_.push_back("GOL_SEED=" + std::to_string(*host.seed));
     if (bot_.spec.protocol == Protocol::argv) long_library_ = long_argument_library();
-    if (bot_.spec.protocol != Protocol::persistent) launcher_ = make_launcher();
+    launcher_ = make_launcher();
     if (const std::string name = warm_script_name(bot_.command);
-        launcher_ && host.warm && bot_.spec.warm && !name.empty())
+        bot_.spec.protocol != Protocol::persistent && host.warm && bot_.spec.warm && !name.empty())
         if (std::optional<fs::path> script = warm_script(name)) warm_script_ = script->string();
     spawn_spec_ = make_spawn_spec(false);
     if (long_library_) long_board_spec_ = make_spawn_spec(true);
@@ -190,7 +189,9 @@ SandboxView BotPlayer::sandbox_view(bool long_board) const {
 
 std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
     const std::optional<fs::path> program = launcher_program();
-    if (!program || (!sandbox_ && !containment_available())) return nullptr;
+    if (!program)
+        throw std::runtime_error("the runner's launcher (libexec/gol-launcher beside its bin/) is missing, and no bot "
+                                 "runs without it: rebuild the runner (scripts/setup)");
     SpawnSpec spec;
     const std::vector<std::string> command = {program->string(), std::to_string(launcher_fd)};
     if (sandbox_) {
@@ -224,32 +225,15 @@ SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
         extra_env = long_argument_environment(*long_library_, command.size());
         command.push_back(long_argument_placeholder);
     }
-    if (launcher_) {
-        // Unsandboxed, found in the runner's PATH as run_process would; inside, in the bot's.
-        if (!sandbox_ && command[0].find('/') == std::string::npos) {
-            const char* path = std::getenv("PATH");
-            command[0] = find_in_path(command[0], path && *path ? path : "/usr/bin:/bin").value_or(command[0]);
-        }
-        spec.argv = command;
-        spec.env = env_;
-        spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
-        spec.cwd = bot_.dir;
-    } else if (sandbox_) {
-        SandboxView view = sandbox_view(long_board);
-        // Set inside, for the bot's program: preloaded into bwrap, the library would take the
-        // board there.
-        view.environment.insert(view.environment.end(), extra_env.begin(), extra_env.end());
-        spec.argv = sandbox_->command(view, command);
-        spec.env = std::vector<std::string>{};
-        spec.run_as = identity_;
-    } else {
-        spec.argv = command;
-        spec.env = env_;
-        spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
-        spec.cwd = bot_.dir;
-        // The sandbox's own PID namespace ends what the bot starts; without it, one of its own.
-        spec.contain = true;
+    // Unsandboxed, found in the runner's PATH as a plain spawn would; inside, in the bot's.
+    if (!sandbox_ && command[0].find('/') == std::string::npos) {
+        const char* path = std::getenv("PATH");
+        command[0] = find_in_path(command[0], path && *path ? path : "/usr/bin:/bin").value_or(command[0]);
     }
+    spec.argv = command;
+    spec.env = env_;
+    spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
+    spec.cwd = bot_.dir;
     spec.registry = registry_;
     spec.timeout = limits_.time_limit;
     spec.stdout_cap = limits_.stdout_cap;
@@ -296,19 +280,16 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
         result.forfeit = Forfeit{kind, std::move(detail)};
         return result;
     };
-    if (!line_) {
+    if (!launcher_->persistent_running()) {
         ++restarts_;
-        line_ = std::make_unique<LineProcess>(spawn_spec_);
-        cpu_when_frozen_ = {};
-        if (!line_->started()) return failed(ForfeitKind::could_not_start, line_->start_error());
+        if (std::string why = launcher_->start_persistent(spawn_spec_); !why.empty())
+            return failed(ForfeitKind::could_not_start, why);
     }
-    signal_each(frozen_, SIGCONT);
-    frozen_.clear();
-    LineProcess::Reply reply = line_->exchange(board_json, limits_.time_limit);
+    Launcher::LineReply reply = launcher_->exchange(board_json, limits_.time_limit);
     result.elapsed = reply.elapsed;
     result.out = reply.line.substr(0, kOutputPreview);
     result.err = std::move(reply.err);
-    using Kind = LineProcess::Reply::Kind;
+    using Kind = Launcher::LineReply::Kind;
     switch (reply.kind) {
         case Kind::timed_out:
             // A reply line left in the bot's stdout buffer looks the same from here as slow work.
@@ -319,28 +300,24 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
         case Kind::stdout_overflow:
             return failed(ForfeitKind::output_cap, "the bot printed more than " + std::to_string(limits_.stdout_cap) +
                                                        " bytes without a newline (a reply is one line)");
-        case Kind::exited:
-            line_.reset();  // reaped with its group: its pid may name another process now
-            return failed(reply.signaled ? ForfeitKind::signal : ForfeitKind::exit_status,
-                          with_last_stderr_line("the bot's process ended (" + reply.how + ") before replying",
+        case Kind::exited: {
+            RunOutcome ended;
+            set_ended(ended, reply.wait_status);
+            return failed(ended.kind == RunOutcome::Kind::signaled ? ForfeitKind::signal : ForfeitKind::exit_status,
+                          with_last_stderr_line("the bot's process ended (" + describe(ended) + ") before replying",
                                                 result.err));
+        }
         case Kind::extra_output:
             return failed(ForfeitKind::protocol, "wrote more than one line for the previous tick");
         case Kind::line: break;
     }
-    // Until its next board the bot's every process is stopped, so children it leaves spinning
-    // take no CPU from the opponent's move (all of a game's bots share one CPU).
-    StoppedTree stopped = stop_tree(line_->pid(), orphan_adopter());
-    frozen_ = std::move(stopped.pids);
     // RLIMIT_CPU counts a process's whole life, which for a persistent bot is the game, so the
-    // runner measures each move instead: the tree's CPU time now, less when it was last stopped
-    // (at the start, nothing). Time used while it should have been stopped counts too.
-    const std::chrono::milliseconds used = stopped.cpu - cpu_when_frozen_;
-    cpu_when_frozen_ = stopped.cpu;
+    // launcher measures each move instead: its namespace's CPU time while it was not frozen,
+    // the processes it left running included.
     const auto limit = std::chrono::seconds(limits_.resources.cpu_seconds);
-    if (limits_.resources.cpu_seconds != 0 && used > limit) {
+    if (limits_.resources.cpu_seconds != 0 && reply.cpu > limit) {
         char seconds[32];
-        std::snprintf(seconds, sizeof seconds, "%.2f", std::chrono::duration<double>(used).count());
+        std::snprintf(seconds, sizeof seconds, "%.2f", std::chrono::duration<double>(reply.cpu).count());
         return failed(ForfeitKind::resource_limit,
                       over_limit("CPU time limit of " + std::to_string(limit.count()) + " s per move",
                                  std::string("used ") + seconds + " s",
@@ -348,21 +325,15 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
                                  "compute less per move")
                           .detail);
     }
-    result.cpu = used;
+    result.cpu = reply.cpu;
     take_reply(result, reply.line);
     return result;
 }
 
-void BotPlayer::end_persistent() {
-    // Stopped first, so that none forks or is orphaned out of reach while the others die.
-    if (line_ && line_->started()) signal_each(stop_tree(line_->pid(), orphan_adopter()).pids, SIGKILL);
-    frozen_.clear();
-    line_.reset();
-}
+void BotPlayer::end_persistent() { launcher_->end_persistent(); }
 
-int BotPlayer::orphan_adopter() const { return sandbox_ ? 0 : static_cast<int>(::getpid()); }
-
-BotPlayer::~BotPlayer() { end_persistent(); }
+// The launcher's end ends the bot's namespace, a persistent bot's processes with it.
+BotPlayer::~BotPlayer() = default;
 
 std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json) {
     SpawnSpec spec = spawn_spec_;
@@ -414,10 +385,9 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     if (!ran) {
         std::optional<SpawnSpec> spec = plain_spec(board_json, long_board, result);
         if (!spec) return result;
-        ran = launcher_ ? launcher_->run(*spec) : run_process(*spec);
+        ran = launcher_->run(*spec);
     }
     RunOutcome& run = *ran;
-    if (sandbox_) as_seen_inside(run);
     result.elapsed = run.elapsed;
     result.cpu = run.cpu;
     result.out = run.out.substr(0, kOutputPreview);

@@ -24,7 +24,7 @@ struct MoveLimits {
     std::size_t stdout_cap = std::size_t{1} << 20;
     std::size_t stderr_cap = std::size_t{64} << 10;
     // CPU seconds per move. A bot started per move gets them as RLIMIT_CPU; a persistent bot's
-    // moves are measured through /proc instead (BotPlayer::move_persistent).
+    // moves are measured by its launcher instead (BotPlayer::move_persistent).
     ResourceLimits resources{std::uint64_t{1} << 30, 1, std::uint64_t{64} << 20, 256, 128};
     // What GOL_SCRATCH may hold after a move.
     std::uint64_t scratch_bytes = std::uint64_t{64} << 20;
@@ -77,21 +77,16 @@ private:
     // A move that left GOL_SCRATCH over its limit is forfeited, and the folder emptied.
     void check_scratch(MoveReport& result);
     MoveReport move_persistent(const std::string& board_json);
-    // Kills every process of the persistent bot's tree, also those outside its process group,
-    // then the group; the next move starts a new process.
+    // Ends the persistent bot's process and every process of its namespace; the next move
+    // starts a new process.
     void end_persistent();
-    // Where the persistent bot's orphans go: the runner, a subreaper, when unsandboxed; in the
-    // sandbox the PID namespace's init, which is in the tree already.
-    int orphan_adopter() const;
-    // Built once per game: the sandbox's command line checks the file system. `long_board`:
-    // the board travels through the preload library (long_argument.hpp). With a launcher, what
-    // the launcher runs for a move, as seen inside.
+    // What the launcher runs for a move (or a persistent bot's game), as seen inside.
+    // `long_board`: the board travels through the preload library (long_argument.hpp).
     SpawnSpec make_spawn_spec(bool long_board) const;
     // What the sandbox shows the bot: its files, the preload library when `long_board`, scratch.
     SandboxView sandbox_view(bool long_board) const;
-    // The game's launcher for an argv or stdin bot, in the sandbox or contained; nullptr where
-    // there is none (no launcher program, or no PID namespace can be made without the sandbox),
-    // and each move then runs on its own as run_process does.
+    // The game's launcher, in the sandbox or in a PID namespace of its own: every process of
+    // the bot runs through it, whatever its protocol. Throws when the runner has none.
     std::unique_ptr<Launcher> make_launcher() const;
 
     PreparedBot bot_;
@@ -108,10 +103,6 @@ private:
     std::unique_ptr<Launcher> launcher_;
     // The warm interpreter's script as the launcher sees it, when the moves run warm.
     std::string warm_script_;
-    std::unique_ptr<LineProcess> line_;
-    // line_'s processes, stopped between its moves, and their CPU time when they were stopped.
-    std::vector<int> frozen_;
-    std::chrono::milliseconds cpu_when_frozen_{0};
     std::string board_json_;  // reused between moves: a busy board is hundreds of KiB
     int restarts_ = -1;  // the first start is not a restart
     bool gave_up_ = false;

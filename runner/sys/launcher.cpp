@@ -149,97 +149,139 @@ std::optional<RunOutcome> Launcher::run_warm(const SpawnSpec& spec, const std::s
     return run_request(spec, warm_script);
 }
 
-std::optional<RunOutcome> Launcher::run_request(const SpawnSpec& spec, const std::string& warm_script) {
-    RunOutcome outcome;
-    if (spec.argv.empty() || !spec.env) throw std::logic_error("Launcher::run needs argv and env");
-    const std::string name = spec.argv[0];
-
-    gol_launch_request request{};
-    request.kind = GOL_LAUNCH_RUN;
-    request.argc = static_cast<std::uint32_t>(spec.argv.size());
-    request.envc = static_cast<std::uint32_t>(spec.env->size());
-    request.address_space = spec.limits.address_space;
-    request.cpu_seconds = spec.limits.cpu_seconds;
-    request.file_size = spec.limits.file_size;
-    request.open_files = spec.limits.open_files;
-    request.processes = spec.limits.processes;
-    if (own_uid_) request.flags |= GOL_LAUNCH_NPROC;
-    std::string strings = spec.cwd.string();
-    strings += '\0';
-    strings += name;
-    strings += '\0';
-    if (!warm_script.empty()) {
-        request.flags |= GOL_LAUNCH_WARM;
-        strings.append(warm_script).push_back('\0');
-    }
-    for (const std::string& a : spec.argv) strings.append(a).push_back('\0');
-    for (const std::string& e : *spec.env) strings.append(e).push_back('\0');
-    request.strings_bytes = static_cast<std::uint32_t>(strings.size());
-
-    Pipe out = make_pipe();
-    Pipe err = make_pipe();
+struct Launcher::Request {
+    gol_launch_request header{};
+    std::string strings;
+    std::vector<int> fds;
+    Pipe out = make_pipe(), err = make_pipe();
     std::optional<Pipe> in;
-    std::vector<int> fds = {out.write.get(), err.write.get()};
-    if (spec.stdin_data) {
-        in = make_pipe();
-        request.flags |= GOL_LAUNCH_STDIN;
-        fds.push_back(in->read.get());
+};
+
+Launcher::Request Launcher::make_request(const SpawnSpec& spec, const std::string& warm_script,
+                                         bool persistent) const {
+    if (spec.argv.empty() || !spec.env) throw std::logic_error("Launcher::run needs argv and env");
+    Request r;
+    gol_launch_request& h = r.header;
+    h.kind = GOL_LAUNCH_RUN;
+    h.argc = static_cast<std::uint32_t>(spec.argv.size());
+    h.envc = static_cast<std::uint32_t>(spec.env->size());
+    h.address_space = spec.limits.address_space;
+    h.cpu_seconds = spec.limits.cpu_seconds;
+    h.file_size = spec.limits.file_size;
+    h.open_files = spec.limits.open_files;
+    h.processes = spec.limits.processes;
+    if (own_uid_) h.flags |= GOL_LAUNCH_NPROC;
+    if (persistent) h.flags |= GOL_LAUNCH_PERSISTENT;
+    r.strings = spec.cwd.string();
+    r.strings += '\0';
+    r.strings.append(spec.argv[0]).push_back('\0');
+    if (!warm_script.empty()) {
+        h.flags |= GOL_LAUNCH_WARM;
+        r.strings.append(warm_script).push_back('\0');
+    }
+    for (const std::string& a : spec.argv) r.strings.append(a).push_back('\0');
+    for (const std::string& e : *spec.env) r.strings.append(e).push_back('\0');
+    h.strings_bytes = static_cast<std::uint32_t>(r.strings.size());
+    r.fds = {r.out.write.get(), r.err.write.get()};
+    if (spec.stdin_data || persistent) {
+        r.in = make_pipe();
+        h.flags |= GOL_LAUNCH_STDIN;
+        r.fds.push_back(r.in->read.get());
     }
     if (spec.pass_fd) {
-        request.flags |= GOL_LAUNCH_PASS_FD;
-        request.pass_as = spec.pass_fd->as;
-        fds.push_back(spec.pass_fd->fd);
+        h.flags |= GOL_LAUNCH_PASS_FD;
+        h.pass_as = spec.pass_fd->as;
+        r.fds.push_back(spec.pass_fd->fd);
     }
+    return r;
+}
 
+struct Launcher::Sent {
+    Clock::time_point at;
+    std::optional<gol_launch_report> started;  // STARTED or FAILED
+    RunOutcome failed;  // when there is no report
+};
+
+Launcher::Sent Launcher::send(Request& request, const std::string& name) {
     // A launcher that died between moves cannot take the request (its socket is closed) and is
     // replaced once. One that took it and died before saying the move started may have started
     // it: the move is not run again, and reads as killed, as its namespace was.
-    Clock::time_point sent;
+    Sent sent;
     bool delivered = false;
     for (int attempt = 0; attempt < 2 && !delivered; ++attempt) {
         if (!control_) {
             if (std::string why = start(); !why.empty()) {
-                outcome.spawn_error = "could not start " + name + ": its launcher " + why;
-                return outcome;
+                sent.failed.spawn_error = "could not start " + name + ": its launcher " + why;
+                return sent;
             }
         }
-        sent = Clock::now();
-        delivered = send_request(control_.get(), request, fds);
+        sent.at = Clock::now();
+        delivered = send_request(control_.get(), request.header, request.fds);
         if (!delivered) stop();
     }
-    std::optional<gol_launch_report> started;
-    if (delivered && send_all(control_.get(), strings.data(), strings.size()))
-        started = read_report(control_.get(), sent + kStartLimit);
+    if (delivered && send_all(control_.get(), request.strings.data(), request.strings.size()))
+        sent.started = read_report(control_.get(), sent.at + kStartLimit);
     // Only the child has these ends now: their EOF is its end.
-    out.write.reset();
-    err.write.reset();
-    if (in) in->read.reset();
+    request.out.write.reset();
+    request.err.write.reset();
+    if (request.in) request.in->read.reset();
     if (!delivered) {
-        outcome.spawn_error = "could not start " + name + ": its launcher ended";
-        return outcome;
-    }
-    if (!started) {
+        sent.failed.spawn_error = "could not start " + name + ": its launcher ended";
+    } else if (!sent.started) {
         stop();
-        outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent);
-        outcome.kind = RunOutcome::Kind::signaled;
-        outcome.signal = SIGKILL;
-        return outcome;
+        sent.failed.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent.at);
+        sent.failed.kind = RunOutcome::Kind::signaled;
+        sent.failed.signal = SIGKILL;
+    } else if (sent.started->kind == GOL_LAUNCH_FAILED) {
+        std::string why = std::strerror(sent.started->value);
+        if (std::strcmp(sent.started->step, "execve") != 0) why += std::string(" (") + sent.started->step + ")";
+        sent.failed.spawn_error = "could not start " + name + ": " + why;
     }
-    if (started->kind == GOL_LAUNCH_FAILED) {
-        if (!warm_script.empty()) return std::nullopt;
-        std::string why = std::strerror(started->value);
-        if (std::strcmp(started->step, "execve") != 0) why += std::string(" (") + started->step + ")";
-        outcome.spawn_error = "could not start " + name + ": " + why;
-        return outcome;
-    }
+    return sent;
+}
 
+bool Launcher::send_plain(std::uint32_t kind) {
+    gol_launch_request request{};
+    request.kind = kind;
+    return control_ && send_request(control_.get(), request, {});
+}
+
+int Launcher::read_end(Clock::time_point by, RunOutcome* outcome) {
+    std::optional<gol_launch_report> end = control_ ? read_report(control_.get(), by) : std::nullopt;
+    if (end && end->kind == GOL_LAUNCH_ENDED) {
+        if (outcome) {
+            outcome->max_rss_kb = static_cast<long>(end->max_rss_kb);
+            if (end->cpu_us >= 0) outcome->cpu = std::chrono::microseconds(end->cpu_us);
+        }
+        return end->value;
+    }
+    stop();
+    return W_EXITCODE(0, SIGKILL);
+}
+
+int Launcher::kill_move(RunOutcome* outcome) {
+    if (!send_plain(GOL_LAUNCH_KILL)) {
+        stop();
+        return W_EXITCODE(0, SIGKILL);
+    }
+    return read_end(Clock::now() + kKillLimit, outcome);
+}
+
+std::optional<RunOutcome> Launcher::run_request(const SpawnSpec& spec, const std::string& warm_script) {
+    if (persistent_) throw std::logic_error("Launcher::run during a persistent process");
+    Request request = make_request(spec, warm_script, false);
+    Sent sent = send(request, spec.argv[0]);
+    if (sent.started && sent.started->kind == GOL_LAUNCH_FAILED && !warm_script.empty()) return std::nullopt;
+    if (!sent.started || sent.started->kind != GOL_LAUNCH_STARTED) return std::move(sent.failed);
+
+    RunOutcome outcome;
     Streams s;
-    s.out = std::move(out.read);
-    s.err = std::move(err.read);
+    s.out = std::move(request.out.read);
+    s.err = std::move(request.err.read);
     set_nonblocking(s.out.get());
     set_nonblocking(s.err.get());
-    if (in) {
-        s.in = std::move(in->write);
+    if (request.in) {
+        s.in = std::move(request.in->write);
         set_nonblocking(s.in.get());
         s.to_write = *spec.stdin_data;
         if (s.to_write.empty()) s.in.reset();
@@ -251,9 +293,10 @@ std::optional<RunOutcome> Launcher::run_request(const SpawnSpec& spec, const std
     // start-up it did not have (the interpreter's, at the first warm move). A plain one's counts
     // from the request and includes its exec. (steady_clock is CLOCK_MONOTONIC, whatever
     // process reads it.)
-    if (started->started_ns > 0)
-        sent = std::clamp(Clock::time_point(std::chrono::nanoseconds(started->started_ns)), sent, Clock::now());
-    const auto deadline = sent + spec.timeout;
+    Clock::time_point start = sent.at;
+    if (sent.started->started_ns > 0)
+        start = std::clamp(Clock::time_point(std::chrono::nanoseconds(sent.started->started_ns)), start, Clock::now());
+    const auto deadline = start + spec.timeout;
     auto collect = [&](RunOutcome::Kind kind) {
         outcome.kind = kind;
         outcome.out = std::move(s.out_buf);
@@ -261,35 +304,124 @@ std::optional<RunOutcome> Launcher::run_request(const SpawnSpec& spec, const std
         outcome.err_truncated = s.err_truncated;
         return outcome;
     };
-    // The move's end as the launcher reports it; a launcher that does not (it died) is replaced
-    // at the next move, and the move reads as killed, as its namespace was.
-    auto ended = [&](Clock::time_point by) {
-        std::optional<gol_launch_report> end = read_report(control_.get(), by);
-        if (end && end->kind == GOL_LAUNCH_ENDED) {
-            outcome.max_rss_kb = static_cast<long>(end->max_rss_kb);
-            if (end->cpu_us >= 0) outcome.cpu = std::chrono::microseconds(end->cpu_us);
-            return end->value;
-        }
-        stop();
-        return W_EXITCODE(0, SIGKILL);
-    };
 
     const Pumped r = pump(s, control_.get(), deadline, [] { return false; });
-    outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent);
+    outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
     if (r == Pumped::timed_out || r == Pumped::stdout_overflow) {
-        gol_launch_request kill{};
-        kill.kind = GOL_LAUNCH_KILL;
-        if (send_request(control_.get(), kill, {})) ended(Clock::now() + kKillLimit);
-        else stop();
+        kill_move(&outcome);
         return collect(r == Pumped::timed_out ? RunOutcome::Kind::timed_out : RunOutcome::Kind::stdout_overflow);
     }
     // It ended, and the launcher has killed and reaped the rest: read what is left in the pipes.
-    const int status = ended(Clock::now() + kKillLimit);
+    const int status = read_end(Clock::now() + kKillLimit, &outcome);
     s.in.reset();
     if (pump(s, -1, deadline, [&] { return !s.out && !s.err; }) == Pumped::stdout_overflow)
         return collect(RunOutcome::Kind::stdout_overflow);
     set_ended(outcome, status);
     return collect(outcome.kind);
+}
+
+struct Launcher::Persistent {
+    Streams streams;
+    bool frozen = false;
+    std::chrono::microseconds cpu_when_frozen{0};
+    // Its wait status, when it ended after its last reply: told at the next exchange.
+    std::optional<int> ended_status;
+};
+
+std::string Launcher::start_persistent(const SpawnSpec& spec) {
+    if (persistent_) throw std::logic_error("Launcher::start_persistent: one runs already");
+    Request request = make_request(spec, "", true);
+    Sent sent = send(request, spec.argv[0]);
+    if (!sent.started || sent.started->kind != GOL_LAUNCH_STARTED) {
+        // A launcher that died with the request leaves no reason but its death.
+        return sent.failed.kind == RunOutcome::Kind::spawn_failed ? sent.failed.spawn_error
+                                                                  : "its launcher ended as it started";
+    }
+    persistent_ = std::make_unique<Persistent>();
+    Streams& s = persistent_->streams;
+    s.in = std::move(request.in->write);
+    s.out = std::move(request.out.read);
+    s.err = std::move(request.err.read);
+    set_nonblocking(s.in.get());
+    set_nonblocking(s.out.get());
+    set_nonblocking(s.err.get());
+    s.out_cap = spec.stdout_cap;
+    s.err_cap = spec.stderr_cap;
+    return "";
+}
+
+void Launcher::end_persistent() {
+    if (!persistent_) return;
+    kill_move();
+    persistent_.reset();
+}
+
+Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milliseconds timeout) {
+    if (!persistent_) throw std::logic_error("Launcher::exchange without a persistent process");
+    LineReply reply;
+    Streams& s = persistent_->streams;
+    const auto start = Clock::now();
+    s.err_buf.clear();
+    s.err_truncated = false;
+    // What ends the process here: the launcher kills the rest of its namespace and reports.
+    auto ended = [&](LineReply::Kind kind, int status) {
+        reply.kind = kind;
+        reply.wait_status = status;
+        reply.err = s.err_buf;
+        persistent_.reset();
+        return reply;
+    };
+
+    if (persistent_->ended_status) return ended(LineReply::Kind::exited, *persistent_->ended_status);
+    // Anything already waiting on stdout was written after the last reply's line.
+    pump(s, -1, start, [] { return false; });
+    if (!s.out_buf.empty()) {
+        reply.line = std::move(s.out_buf);
+        return ended(LineReply::Kind::extra_output, kill_move());
+    }
+    if (persistent_->frozen && !send_plain(GOL_LAUNCH_THAW)) return ended(LineReply::Kind::exited, read_end(start, nullptr));
+    persistent_->frozen = false;
+
+    const std::string message = std::string(line) + '\n';
+    s.to_write = message;
+    std::size_t newline = std::string::npos;
+    const Pumped r = pump(s, control_.get(), start + timeout, [&] {
+        newline = s.out_buf.find('\n');
+        return newline != std::string::npos;
+    });
+    reply.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+    s.to_write = {};
+    switch (r) {
+        case Pumped::done: break;
+        case Pumped::timed_out: return ended(LineReply::Kind::timed_out, kill_move());
+        case Pumped::stdout_overflow: return ended(LineReply::Kind::stdout_overflow, kill_move());
+        case Pumped::child_exited: {
+            // The launcher reported its end; what it wrote last is still in the pipes.
+            const int status = read_end(Clock::now() + kKillLimit, nullptr);
+            pump(s, -1, Clock::now() + kKillLimit, [&] { return !s.out && !s.err; });
+            return ended(LineReply::Kind::exited, status);
+        }
+    }
+    reply.line = s.out_buf.substr(0, newline);
+    s.out_buf.erase(0, newline + 1);
+    reply.err = s.err_buf;
+    // Until its next line every process of its namespace is stopped, so children it leaves
+    // spinning take no CPU from the opponent's move.
+    std::optional<gol_launch_report> frozen;
+    if (send_plain(GOL_LAUNCH_FREEZE)) frozen = read_report(control_.get(), Clock::now() + kKillLimit);
+    if (frozen && frozen->kind == GOL_LAUNCH_FROZEN) {
+        persistent_->frozen = true;
+        const std::chrono::microseconds cpu(frozen->cpu_us);
+        reply.cpu = cpu - persistent_->cpu_when_frozen;
+        persistent_->cpu_when_frozen = cpu;
+    } else if (frozen && frozen->kind == GOL_LAUNCH_ENDED) {
+        // It replied and ended: the next exchange tells so.
+        persistent_->ended_status = frozen->value;
+    } else {
+        stop();
+        persistent_->ended_status = W_EXITCODE(0, SIGKILL);
+    }
+    return reply;
 }
 
 }  // namespace gol::runner

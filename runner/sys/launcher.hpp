@@ -7,10 +7,13 @@
 #include "runner/sys/process.hpp"
 #include "runner/sys/unique_fd.hpp"
 
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace gol::runner {
 
@@ -48,6 +51,31 @@ public:
     // the caller runs it the plain way.
     std::optional<RunOutcome> run_warm(const SpawnSpec& spec, const std::string& warm_script);
 
+    // The persistent protocol: one process for the game, spoken to a line at a time. Starts it
+    // as run() would start a move (spec.timeout and stdin_data are not used); an empty string
+    // when it started, else why not. Its processes run until the first exchange's reply, and
+    // are frozen (stopped, by the launcher) between exchanges.
+    std::string start_persistent(const SpawnSpec& spec);
+    bool persistent_running() const { return persistent_ != nullptr; }
+
+    struct LineReply {
+        enum class Kind { line, timed_out, exited, stdout_overflow, extra_output };
+        Kind kind = Kind::line;
+        std::string line;  // without its newline; for extra_output, what was found waiting
+        int wait_status = 0;  // for exited
+        std::string err;  // stderr read meanwhile, capped
+        std::chrono::microseconds elapsed{0};
+        // For line: the CPU time of every process of its namespace during this exchange.
+        std::chrono::microseconds cpu{0};
+    };
+    // Continues the persistent process's tree, sends `line` plus a newline and waits for one
+    // line back, then freezes the tree again. extra_output: the process wrote beyond its
+    // previous reply's line, found before sending, so no reply is read. After anything but
+    // Kind::line the process has been ended, and start_persistent() starts a new one.
+    LineReply exchange(std::string_view line, std::chrono::milliseconds timeout);
+    // Ends the persistent process and every process of its namespace.
+    void end_persistent();
+
     // The launcher's process on the host (bubblewrap's, in the sandbox), or -1 when none runs.
     int pid() const;
 
@@ -55,11 +83,34 @@ private:
     // Starts the launcher and waits for it to say it is ready; an empty string when it did.
     std::string start();
     void stop();
+    using Clock = std::chrono::steady_clock;
+    // What a request carries: its header, its strings and its descriptors, and our ends of the
+    // move's pipes (stdin's only with spec.stdin_data, or for a persistent process).
+    struct Request;
+    Request make_request(const SpawnSpec& spec, const std::string& warm_script, bool persistent) const;
+    // Sends the request, starting the launcher first when none runs; the launcher's STARTED or
+    // FAILED report, or a RunOutcome for a start that failed here (spawn_failed) or a launcher
+    // that died with the request (signaled, SIGKILL).
+    struct Sent;
+    Sent send(Request& request, const std::string& name);
     // run() and run_warm(); nullopt only for a warm move that could not start.
     std::optional<RunOutcome> run_request(const SpawnSpec& spec, const std::string& warm_script);
 
+    // Sends a request without descriptors or strings (KILL, FREEZE, THAW); false once the
+    // launcher is gone.
+    bool send_plain(std::uint32_t kind);
+    // Tells the launcher to end the move that runs and waits for its end, which gives the wait
+    // status (and `outcome`'s peak memory and CPU time); a launcher that does not report it is stopped.
+    int kill_move(RunOutcome* outcome = nullptr);
+    // The move's end as the launcher reports it by `by`; a launcher that does not (it died) is
+    // stopped, and the move reads as killed, as its namespace was. `outcome` receives the peak
+    // memory and CPU time when given.
+    int read_end(Clock::time_point by, RunOutcome* outcome);
+
+    struct Persistent;
     SpawnSpec start_;
     bool own_uid_;
+    std::unique_ptr<Persistent> persistent_;
     std::unique_ptr<BackgroundProcess> process_;
     UniqueFd control_;
 };

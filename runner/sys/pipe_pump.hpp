@@ -1,6 +1,6 @@
 // A child's standard streams from the runner's side: pipes made close-on-exec, and one loop that
 // feeds stdin and drains stdout and stderr under their caps until a condition, the child's end
-// or a deadline. Shared by run_process, LineProcess and the launcher's moves (launcher.hpp).
+// or a deadline. Shared by run_process and the launcher's moves (launcher.hpp).
 #pragma once
 
 #include "runner/sys/unique_fd.hpp"
@@ -103,7 +103,8 @@ Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
             else if (errno != EAGAIN && errno != EINTR) s.to_write = {};
             if (s.to_write.empty() && s.close_in_after) s.in.reset();
         }
-        if (pid_i >= 0 && fds[pid_i].revents) return Pumped::child_exited;
+        // What it wrote just before it ended may be what was waited for (a reply line).
+        if (pid_i >= 0 && fds[pid_i].revents) return done() ? Pumped::done : Pumped::child_exited;
         // Checked after the events too: a child that never stops writing must still time out.
         if (Clock::now() >= deadline) return done() ? Pumped::done : Pumped::timed_out;
     }

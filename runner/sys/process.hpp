@@ -104,42 +104,6 @@ void set_ended(RunOutcome& outcome, int wait_status);
 // ends on its own, whatever stayed behind in its group is killed too. Everything is reaped.
 RunOutcome run_process(const SpawnSpec& spec);
 
-// A long-lived child spoken to one line at a time: a line to its stdin, a line back from its
-// stdout. The whole group is killed when this goes.
-class LineProcess {
-public:
-    // Starts spec.argv (spec.timeout and stdin_data are not used). Check started().
-    explicit LineProcess(const SpawnSpec& spec);
-    ~LineProcess();
-    LineProcess(const LineProcess&) = delete;
-    LineProcess& operator=(const LineProcess&) = delete;
-
-    bool started() const;
-    const std::string& start_error() const { return start_error_; }
-    // The process started, leader of its group and session; only when started(). It is not
-    // reaped, so its id names no other process, until this goes or exchange() reports it exited.
-    int pid() const;
-
-    struct Reply {
-        enum class Kind { line, timed_out, exited, stdout_overflow, extra_output };
-        Kind kind = Kind::line;
-        std::string line;  // without its newline
-        bool signaled = false;  // for exited: killed by a signal rather than exiting
-        std::string how;        // for exited: "exit status N" or "killed by signal N (...)"
-        std::string err;   // stderr read meanwhile, capped
-        std::chrono::microseconds elapsed{0};
-    };
-    // Sends `line` plus a newline and waits for one line back. extra_output: output the child
-    // wrote beyond its previous reply's line was found before sending, so no reply is read.
-    // After anything but Kind::line the process is not to be used again.
-    Reply exchange(std::string_view line, std::chrono::milliseconds timeout);
-
-private:
-    struct State;
-    std::unique_ptr<State> state_;
-    std::string start_error_;
-};
-
 // A helper child that runs until this goes (its whole group is killed and reaped then), with its
 // stdin, stdout and stderr on pipes of which only stderr is kept, to tell why it ended early.
 class BackgroundProcess {

@@ -395,6 +395,7 @@ TEST_CASE("warm interpreters: a move's CPU time is measured warm as cold") {
             auto warm = f.player(b, true);
             auto cold = f.player(b, false);
             for (const MoveReport& m : {warm->move(kBoard), cold->move(kBoard)}) {
+                INFO((m.ok() ? "" : m.forfeit->detail));
                 CHECK(m.ok());
                 REQUIRE(m.cpu);
                 CHECK(*m.cpu > std::chrono::milliseconds(20));

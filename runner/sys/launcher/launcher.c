@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -97,58 +98,114 @@ static int reap_ended(void) {
     return reaped;
 }
 
-/* The parent of `pid` as /proc/PID/stat gives it; 0 when it cannot be read. */
-static pid_t parent_of(long pid) {
-    char path[64], text[512];
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    const ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (n <= 0) return 0;
-    text[n] = '\0';
-    /* "pid (comm) state ppid ...": comm may hold anything, so from its last ')'. */
-    const char* after = strrchr(text, ')');
-    int ppid = 0;
-    return after && sscanf(after + 1, " %*c %d", &ppid) == 1 ? (pid_t)ppid : 0;
-}
+/* What /proc/PID/stat says of a process not yet reaped: its state, its parent, and its user
+ * plus system CPU time in microseconds with that of the children it reaped. -1 when it cannot be
+ * read (gone). */
+struct stat_line {
+    char state;
+    pid_t parent;
+    int64_t cpu_us;
+};
 
-/* User plus system CPU time in microseconds of a process not yet reaped, with that of the
- * children it reaped (/proc/PID/stat); -1 when it cannot be read. */
-static int64_t cpu_of(pid_t pid) {
+static int read_stat(long pid, struct stat_line* out) {
     char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return -1;
     const ssize_t n = read(fd, text, sizeof text - 1);
     close(fd);
     if (n <= 0) return -1;
     text[n] = '\0';
-    /* From the last ')': state is the 3rd field, utime to cstime the 14th to 17th. */
+    /* "pid (comm) state ppid ...": comm may hold anything, so from its last ')'; utime to cstime
+     * are the 14th to 17th fields. */
     const char* after = strrchr(text, ')');
+    int ppid = 0;
     unsigned long long utime, stime, cutime, cstime;
-    if (!after || sscanf(after + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &utime,
-                         &stime, &cutime, &cstime) != 4)
+    if (!after || sscanf(after + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &out->state,
+                         &ppid, &utime, &stime, &cutime, &cstime) != 6)
         return -1;
-    return (int64_t)((utime + stime + cutime + cstime) * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
+    out->parent = (pid_t)ppid;
+    out->cpu_us = (int64_t)((utime + stime + cutime + cstime) * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
+    return 0;
+}
+
+static pid_t parent_of(long pid) {
+    struct stat_line line;
+    return read_stat(pid, &line) == 0 ? line.parent : 0;
+}
+
+static int64_t cpu_of(pid_t pid) {
+    struct stat_line line;
+    return read_stat(pid, &line) == 0 ? line.cpu_us : -1;
+}
+
+/* Calls `each` for every process of the namespace but this one, as /proc lists them; -1 when
+ * /proc cannot be read. */
+static int for_each_process(void (*each)(long pid, void* context), void* context) {
+    DIR* proc = opendir("/proc");
+    if (!proc) return -1;
+    for (struct dirent* entry; (entry = readdir(proc)) != NULL;) {
+        char* end;
+        const long pid = strtol(entry->d_name, &end, 10);
+        if (*end == '\0' && pid > 1) each(pid, context);
+    }
+    closedir(proc);
+    return 0;
+}
+
+static int64_t usage_cpu_us(const struct rusage* u) {
+    return (int64_t)(u->ru_utime.tv_sec + u->ru_stime.tv_sec) * 1000000 + u->ru_utime.tv_usec + u->ru_stime.tv_usec;
+}
+
+/* The CPU time of every process this one has reaped, in microseconds. */
+static int64_t reaped_cpu_us(void) {
+    struct rusage reaped;
+    getrusage(RUSAGE_CHILDREN, &reaped);
+    return usage_cpu_us(&reaped);
+}
+
+struct freeze_count {
+    int running;
+    int64_t cpu_us;
+};
+
+static void count_running(long pid, void* context) {
+    struct freeze_count* count = context;
+    struct stat_line line;
+    if (read_stat(pid, &line) != 0) return;
+    if (line.state != 'T' && line.state != 't' && line.state != 'Z' && line.state != 'X') ++count->running;
+    count->cpu_us += line.cpu_us;
+}
+
+/* Stops every process of the namespace (a persistent bot between its moves) and returns their
+ * CPU time, with that of every process this one reaped, in microseconds. A process stops when it
+ * next leaves the kernel, and one forked meanwhile gets the signal too; stopped again until
+ * /proc shows none running, for at most about 200 ms (one in uninterruptible sleep). */
+static int64_t freeze_all(void) {
+    struct freeze_count count = {0, 0};
+    for (int round = 0; round < 200; ++round) {
+        kill(-1, SIGSTOP);
+        count.running = 0;
+        count.cpu_us = 0;
+        if (for_each_process(count_running, &count) != 0 || count.running == 0) break;
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    return count.cpu_us + reaped_cpu_us();
 }
 
 /* SIGKILL to every process of the namespace but this one and the warm interpreter, as /proc
  * lists them; how many were sent (zombies included) to processes that are ours to reap, or -1
  * when /proc cannot be read. The interpreter's children (a move that said it was done, and is
  * being unmapped) are its to reap: killed, but not waited for. */
+static void kill_unless_warm(long pid, void* sent) {
+    if (pid == warm_pid) return;
+    if (kill((pid_t)pid, SIGKILL) == 0 && parent_of(pid) != warm_pid) ++*(int*)sent;
+}
+
 static int kill_all_but_warm(void) {
-    DIR* proc = opendir("/proc");
-    if (!proc) return -1;
     int sent = 0;
-    for (struct dirent* entry; (entry = readdir(proc)) != NULL;) {
-        char* end;
-        const long pid = strtol(entry->d_name, &end, 10);
-        if (*end != '\0' || pid <= 1 || pid == warm_pid) continue;
-        if (kill((pid_t)pid, SIGKILL) == 0 && parent_of(pid) != warm_pid) ++sent;
-    }
-    closedir(proc);
-    return sent;
+    return for_each_process(kill_unless_warm, &sent) == 0 ? sent : -1;
 }
 
 /* The end of a move, or what a KILL from the runner asks for: every process but this one and
@@ -511,6 +568,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
         if (strncmp(envp[i], "PATH=", 5) == 0) path = envp[i] + 5;
     }
     const int has_stdin = (request->flags & GOL_LAUNCH_STDIN) != 0;
+    const int persistent = (request->flags & GOL_LAUNCH_PERSISTENT) != 0;
     struct move m = {request,
                      cwd,
                      program,
@@ -529,8 +587,13 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     struct signalfd_siginfo info;
     while (warm_move && read(children, &info, sizeof info) > 0) {
     }
-    const pid_t child = warm_move ? fork_warm(request, fds, strings, &m, warm_script, &started_ns)
-                                    : clone(start_move, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &m);
+    /* A persistent move is frozen between its moves by a walk of this namespace's /proc, and its
+     * CPU time counts from here: what earlier moves' processes used is reaped already. */
+    const int64_t cpu_before = reaped_cpu_us();
+    pid_t child = -1;
+    if (persistent && own_proc() != 0) m.step = "proc";
+    else child = warm_move ? fork_warm(request, fds, strings, &m, warm_script, &started_ns)
+                           : clone(start_move, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &m);
     const int error = child < 0 ? errno : m.error;
     for (int i = 0; i < 4; ++i)
         if (fds[i] >= 0) close(fds[i]);
@@ -539,7 +602,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     free(strings);
     if (child < 0 || m.error != 0) {
         end_all_others();
-        report(GOL_LAUNCH_FAILED, error, 0, warm_move ? "warm" : child < 0 ? "clone" : m.step);
+        report(GOL_LAUNCH_FAILED, error, 0, warm_move ? "warm" : m.step[0] ? m.step : "clone");
         return;
     }
     report_started_at(GOL_LAUNCH_STARTED, 0, 0, started_ns, NULL);
@@ -569,8 +632,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
                 if (pid == child) {
                     status = s;
                     usage = u;
-                    cpu_us = (int64_t)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000 + u.ru_utime.tv_usec +
-                             u.ru_stime.tv_usec;
+                    cpu_us = usage_cpu_us(&u);
                     ended = 1;
                     break;
                 }
@@ -613,8 +675,18 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
             read_request(&next, more);
             for (int i = 0; i < 4; ++i)
                 if (more[i] >= 0) close(more[i]);
-            /* Only KILL is the runner's to send during a move (it sends one request at a time). */
-            kill_move();
+            if (persistent && next.kind == GOL_LAUNCH_FREEZE) {
+                struct gol_launch_report frozen;
+                memset(&frozen, 0, sizeof frozen);
+                frozen.kind = GOL_LAUNCH_FROZEN;
+                frozen.cpu_us = freeze_all() - cpu_before;
+                send_report(&frozen);
+            } else if (persistent && next.kind == GOL_LAUNCH_THAW) {
+                kill(-1, SIGCONT);
+            } else {
+                /* Else only KILL is the runner's to send during a move (one request at a time). */
+                kill_move();
+            }
         }
     }
     end_all_others();

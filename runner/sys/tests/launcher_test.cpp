@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -234,5 +235,67 @@ TEST_CASE("launcher: a move's CPU time comes with its end, the children it waite
         CHECK(r.kind == RunOutcome::Kind::exited);
         REQUIRE(r.cpu);
         CHECK(*r.cpu > 20ms);
+    }
+}
+
+TEST_CASE("launcher: a persistent process exchanges lines, frozen between them, and its end is told") {
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        REQUIRE(box.launcher->start_persistent(Box::move("read l; echo \"[$l]\"; read l; echo \"$$\"; read l; kill -TERM $$")) ==
+                "");
+        CHECK(box.launcher->persistent_running());
+        CHECK(box.launcher->exchange("one", 2s).line == "[one]");
+        CHECK(box.launcher->exchange("two", 2s).line == "2");
+        Launcher::LineReply end = box.launcher->exchange("three", 2s);
+        CHECK(end.kind == Launcher::LineReply::Kind::exited);
+        CHECK(WIFSIGNALED(end.wait_status));
+        CHECK(WTERMSIG(end.wait_status) == SIGTERM);
+        CHECK_FALSE(box.launcher->persistent_running());
+
+        // The same launcher starts the next one, whose missing program is named.
+        SpawnSpec missing = Box::move("");
+        missing.argv = {"/nonexistent/bot"};
+        CHECK(box.launcher->start_persistent(missing) == "could not start /nonexistent/bot: No such file or directory");
+        CHECK_FALSE(box.launcher->persistent_running());
+    }
+}
+
+// A child the bot leaves spinning between its moves takes no CPU then: the launcher stops every
+// process of the namespace after each reply, and counts their CPU time while they run.
+TEST_CASE("launcher: between exchanges every process of a persistent bot is stopped, and its CPU counted") {
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        const std::string spin = "while :; do :; done";
+        REQUIRE(box.launcher->start_persistent(Box::move("read l; (" + spin + ") & echo ok; read l; echo again")) == "");
+        Launcher::LineReply first = box.launcher->exchange("go", 2s);
+        REQUIRE(first.kind == Launcher::LineReply::Kind::line);
+        std::this_thread::sleep_for(300ms);
+        Launcher::LineReply second = box.launcher->exchange("go", 2s);
+        REQUIRE(second.kind == Launcher::LineReply::Kind::line);
+        CHECK(second.line == "again");
+        // Frozen for 300 ms, the spinning child used far less than that during the second exchange.
+        CHECK(second.cpu < 150ms);
+        box.launcher->end_persistent();
+        CHECK_FALSE(box.launcher->persistent_running());
+    }
+}
+
+TEST_CASE("launcher: a persistent process that writes two lines for one, or none in time, is ended") {
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        // One write, so that both lines are there when the first is taken.
+        REQUIRE(box.launcher->start_persistent(Box::move("read l; printf 'a\\nb\\n'; read l; echo c")) == "");
+        CHECK(box.launcher->exchange("1", 2s).line == "a");
+        std::this_thread::sleep_for(100ms);
+        Launcher::LineReply extra = box.launcher->exchange("2", 2s);
+        CHECK(extra.kind == Launcher::LineReply::Kind::extra_output);
+        CHECK(extra.line == "b\n");
+        REQUIRE(box.launcher->start_persistent(Box::move("read l; sleep 5")) == "");
+        CHECK(box.launcher->exchange("1", 200ms).kind == Launcher::LineReply::Kind::timed_out);
+        // And a plain move runs on the same launcher afterwards.
+        CHECK(box.run("echo plain").out == "plain\n");
     }
 }

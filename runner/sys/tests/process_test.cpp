@@ -316,23 +316,3 @@ TEST_CASE("process: a process's CPU time, with its children's, plain and contain
     REQUIRE(boxed.cpu);
     CHECK(*boxed.cpu > 20ms);
 }
-
-TEST_CASE("process: a contained persistent bot exchanges lines and ends as before") {
-    if (skip_unless_containment()) return;
-    SpawnSpec spec = contained(sh("read l; echo \"[$l]\"; read l; echo \"$$\"; read l; kill -TERM $$"));
-    LineProcess p(spec);
-    REQUIRE(p.started());
-    CHECK(p.exchange("one", 2s).line == "[one]");
-    CHECK(p.exchange("two", 2s).line == "2");
-    LineProcess::Reply end = p.exchange("three", 2s);
-    CHECK(end.kind == LineProcess::Reply::Kind::exited);
-    CHECK(end.signaled);
-    CHECK(end.how == "killed by signal 15 (Terminated)");
-
-    SpawnSpec missing;
-    missing.argv = {"/nonexistent/bot"};
-    missing.contain = true;
-    LineProcess none(missing);
-    CHECK_FALSE(none.started());
-    CHECK(none.start_error() == "could not start /nonexistent/bot: No such file or directory");
-}
