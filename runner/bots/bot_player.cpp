@@ -1,5 +1,6 @@
 #include "runner/bots/bot_player.hpp"
 
+#include "runner/bots/move_forfeit.hpp"
 #include "runner/game/protocol.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/sandbox.hpp"
@@ -23,56 +24,6 @@ namespace {
 
 constexpr std::size_t kOutputPreview = 200;
 
-std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
-
-// A process that died of one of its limits gets a forfeit that names the limit. Some limits
-// have no signal of their own (address space), or runtimes catch the signal (Python ignores
-// SIGXFSZ): then the runtime's own words on stderr tell.
-// `tmp_bytes`: the size of the sandbox's /tmp and /dev/shm, 0 without the sandbox.
-// A resource-limit forfeit in words: which limit, how it showed, and what the bot can do.
-Forfeit over_limit(const std::string& limit, const std::string& how, const char* fix) {
-    return Forfeit{ForfeitKind::resource_limit, "the bot went over its " + limit + " (" + how + "): " + fix};
-}
-
-std::optional<Forfeit> limit_forfeit(const RunOutcome& run, const ResourceLimits& limits, std::uint64_t tmp_bytes) {
-    const std::string cpu = "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move";
-    const std::string file = "file size limit of " + mib(limits.file_size);
-    const std::string memory = "memory limit of " + mib(limits.address_space) + " of address space";
-    const std::string processes = "process limit of " + std::to_string(limits.processes) + " processes and threads";
-    const std::string tmp = "size limit of " + mib(tmp_bytes) + " on /tmp and /dev/shm";
-    if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXCPU)
-        return over_limit(cpu, "SIGXCPU", "its own work took that long; compute less per move");
-    if (run.kind == RunOutcome::Kind::signaled && run.signal == SIGXFSZ)
-        return over_limit(file, "SIGXFSZ", "write smaller files");
-    const bool failed = run.kind == RunOutcome::Kind::signaled ||
-                        (run.kind == RunOutcome::Kind::exited && run.exit_status != 0);
-    if (!failed) return std::nullopt;
-    struct Sign {
-        const char* text;
-        const std::string& limit;
-        std::uint64_t value;
-        const char* fix;
-    };
-    constexpr const char* fewer = "start fewer processes and threads";
-    constexpr const char* smaller = "use less memory";
-    // Processes first: Java reports a thread it could not make as an OutOfMemoryError.
-    for (const Sign& sign : {Sign{"Resource temporarily unavailable", processes, limits.processes, fewer},
-                             Sign{"Cannot fork", processes, limits.processes, fewer},
-                             Sign{"unable to create native thread", processes, limits.processes, fewer},
-                             Sign{"can't start new thread", processes, limits.processes, fewer},
-                             Sign{"MemoryError", memory, limits.address_space, smaller},
-                             Sign{"bad_alloc", memory, limits.address_space, smaller},
-                             Sign{"Cannot allocate memory", memory, limits.address_space, smaller},
-                             Sign{"out of memory", memory, limits.address_space, smaller},
-                             Sign{"OutOfMemoryError", memory, limits.address_space, smaller},
-                             Sign{"File too large", file, limits.file_size, "write smaller files"},
-                             Sign{"No space left on device", tmp, tmp_bytes,
-                                  "write less there; a file to keep belongs under $GOL_SCRATCH"}})
-        if (sign.value != 0 && run.err.find(sign.text) != std::string::npos)
-            return over_limit(sign.limit, describe(run), sign.fix);
-    return std::nullopt;
-}
-
 // The warm interpreter's script for `python3 FILE ...` (or python3.N) and `ruby FILE ...` (or
 // ruby3.N), by name; empty for any other command. Options before the file (-u, -m, -r) are not
 // for a warm interpreter, and such a bot runs the plain way.
@@ -89,22 +40,6 @@ std::string warm_script_name(const std::vector<std::string>& command) {
     if (is("python3")) return "gol-warm-python.py";
     if (is("ruby") || is("ruby3")) return "gol-warm-ruby.rb";
     return "";
-}
-
-// `detail` and the last line of the bot's stderr, when it wrote one: a crash's traceback ends
-// with the line that names the error.
-std::string with_last_stderr_line(std::string detail, std::string_view err) {
-    if (const std::vector<std::string> last = last_lines(err, 1); !last.empty()) detail += "; its stderr ends: " + last[0];
-    return detail;
-}
-
-// "the bot exited with status 1" for a process that failed, with its stderr's last line.
-std::string ended_detail(const RunOutcome& run, std::string_view err) {
-    return with_last_stderr_line(run.kind == RunOutcome::Kind::signaled
-                                     ? "the bot was killed by signal " + std::to_string(run.signal) + " (" +
-                                           ::strsignal(run.signal) + ")"
-                                     : "the bot exited with status " + std::to_string(run.exit_status),
-                                 err);
 }
 
 // A reply that arrived in time: the move it holds, or the forfeit it earns.
@@ -273,57 +208,30 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
                                                     " times (its first forfeits say why)"};
         return result;
     }
-    // Every failure below ends the process; the next tick starts a new one, up to max_restarts.
-    auto failed = [&](ForfeitKind kind, std::string detail) {
-        end_persistent();
-        if (restarts_ >= max_restarts) gave_up_ = true;
-        result.forfeit = Forfeit{kind, std::move(detail)};
-        return result;
-    };
     if (!launcher_->persistent_running()) {
         ++restarts_;
-        if (std::string why = launcher_->start_persistent(spawn_spec_); !why.empty())
-            return failed(ForfeitKind::could_not_start, why);
+        if (std::string why = launcher_->start_persistent(spawn_spec_); !why.empty()) {
+            if (restarts_ >= max_restarts) gave_up_ = true;
+            MoveOutcome outcome;
+            outcome.kind = MoveOutcome::Kind::could_not_start;
+            outcome.start_error = why;
+            result.forfeit = move_forfeit(outcome, forfeit_rules());
+            return result;
+        }
     }
     Launcher::LineReply reply = launcher_->exchange(board_json, limits_.time_limit);
     result.elapsed = reply.elapsed;
     result.out = reply.line.substr(0, kOutputPreview);
     result.err = std::move(reply.err);
-    using Kind = Launcher::LineReply::Kind;
-    switch (reply.kind) {
-        case Kind::timed_out:
-            // A reply line left in the bot's stdout buffer looks the same from here as slow work.
-            return failed(ForfeitKind::timeout, "no reply line within the limit of " +
-                                                    std::to_string(limits_.time_limit.count()) +
-                                                    " ms per move: the bot was still working, or its reply sat in its "
-                                                    "output buffer (flush stdout after each reply line)");
-        case Kind::stdout_overflow:
-            return failed(ForfeitKind::output_cap, "the bot printed more than " + std::to_string(limits_.stdout_cap) +
-                                                       " bytes without a newline (a reply is one line)");
-        case Kind::exited: {
-            RunOutcome ended;
-            set_ended(ended, reply.wait_status);
-            return failed(ended.kind == RunOutcome::Kind::signaled ? ForfeitKind::signal : ForfeitKind::exit_status,
-                          with_last_stderr_line("the bot's process ended (" + describe(ended) + ") before replying",
-                                                result.err));
-        }
-        case Kind::extra_output:
-            return failed(ForfeitKind::protocol, "wrote more than one line for the previous tick");
-        case Kind::line: break;
-    }
-    // RLIMIT_CPU counts a process's whole life, which for a persistent bot is the game, so the
-    // launcher measures each move instead: its namespace's CPU time while it was not frozen,
-    // the processes it left running included.
-    const auto limit = std::chrono::seconds(limits_.resources.cpu_seconds);
-    if (limits_.resources.cpu_seconds != 0 && reply.cpu > limit) {
-        char seconds[32];
-        std::snprintf(seconds, sizeof seconds, "%.2f", std::chrono::duration<double>(reply.cpu).count());
-        return failed(ForfeitKind::resource_limit,
-                      over_limit("CPU time limit of " + std::to_string(limit.count()) + " s per move",
-                                 std::string("used ") + seconds + " s",
-                                 "the time went into the bot's own work and the processes it left running; "
-                                 "compute less per move")
-                          .detail);
+    MoveOutcome outcome = move_outcome(reply);
+    outcome.err = result.err;
+    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules())) {
+        // Every forfeit ends the process (a reply over the CPU limit: here); the next tick starts
+        // a new one, up to max_restarts.
+        end_persistent();
+        if (restarts_ >= max_restarts) gave_up_ = true;
+        result.forfeit = std::move(forfeit);
+        return result;
     }
     result.cpu = reply.cpu;
     take_reply(result, reply.line);
@@ -331,6 +239,18 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
 }
 
 void BotPlayer::end_persistent() { launcher_->end_persistent(); }
+
+ForfeitRules BotPlayer::forfeit_rules() const {
+    ForfeitRules rules;
+    rules.run = bot_.spec.protocol == Protocol::persistent ? ForfeitRules::Run::persistent
+                : warm()                                  ? ForfeitRules::Run::warm
+                                                          : ForfeitRules::Run::cold;
+    rules.time_limit = limits_.time_limit;
+    rules.stdout_cap = limits_.stdout_cap;
+    rules.limits = limits_.resources;
+    rules.tmp_bytes = sandbox_ ? Sandbox::tmp_bytes : 0;
+    return rules;
+}
 
 // The launcher's end ends the bot's namespace, a persistent bot's processes with it.
 BotPlayer::~BotPlayer() = default;
@@ -399,41 +319,12 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
         result.err = std::move(run.err);
         return result;
     }
-    if (auto limit = limit_forfeit(run, spawn_spec_.limits, sandbox_ ? Sandbox::tmp_bytes : 0)) {
-        result.forfeit = std::move(*limit);
-        result.err = std::move(run.err);
-        return result;
-    }
     result.err = std::move(run.err);
-    switch (run.kind) {
-        case RunOutcome::Kind::timed_out:
-            result.forfeit = Forfeit{
-                ForfeitKind::timeout,
-                "no reply within the limit of " + std::to_string(limits_.time_limit.count()) + " ms per move: " +
-                    (warm() ? "the time went into the bot's own work (its interpreter was started before the move)"
-                            : "the time went into the bot's run, starting it and its own work")};
-            return result;
-        case RunOutcome::Kind::signaled:
-            result.forfeit = Forfeit{ForfeitKind::signal, ended_detail(run, result.err)};
-            return result;
-        case RunOutcome::Kind::stdout_overflow:
-            result.forfeit = Forfeit{ForfeitKind::output_cap, "the bot printed more than " +
-                                                                  std::to_string(limits_.stdout_cap) +
-                                                                  " bytes on stdout (a reply is at most " +
-                                                                  std::to_string(max_cells_per_move) + " pairs)"};
-            return result;
-        case RunOutcome::Kind::spawn_failed:
-            if (run.spawn_error.find(std::strerror(E2BIG)) != std::string::npos)
-                result.forfeit = Forfeit{ForfeitKind::board_too_large, run.spawn_error};
-            else
-                result.forfeit = Forfeit{ForfeitKind::could_not_start, run.spawn_error};
-            return result;
-        case RunOutcome::Kind::exited:
-            if (run.exit_status != 0) {
-                result.forfeit = Forfeit{ForfeitKind::exit_status, ended_detail(run, result.err)};
-                return result;
-            }
-            break;
+    MoveOutcome outcome = move_outcome(run);
+    outcome.err = result.err;
+    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules())) {
+        result.forfeit = std::move(forfeit);
+        return result;
     }
     take_reply(result, run.out);
     return result;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runner/bots/bot_build.hpp"
+#include "runner/bots/move_forfeit.hpp"
 #include "runner/sys/long_argument.hpp"
 #include "runner/game/move.hpp"
 #include "runner/sys/launcher.hpp"
@@ -77,6 +78,8 @@ private:
     // A move that left GOL_SCRATCH over its limit is forfeited, and the folder emptied.
     void check_scratch(MoveReport& result);
     MoveReport move_persistent(const std::string& board_json);
+    // What its forfeits' words depend on (move_forfeit.hpp).
+    ForfeitRules forfeit_rules() const;
     // Ends the persistent bot's process and every process of its namespace; the next move
     // starts a new process.
     void end_persistent();

@@ -1,0 +1,164 @@
+#include "runner/bots/move_forfeit.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace gol::runner {
+
+std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+Forfeit over_limit(const std::string& limit, const std::string& how, const char* fix) {
+    return Forfeit{ForfeitKind::resource_limit, "the bot went over its " + limit + " (" + how + "): " + fix};
+}
+
+namespace {
+
+// "exit status 1", "killed by signal 9 (Killed)".
+std::string how_it_ended(const MoveOutcome& o) {
+    return o.signal ? "killed by signal " + std::to_string(o.signal) + " (" + ::strsignal(o.signal) + ")"
+                    : "exit status " + std::to_string(o.exit_status);
+}
+
+std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r) {
+    const ResourceLimits& limits = r.limits;
+    const std::string cpu = "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move";
+    const std::string file = "file size limit of " + mib(limits.file_size);
+    const std::string memory = "memory limit of " + mib(limits.address_space) + " of address space";
+    const std::string processes = "process limit of " + std::to_string(limits.processes) + " processes and threads";
+    const std::string tmp = "size limit of " + mib(r.tmp_bytes) + " on /tmp and /dev/shm";
+    if (o.signal == SIGXCPU) return over_limit(cpu, "SIGXCPU", "its own work took that long; compute less per move");
+    if (o.signal == SIGXFSZ) return over_limit(file, "SIGXFSZ", "write smaller files");
+    if (o.signal == 0 && o.exit_status == 0) return std::nullopt;
+    struct Sign {
+        const char* text;
+        const std::string& limit;
+        std::uint64_t value;
+        const char* fix;
+    };
+    constexpr const char* fewer = "start fewer processes and threads";
+    constexpr const char* smaller = "use less memory";
+    // Processes first: Java reports a thread it could not make as an OutOfMemoryError.
+    for (const Sign& sign : {Sign{"Resource temporarily unavailable", processes, limits.processes, fewer},
+                             Sign{"Cannot fork", processes, limits.processes, fewer},
+                             Sign{"unable to create native thread", processes, limits.processes, fewer},
+                             Sign{"can't start new thread", processes, limits.processes, fewer},
+                             Sign{"MemoryError", memory, limits.address_space, smaller},
+                             Sign{"bad_alloc", memory, limits.address_space, smaller},
+                             Sign{"Cannot allocate memory", memory, limits.address_space, smaller},
+                             Sign{"out of memory", memory, limits.address_space, smaller},
+                             Sign{"OutOfMemoryError", memory, limits.address_space, smaller},
+                             Sign{"File too large", file, limits.file_size, "write smaller files"},
+                             Sign{"No space left on device", tmp, r.tmp_bytes,
+                                  "write less there; a file to keep belongs under $GOL_SCRATCH"}})
+        if (sign.value != 0 && o.err.find(sign.text) != std::string_view::npos)
+            return over_limit(sign.limit, how_it_ended(o), sign.fix);
+    return std::nullopt;
+}
+
+Forfeit ended(const MoveOutcome& o, const ForfeitRules& r) {
+    const ForfeitKind kind = o.signal ? ForfeitKind::signal : ForfeitKind::exit_status;
+    if (r.run == ForfeitRules::Run::persistent)
+        return Forfeit{kind, with_last_stderr_line("the bot's process ended (" + how_it_ended(o) + ") before replying", o.err)};
+    return Forfeit{kind, with_last_stderr_line(o.signal ? "the bot was killed by signal " + std::to_string(o.signal) +
+                                                              " (" + ::strsignal(o.signal) + ")"
+                                                        : "the bot exited with status " + std::to_string(o.exit_status),
+                                               o.err)};
+}
+
+}  // namespace
+
+MoveOutcome move_outcome(const RunOutcome& run) {
+    MoveOutcome o;
+    switch (run.kind) {
+        case RunOutcome::Kind::exited:
+            o.kind = run.exit_status == 0 ? MoveOutcome::Kind::replied : MoveOutcome::Kind::ended;
+            o.exit_status = run.exit_status;
+            break;
+        case RunOutcome::Kind::signaled:
+            o.kind = MoveOutcome::Kind::ended;
+            o.signal = run.signal;
+            break;
+        case RunOutcome::Kind::timed_out: o.kind = MoveOutcome::Kind::timed_out; break;
+        case RunOutcome::Kind::stdout_overflow: o.kind = MoveOutcome::Kind::stdout_overflow; break;
+        case RunOutcome::Kind::spawn_failed:
+            o.kind = MoveOutcome::Kind::could_not_start;
+            o.start_error = run.spawn_error;
+            break;
+    }
+    return o;
+}
+
+MoveOutcome move_outcome(const Launcher::LineReply& reply) {
+    MoveOutcome o;
+    o.cpu = reply.cpu;
+    using Kind = Launcher::LineReply::Kind;
+    switch (reply.kind) {
+        case Kind::line: o.kind = MoveOutcome::Kind::replied; break;
+        case Kind::timed_out: o.kind = MoveOutcome::Kind::timed_out; break;
+        case Kind::stdout_overflow: o.kind = MoveOutcome::Kind::stdout_overflow; break;
+        case Kind::extra_output: o.kind = MoveOutcome::Kind::extra_output; break;
+        case Kind::exited:
+            o.kind = MoveOutcome::Kind::ended;
+            o.exit_status = WIFEXITED(reply.wait_status) ? WEXITSTATUS(reply.wait_status) : 0;
+            o.signal = WIFSIGNALED(reply.wait_status) ? WTERMSIG(reply.wait_status) : 0;
+            break;
+    }
+    return o;
+}
+
+std::string with_last_stderr_line(std::string detail, std::string_view err) {
+    if (const std::vector<std::string> last = last_lines(err, 1); !last.empty()) detail += "; its stderr ends: " + last[0];
+    return detail;
+}
+
+std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r) {
+    using Kind = MoveOutcome::Kind;
+    const bool persistent = r.run == ForfeitRules::Run::persistent;
+    switch (o.kind) {
+        case Kind::replied: {
+            const auto limit = std::chrono::seconds(r.limits.cpu_seconds);
+            if (!persistent || r.limits.cpu_seconds == 0 || !o.cpu || *o.cpu <= limit) return std::nullopt;
+            char seconds[32];
+            std::snprintf(seconds, sizeof seconds, "%.2f", std::chrono::duration<double>(*o.cpu).count());
+            return over_limit("CPU time limit of " + std::to_string(limit.count()) + " s per move",
+                              std::string("used ") + seconds + " s",
+                              "the time went into the bot's own work and the processes it left running; "
+                              "compute less per move");
+        }
+        case Kind::timed_out: {
+            const std::string limit = std::to_string(r.time_limit.count()) + " ms per move: ";
+            // A reply line left in a persistent bot's stdout buffer looks the same from here as slow work.
+            if (persistent)
+                return Forfeit{ForfeitKind::timeout, "no reply line within the limit of " + limit +
+                                                         "the bot was still working, or its reply sat in its output "
+                                                         "buffer (flush stdout after each reply line)"};
+            return Forfeit{ForfeitKind::timeout,
+                           "no reply within the limit of " + limit +
+                               (r.run == ForfeitRules::Run::warm
+                                    ? "the time went into the bot's own work (its interpreter was started before the move)"
+                                    : "the time went into the bot's run, starting it and its own work")};
+        }
+        case Kind::stdout_overflow:
+            if (persistent)
+                return Forfeit{ForfeitKind::output_cap, "the bot printed more than " + std::to_string(r.stdout_cap) +
+                                                            " bytes without a newline (a reply is one line)"};
+            return Forfeit{ForfeitKind::output_cap, "the bot printed more than " + std::to_string(r.stdout_cap) +
+                                                        " bytes on stdout (a reply is at most " +
+                                                        std::to_string(max_cells_per_move) + " pairs)"};
+        case Kind::ended:
+            if (std::optional<Forfeit> limit = limit_forfeit(o, r)) return limit;
+            return ended(o, r);
+        case Kind::could_not_start:
+            if (o.start_error.find(std::strerror(E2BIG)) != std::string::npos)
+                return Forfeit{ForfeitKind::board_too_large, o.start_error};
+            return Forfeit{ForfeitKind::could_not_start, o.start_error};
+        case Kind::extra_output: return Forfeit{ForfeitKind::protocol, "wrote more than one line for the previous tick"};
+    }
+    return std::nullopt;
+}
+
+}  // namespace gol::runner

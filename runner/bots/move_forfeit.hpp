@@ -1,0 +1,68 @@
+// From how a bot's process ended to the forfeit it earns, whichever way the move ran (a process
+// of its own, a fork of a warm interpreter, a line to a persistent bot): one function, so every
+// protocol names a limit, a crash or a slow move in the same words.
+#pragma once
+
+#include "runner/game/move.hpp"
+#include "runner/sys/launcher.hpp"
+#include "runner/sys/process.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gol::runner {
+
+// How a move's process ended, as its launcher reported it: the real wait status, never one
+// decoded from a wrapper such as bubblewrap.
+struct MoveOutcome {
+    enum class Kind {
+        replied,          // a per-move process that exited with status 0, or a persistent bot's line
+        timed_out,        // no reply within the time limit
+        stdout_overflow,  // more output than the cap
+        ended,            // exited with another status or by a signal; a persistent bot's any end
+        could_not_start,  // start_error says why
+        extra_output      // a persistent bot wrote beyond its previous reply's line
+    };
+    Kind kind = Kind::replied;
+    int exit_status = 0;  // ended
+    int signal = 0;       // ended: the signal that killed it, 0 when it exited
+    std::string start_error;  // could_not_start
+    std::string_view err;     // its stderr, as far as it was kept
+    // A persistent bot's CPU time during the move (its launcher measures it; RLIMIT_CPU would
+    // count the whole game).
+    std::optional<std::chrono::microseconds> cpu;
+};
+
+// A per-move process's outcome, and a persistent bot's reply, in those terms (err left to the caller).
+MoveOutcome move_outcome(const RunOutcome& run);
+MoveOutcome move_outcome(const Launcher::LineReply& reply);
+
+// What the forfeit's words depend on besides the outcome.
+struct ForfeitRules {
+    enum class Run { cold, warm, persistent };
+    Run run = Run::cold;
+    std::chrono::milliseconds time_limit{1000};
+    std::size_t stdout_cap = 0;
+    ResourceLimits limits;  // as set on the process (cpu_seconds: per move, also for a persistent bot)
+    std::uint64_t tmp_bytes = 0;  // the sandbox's /tmp and /dev/shm; 0 without the sandbox
+};
+
+// The forfeit for `outcome`, or nullopt for a reply whose text is still to be judged
+// (game/protocol.hpp). A process that ended of one of its limits gets the limit named: by its
+// signal (SIGXCPU, SIGXFSZ) or, where a limit has none or a runtime catches it, by the
+// runtime's own words on stderr.
+std::optional<Forfeit> move_forfeit(const MoveOutcome& outcome, const ForfeitRules& rules);
+
+// A resource-limit forfeit in words: which limit, how it showed, and what the bot can do.
+Forfeit over_limit(const std::string& limit, const std::string& how, const char* fix);
+// "64 MiB".
+std::string mib(std::uint64_t bytes);
+
+// `detail` and the last line of the bot's stderr, when it wrote one: a crash's traceback ends
+// with the line that names the error.
+std::string with_last_stderr_line(std::string detail, std::string_view err);
+
+}  // namespace gol::runner

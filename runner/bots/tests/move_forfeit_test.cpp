@@ -1,0 +1,150 @@
+// move_forfeit: every kind of outcome, for each way a move runs, to the forfeit it earns.
+#include "runner/bots/move_forfeit.hpp"
+
+#include "runner/bots/bot_player.hpp"
+#include "runner/sys/sandbox.hpp"
+
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+using namespace gol::runner;
+using namespace std::chrono_literals;
+
+namespace {
+
+bool has(const std::optional<Forfeit>& f, ForfeitKind kind, const std::string& part) {
+    return f && f->kind == kind && f->detail.find(part) != std::string::npos;
+}
+
+ForfeitRules rules(ForfeitRules::Run run) {
+    ForfeitRules r;
+    r.run = run;
+    r.time_limit = 300ms;
+    r.stdout_cap = 1000;
+    r.limits = ResourceLimits{std::uint64_t{128} << 20, 2, std::uint64_t{8} << 20, 64, 16};
+    r.tmp_bytes = std::uint64_t{64} << 20;
+    return r;
+}
+
+MoveOutcome outcome(MoveOutcome::Kind kind) {
+    MoveOutcome o;
+    o.kind = kind;
+    return o;
+}
+
+MoveOutcome ended(int exit_status, int signal, std::string_view err = {}) {
+    MoveOutcome o = outcome(MoveOutcome::Kind::ended);
+    o.exit_status = exit_status;
+    o.signal = signal;
+    o.err = err;
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("move forfeit: a reply is left to the protocol, but a persistent one over its CPU time") {
+    using Run = ForfeitRules::Run;
+    for (Run run : {Run::cold, Run::warm, Run::persistent}) CHECK_FALSE(move_forfeit(outcome(MoveOutcome::Kind::replied), rules(run)));
+    MoveOutcome busy = outcome(MoveOutcome::Kind::replied);
+    busy.cpu = 2500ms;
+    CHECK(has(move_forfeit(busy, rules(Run::persistent)), ForfeitKind::resource_limit,
+              "CPU time limit of 2 s per move (used 2.50 s)"));
+    CHECK_FALSE(move_forfeit(busy, rules(Run::cold)));  // RLIMIT_CPU's SIGXCPU tells there
+}
+
+TEST_CASE("move forfeit: timeouts and output caps in each protocol's words") {
+    using Run = ForfeitRules::Run;
+    CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::timed_out), rules(Run::cold)), ForfeitKind::timeout,
+              "no reply within the limit of 300 ms per move: the time went into the bot's run"));
+    CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::timed_out), rules(Run::warm)), ForfeitKind::timeout,
+              "its interpreter was started before the move"));
+    CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::timed_out), rules(Run::persistent)), ForfeitKind::timeout,
+              "flush stdout after each reply line"));
+    CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::stdout_overflow), rules(Run::cold)), ForfeitKind::output_cap,
+              "more than 1000 bytes on stdout (a reply is at most 30 pairs)"));
+    CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::stdout_overflow), rules(Run::persistent)), ForfeitKind::output_cap,
+              "without a newline"));
+    CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::extra_output), rules(Run::persistent)), ForfeitKind::protocol,
+              "more than one line"));
+}
+
+TEST_CASE("move forfeit: an end by status or signal as it was, never decoded from a wrapper") {
+    using Run = ForfeitRules::Run;
+    // 137 is a status a bot may exit with: bubblewrap's way of reporting a SIGKILL is not guessed.
+    CHECK(has(move_forfeit(ended(137, 0), rules(Run::cold)), ForfeitKind::exit_status, "the bot exited with status 137"));
+    CHECK(has(move_forfeit(ended(0, SIGKILL), rules(Run::cold)), ForfeitKind::signal, "killed by signal 9"));
+    CHECK(has(move_forfeit(ended(1, 0, "Traceback\nValueError: x\n"), rules(Run::warm)), ForfeitKind::exit_status,
+              "status 1; its stderr ends: ValueError: x"));
+    // A persistent bot's every end comes before a reply, status 0 too.
+    CHECK(has(move_forfeit(ended(0, 0), rules(Run::persistent)), ForfeitKind::exit_status,
+              "the bot's process ended (exit status 0) before replying"));
+    CHECK(has(move_forfeit(ended(0, SIGTERM), rules(Run::persistent)), ForfeitKind::signal, "killed by signal 15"));
+}
+
+TEST_CASE("move forfeit: a limit is named by its signal or by the runtime's words") {
+    using Run = ForfeitRules::Run;
+    CHECK(has(move_forfeit(ended(0, SIGXCPU), rules(Run::cold)), ForfeitKind::resource_limit, "CPU time limit of 2 s"));
+    CHECK(has(move_forfeit(ended(0, SIGXFSZ), rules(Run::cold)), ForfeitKind::resource_limit, "file size limit of 8 MiB"));
+    CHECK(has(move_forfeit(ended(1, 0, "MemoryError\n"), rules(Run::cold)), ForfeitKind::resource_limit,
+              "memory limit of 128 MiB of address space (exit status 1)"));
+    CHECK(has(move_forfeit(ended(1, 0, "OSError: [Errno 28] No space left on device"), rules(Run::persistent)),
+              ForfeitKind::resource_limit, "64 MiB on /tmp and /dev/shm"));
+    CHECK(has(move_forfeit(ended(2, 0, "fork: Resource temporarily unavailable"), rules(Run::cold)),
+              ForfeitKind::resource_limit, "process limit of 16"));
+    // Without the sandbox there is no /tmp limit to blame.
+    ForfeitRules plain = rules(Run::cold);
+    plain.tmp_bytes = 0;
+    CHECK(has(move_forfeit(ended(1, 0, "No space left on device"), plain), ForfeitKind::exit_status, "status 1"));
+}
+
+TEST_CASE("move forfeit: a start that failed, and an argument too long to start with") {
+    MoveOutcome o = outcome(MoveOutcome::Kind::could_not_start);
+    o.start_error = "could not start ./bot: No such file or directory";
+    CHECK(has(move_forfeit(o, rules(ForfeitRules::Run::cold)), ForfeitKind::could_not_start, "No such file"));
+    o.start_error = "could not start ./bot: Argument list too long";
+    CHECK(has(move_forfeit(o, rules(ForfeitRules::Run::cold)), ForfeitKind::board_too_large, "Argument list too long"));
+}
+
+TEST_CASE("move forfeit: outcomes of each protocol in those terms") {
+    RunOutcome run;
+    run.kind = RunOutcome::Kind::exited;
+    CHECK(move_outcome(run).kind == MoveOutcome::Kind::replied);
+    run.exit_status = 137;
+    CHECK(move_outcome(run).kind == MoveOutcome::Kind::ended);
+    CHECK(move_outcome(run).exit_status == 137);
+    Launcher::LineReply line;
+    line.cpu = 5ms;
+    CHECK(move_outcome(line).kind == MoveOutcome::Kind::replied);
+    CHECK(move_outcome(line).cpu == 5ms);
+    line.kind = Launcher::LineReply::Kind::exited;
+    line.wait_status = W_EXITCODE(0, SIGSEGV);
+    CHECK(move_outcome(line).signal == SIGSEGV);
+}
+
+// The bug this function's one input fixed: in the sandbox, a move's status was decoded as
+// bubblewrap reports a signal, though the launcher reports the real one.
+TEST_CASE("move forfeit: a sandboxed bot that exits with status 137 reads as such, as unsandboxed") {
+    const WorkArea area{::geteuid() == 0};
+    std::optional<Sandbox> sandbox;
+    if (Sandbox::find_bubblewrap()) sandbox.emplace(*Sandbox::find_bubblewrap(), area);
+    std::vector<Sandbox*> hosts = {nullptr};
+    if (sandbox) hosts.push_back(&*sandbox);
+    for (Sandbox* box : hosts) {
+        CAPTURE(box != nullptr);
+        PreparedBot bot;
+        bot.spec.name = "exit137";
+        bot.spec.dir = "/tmp";
+        bot.dir = bot.spec.dir;
+        bot.command = {"/bin/sh", "-c", "exit 137", "bot"};
+        BotPlayer player(bot, {}, BotHost{area, box});
+        const MoveReport m = player.move(R"({"y_size":3,"x_size":3,"board":{},"bot_id":1,"tick_id":0})");
+        REQUIRE_FALSE(m.ok());
+        CHECK(m.forfeit->kind == ForfeitKind::exit_status);
+        CHECK(m.forfeit->detail == "the bot exited with status 137");
+    }
+}
