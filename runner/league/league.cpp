@@ -4,14 +4,13 @@
 #include "runner/sys/atomic_file.hpp"
 #include "runner/bots/bot_player.hpp"
 #include "runner/sys/cpu_pin.hpp"
+#include "runner/league/until_separated.hpp"
 #include "runner/text/terminal_text.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <set>
 #include <sstream>
 #include <thread>
 #include <variant>
@@ -34,9 +33,9 @@ std::string index_path(const fs::path& p) { return fs::absolute(p).lexically_nor
 // The index's record of which bot held each name, or none: a new store, or an index written
 // before paths were kept.
 std::map<std::string, std::string> previous_paths(const fs::path& results_dir, std::FILE* log) {
-    if (!fs::exists(results_dir / "league.json")) return {};
     try {
-        return load_index(results_dir).paths;
+        const std::optional<StoredIndex> index = find_index(results_dir);
+        return index ? index->paths : std::map<std::string, std::string>{};
     } catch (const StoreError& e) {
         std::fprintf(log, "league: %s; taking no bot's name as held before\n", terminal_line(e.what()).c_str());
         return {};
@@ -113,33 +112,39 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
     return roster;
 }
 
-// What the workers share: the games they stored and the first error, which stops them all. The
-// progress is told under the same lock, so its calls come one at a time and in order.
+// What the workers share: the league's counts and the first error, which stops them all. The
+// progress is told under the same lock, so its calls come one at a time, in order, each with
+// the counts as they are.
 class WorkerState {
 public:
-    WorkerState(LeagueProgress& progress, int reused, int total) : progress_(progress), reused_(reused), total_(total) {
-        progress_.league_started(reused, total);
+    WorkerState(LeagueProgress& progress, int reused, int total) : progress_(progress), counts_{total, reused, 0, 0} {
+        progress_.league_started(counts_);
     }
 
     // Games added to the league (--until-separated), `stored` of them already in the store.
     void grow(int games, int stored) {
         std::lock_guard lock(mutex_);
-        total_ += games;
-        reused_ += stored;
+        counts_.total += games;
+        counts_.stored += stored;
+        progress_.games_added(counts_);
     }
 
     void started() {
         std::lock_guard lock(mutex_);
-        progress_.game_started();
+        ++counts_.running;
+        progress_.game_started(counts_);
     }
     void finished(const std::array<std::string, 2>& bots, const GameResult& result) {
         std::lock_guard lock(mutex_);
-        ++played_;
-        progress_.game_finished({bots, result, reused_ + played_, total_});
+        --counts_.running;
+        ++counts_.stored;
+        ++counts_.played;
+        progress_.game_finished({bots, result, counts_});
     }
     void abandoned() {
         std::lock_guard lock(mutex_);
-        progress_.game_abandoned();
+        --counts_.running;
+        progress_.game_abandoned(counts_);
     }
     void fail(std::string message) {
         std::lock_guard lock(mutex_);
@@ -151,7 +156,7 @@ public:
     }
     int played() {
         std::lock_guard lock(mutex_);
-        return played_;
+        return counts_.played;
     }
     void done() {
         std::lock_guard lock(mutex_);
@@ -161,9 +166,7 @@ public:
 private:
     std::mutex mutex_;
     LeagueProgress& progress_;
-    int reused_;
-    int total_;
-    int played_ = 0;
+    LeagueCounts counts_;
     std::string error_;
 };
 
@@ -206,24 +209,30 @@ League prepare_league(const LeagueOptions& o, std::FILE* log) {
     return l;
 }
 
-// Written before any game is played, so that runs of single games (--game) started later, and
-// `runner table`, agree on the schedule; again before each round of added games.
-void save_index(ResultsStore& store, const LeagueOptions& o, const League& l, const std::vector<AddedPair>& added = {}) {
-    LeagueIndex index{o.settings, std::string(name(o.scoring)), l.names, {}, added, l.roster.excluded, l.roster.paths};
-    for (const ScheduledGame& g : l.schedule) index.keys.push_back(g.key);
-    for (const ScheduledGame& g : schedule_added(l.names, o.settings, added)) index.keys.push_back(g.key);
-    store.save_index(index);
+// The league's index with the pairs `added`. The store writes it before any game is played, so
+// that runs of single games (--game) started later, and `runner table`, agree on the schedule;
+// again before each round of added games.
+LeagueIndex index_of(const LeagueOptions& o, const League& l, std::vector<AddedPair> added = {}) {
+    return {o.settings, std::string(name(o.scoring)), l.names, std::move(added), l.roster.excluded, l.roster.paths};
 }
 
-// A stored record counts only if it holds for the game scheduled under its key; any other
-// (forged, copied from another key, from an older runner) is said on `log` and played again.
-bool is_stored(const ResultsStore& store, const ScheduledGame& g, std::FILE* log) {
-    try {
-        return store.load(g).has_value();
-    } catch (const StoreError& e) {
-        std::fprintf(log, "league: %s; playing that game again\n", e.what());
-        return false;
-    }
+// What the store holds of `games`, by position. A stored record counts only if it holds for the
+// game scheduled under its key; any other (forged, copied from another key, from an older
+// runner) is said on `log` and played again.
+std::vector<std::optional<GameRecord>> stored(const ResultsStore& store, std::span<const ScheduledGame> games,
+                                              std::FILE* log) {
+    const auto bad = [log](const StoreError& e) { std::fprintf(log, "league: %s; playing that game again\n", e.what()); };
+    return load_stored(store.dir(), games, bad);
+}
+
+// The games of `games` the store does not hold, in order.
+std::vector<const ScheduledGame*> to_play(const ResultsStore& store, std::span<const ScheduledGame> games,
+                                          std::FILE* log) {
+    const std::vector<std::optional<GameRecord>> held = stored(store, games, log);
+    std::vector<const ScheduledGame*> queue;
+    for (std::size_t i = 0; i < games.size(); ++i)
+        if (!held[i]) queue.push_back(&games[i]);
+    return queue;
 }
 
 PlannedGame planned(const League& l, std::size_t index) {
@@ -253,27 +262,26 @@ GameResult play_and_store(const LeagueOptions& o, const League& l, const Schedul
 // from: the same index on another machine, with a bot excluded there, would be another game.
 void check_plan(const LeagueOptions& o, const League& l) {
     const fs::path& results_dir = o.results_dir;
-    if (!fs::exists(results_dir / "league.json")) return;
-    LeagueIndex plan;
+    std::optional<StoredIndex> plan;
     try {
-        plan = load_index(results_dir);
+        plan = find_index(results_dir);
     } catch (const StoreError&) {
         return;  // build_roster has said so; a league run will write a new one
     }
+    if (!plan) return;
     std::vector<std::string> keys;
-    for (const ScheduledGame& g : l.schedule) keys.push_back(g.key);
     try {
         // Games added by --until-separated follow the schedule's in the plan.
-        for (const ScheduledGame& g : schedule_added(l.names, o.settings, plan.added)) keys.push_back(g.key);
+        keys = keys_of(expected_games(index_of(o, l, plan->added)));
     } catch (const std::invalid_argument&) {
-        keys.clear();  // an added game's bot is not here: another schedule
+        // An added game's bot is not here: another schedule.
     }
-    if (keys == plan.keys) return;
+    if (keys == plan->keys) return;
     std::string why;
-    for (const ScheduledBot& b : plan.bots)
+    for (const ScheduledBot& b : plan->bots)
         for (const ExcludedBot& e : l.roster.excluded)
             if (e.bot == b.name) why += "; " + e.bot + " is excluded here: " + e.reason;
-    throw GameChoiceError((results_dir / "league.json").string() +
+    throw GameChoiceError(index_file(results_dir).string() +
                           " plans other games than this run schedules (a bot, a setting or the bots folder "
                           "differs)" + why + "; run the league with --plan again");
 }
@@ -281,9 +289,9 @@ void check_plan(const LeagueOptions& o, const League& l) {
 // The games an earlier --until-separated run added (its league.json), as this league schedules
 // them; none when it added none or paired a bot that is not here.
 std::vector<ScheduledGame> previously_added(const LeagueOptions& o, const League& l) {
-    if (!fs::exists(o.results_dir / "league.json")) return {};
     try {
-        return schedule_added(l.names, o.settings, load_index(o.results_dir).added);
+        const std::optional<StoredIndex> index = find_index(o.results_dir);
+        return index ? schedule_added(l.names, o.settings, index->added) : std::vector<ScheduledGame>{};
     } catch (const StoreError&) {
         return {};  // build_roster has said so
     } catch (const std::invalid_argument&) {
@@ -347,105 +355,6 @@ void play_games(const LeagueOptions& o, const League& l, const std::vector<const
     for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
 }
 
-// A pair in name order: the table names it upper bot first, and may swap it from one round to the next.
-AddedPair by_name(const AddedPair& p) { return p[0] < p[1] ? p : AddedPair{p[1], p[0]}; }
-
-// Whether the pair's stored games repeat themselves: at least two in each seat order, and those
-// with the same seats identical move for move (their stored replays). A replay that cannot be
-// read leaves it unknown, so the pair is not called deterministic.
-bool repeats_itself(const ResultsStore& store, const std::vector<GameRecord>& games, const AddedPair& pair) {
-    struct SeatOrder {
-        std::vector<std::array<Move, 2>> ticks;  // its first game's
-        int games = 0;
-    };
-    std::map<std::string, SeatOrder> orders;  // by the bot in seat 1
-    for (const GameRecord& r : games) {
-        if (by_name(r.bots) != by_name(pair)) continue;
-        std::ifstream in(store.replay_path(r.key));
-        Replay replay;
-        try {
-            replay = read_replay(in);
-        } catch (const std::exception&) {
-            return false;
-        }
-        SeatOrder& order = orders[r.bots[0]];
-        if (order.games++ == 0) order.ticks = std::move(replay.ticks);
-        else if (replay.ticks != order.ticks) return false;
-    }
-    return orders.size() == 2 && std::all_of(orders.begin(), orders.end(), [](const auto& o) { return o.second.games >= 2; });
-}
-
-std::string pair_name(const AddedPair& p) { return terminal_line(p[0]) + " vs " + terminal_line(p[1]); }
-
-// --until-separated (docs/league.md, "More games where they inform"): rounds of two more games, one in each
-// seat order, for every pair of bots adjacent in rating order whose order is uncertain, re-fitted after
-// each round, until none is or the budget is spent. What it decides is said on `log`.
-void separate(const LeagueOptions& o, const League& l, ResultsStore& store, LeagueObserver& observer,
-              ProcessRegistry& registry, std::stop_token stop, WorkerState& state, std::FILE* log) {
-    std::vector<AddedPair> added;
-    std::set<AddedPair> deterministic;  // by_name
-    int budget = o.until_separated;
-    const std::string& gauntlet = o.settings.gauntlet;
-    std::string end;
-    for (int round = 1;; ++round) {
-        const LeagueTable table = table_from_store(o.results_dir, o.scoring, log);
-        std::vector<std::pair<AddedPair, double>> uncertain;  // with the upper's LOS over the lower
-        // Neighbours in rating order, not the scoring's: a bot given more games collects more
-        // wins, and would climb a table of wins past a stronger bot it was never compared with.
-        for (const RatedNeighbours& n : rating_neighbours(table)) {
-            const AddedPair pair{n.upper, n.lower};
-            // A gauntlet plays only its bot's pairs.
-            if (!gauntlet.empty() && pair[0] != gauntlet && pair[1] != gauntlet) continue;
-            if (!n.los || *n.los <= 0.05 || *n.los >= 0.95) continue;
-            if (deterministic.count(by_name(pair))) continue;
-            if (repeats_itself(store, table.games, pair)) {
-                deterministic.insert(by_name(pair));
-                std::fprintf(log,
-                             "league: --until-separated: %s is deterministic: its games with the same seats were "
-                             "identical move for move; no more games for it\n",
-                             pair_name(pair).c_str());
-                continue;
-            }
-            uncertain.emplace_back(pair, *n.los);
-        }
-        if (uncertain.empty()) {
-            end = "every adjacent pair is separated or deterministic";
-            break;
-        }
-        if (budget < 2) {
-            end = "budget spent; still uncertain: ";
-            for (std::size_t i = 0; i < uncertain.size(); ++i)
-                end += (i ? ", " : "") + pair_name(uncertain[i].first) + " (LOS " + format_los(uncertain[i].second) + ")";
-            break;
-        }
-        uncertain.resize(std::min<std::size_t>(uncertain.size(), static_cast<std::size_t>(budget / 2)));
-        std::string pairs;
-        for (const auto& [pair, los] : uncertain) {
-            added.push_back(pair);
-            pairs += (pairs.empty() ? "" : ", ") + pair_name(pair) + " (LOS " + format_los(los) + ")";
-        }
-        const int games = 2 * static_cast<int>(uncertain.size());
-        budget -= games;
-        std::fprintf(log, "league: --until-separated: round %d: 2 more games each for %s; %d of %d left\n", round,
-                     pairs.c_str(), budget, o.until_separated);
-        save_index(store, o, l, added);
-        // Each round's games are the last of the list; stored ones (an earlier run's) are reused.
-        const std::vector<ScheduledGame> more = schedule_added(l.names, o.settings, added);
-        std::vector<const ScheduledGame*> queue;
-        for (auto g = more.end() - games; g != more.end(); ++g)
-            if (!is_stored(store, *g, log)) queue.push_back(&*g);
-        state.grow(games, games - static_cast<int>(queue.size()));
-        play_games(o, l, queue, store, observer, registry, stop, state);
-        if (stop.stop_requested() || !state.error().empty()) return;
-    }
-    std::map<AddedPair, int> per_pair;  // in name order
-    for (const AddedPair& p : added) per_pair[by_name(p)] += 2;
-    std::string counts;
-    for (const auto& [pair, games] : per_pair) counts += (counts.empty() ? "" : ", ") + pair_name(pair) + " " + std::to_string(games);
-    std::fprintf(log, "league: --until-separated: added %zu games%s%s%s; %s\n", 2 * added.size(),
-                 counts.empty() ? "" : " (", counts.c_str(), counts.empty() ? "" : ")", end.c_str());
-}
-
 }  // namespace
 
 LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std::stop_token stop, std::FILE* log) {
@@ -453,12 +362,10 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     const std::vector<ScheduledGame>& schedule = l.schedule;
     ResultsStore store(o.results_dir);
     const std::vector<ScheduledGame> added_before = previously_added(o, l);
-    save_index(store, o, l);
+    store.save_index(index_of(o, l));
     if (!o.rerun.empty()) forget_games(store, l, added_before, o.rerun, log);
 
-    std::vector<const ScheduledGame*> queue;
-    for (const ScheduledGame& g : schedule)
-        if (!is_stored(store, g, log)) queue.push_back(&g);
+    const std::vector<const ScheduledGame*> queue = to_play(store, schedule, log);
     const int reused = static_cast<int>(schedule.size() - queue.size());
     std::fprintf(log, "league: %zu bots, %zu excluded, %zu games: %d stored, %zu to play; results in %s\n",
                  l.roster.bots.size(), l.roster.excluded.size(), schedule.size(), reused, queue.size(),
@@ -469,8 +376,22 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     LeagueProgress no_progress;
     WorkerState state(o.progress ? *o.progress : no_progress, reused, static_cast<int>(schedule.size()));
     play_games(o, l, queue, store, observer, registry, stop, state);
-    if (o.until_separated > 0 && state.error().empty() && !stop.stop_requested())
-        separate(o, l, store, observer, registry, stop, state, log);
+    if (o.until_separated > 0 && state.error().empty() && !stop.stop_requested()) {
+        std::vector<std::string> bots;
+        for (const ScheduledBot& b : l.names) bots.push_back(b.name);
+        const auto play_round = [&](const std::vector<AddedPair>& added, int games) {
+            const std::vector<ScheduledGame> expected = store.save_index(index_of(o, l, added));
+            // Each round's games are the last of the list; stored ones (an earlier run's) are reused.
+            std::vector<ScheduledGame> round(expected.end() - games, expected.end());
+            const std::vector<const ScheduledGame*> more = to_play(store, round, log);
+            state.grow(games, games - static_cast<int>(more.size()));
+            play_games(o, l, more, store, observer, registry, stop, state);
+            const bool ran = !stop.stop_requested() && state.error().empty();
+            return ran ? std::optional(std::move(round)) : std::nullopt;
+        };
+        play_until_separated({o.until_separated, o.settings.gauntlet, o.scoring, bots}, schedule, store, play_round,
+                             log);
+    }
     state.done();
 
     if (std::string error = state.error(); !error.empty()) throw StoreError(error);
@@ -488,11 +409,12 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
 LeaguePlan plan_league(const LeagueOptions& o, std::FILE* log) {
     const League l = prepare_league(o, log);
     ResultsStore store(o.results_dir);
-    save_index(store, o, l);
+    store.save_index(index_of(o, l));
     LeaguePlan plan;
     plan.total = l.schedule.size();
+    const std::vector<std::optional<GameRecord>> held = stored(store, l.schedule, log);
     for (std::size_t i = 0; i < l.schedule.size(); ++i)
-        if (!is_stored(store, l.schedule[i], log)) plan.to_play.push_back(planned(l, i));
+        if (!held[i]) plan.to_play.push_back(planned(l, i));
     plan.stored = plan.total - plan.to_play.size();
     return plan;
 }
@@ -520,13 +442,9 @@ OneGameOutcome play_league_game(const LeagueOptions& o, const GameChoice& which,
     OneGameOutcome outcome;
     outcome.game = planned(l, index);
     outcome.total = l.schedule.size();
-    try {
-        if (std::optional<GameRecord> r = store.load(g)) {
-            outcome.result = r->result;
-            return outcome;
-        }
-    } catch (const StoreError& e) {
-        std::fprintf(log, "league: %s; playing that game again\n", e.what());
+    if (const std::optional<GameRecord> r = stored(store, std::span(&g, 1), log).front()) {
+        outcome.result = r->result;
+        return outcome;
     }
     LeagueObserver none;
     try {
@@ -541,28 +459,19 @@ OneGameOutcome play_league_game(const LeagueOptions& o, const GameChoice& which,
 }
 
 LeagueTable table_from_store(const fs::path& dir, std::optional<Scoring> scoring, std::FILE* log) {
-    LeagueIndex index = load_index(dir);
+    const StoredIndex index = load_index(dir);
     // The games as the index's bots and settings schedule them: each record is checked against
     // its game, as a league run checks it.
-    std::vector<ScheduledGame> schedule = schedule_league(index.bots, index.settings);
+    std::vector<ScheduledGame> schedule;
     try {
-        for (ScheduledGame& g : schedule_added(index.bots, index.settings, index.added)) schedule.push_back(std::move(g));
+        schedule = expected_games(index);
     } catch (const std::invalid_argument& e) {
-        throw StoreError((dir / "league.json").string() + ": " + e.what());
+        throw StoreError(index_file(dir).string() + ": " + e.what());
     }
-    std::vector<std::string> keys;
-    for (const ScheduledGame& g : schedule) keys.push_back(g.key);
-    if (keys != index.keys)
-        throw StoreError((dir / "league.json").string() +
+    if (keys_of(schedule) != index.keys)
+        throw StoreError(index_file(dir).string() +
                          ": its games are not the ones its bots and settings schedule; run the league again");
-    std::vector<GameRecord> records;
-    for (const ScheduledGame& g : schedule) {
-        try {
-            if (auto r = load_record(dir, g)) records.push_back(std::move(*r));
-        } catch (const StoreError& e) {
-            std::fprintf(log, "table: %s; left out of the table\n", e.what());
-        }
-    }
+    std::vector<GameRecord> records = table_records(dir, schedule, log);
     std::vector<std::string> bots;
     for (const ScheduledBot& b : index.bots) bots.push_back(b.name);
     LeagueTable table;

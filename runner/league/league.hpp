@@ -32,12 +32,22 @@ public:
     virtual void run_finished(const ResultsStore& /*store*/, const LeagueTable& /*table*/) {}
 };
 
+// The league's games as they stand, told in every progress event, so that a display keeps no
+// count of its own: stored <= total always, and stored - played of them were reused.
+struct LeagueCounts {
+    int total = 0;    // the league's games, those added by --until-separated among them once added
+    int stored = 0;   // of them, in the store now
+    int played = 0;   // of the stored, played by this run
+    int running = 0;  // being played now
+
+    bool operator==(const LeagueCounts&) const = default;
+};
+
 // A game of the league, played and stored, as a progress display tells of it.
 struct FinishedGame {
     std::array<std::string, 2> bots;  // seat 1, seat 2
     GameResult result;
-    int stored = 0;  // the league's games in the store now, this one among them
-    int total = 0;   // the league's games
+    LeagueCounts counts;  // this game among the stored
 };
 
 // What a league tells whoever shows its progress (the CLI wires report/progress.hpp's). Calls
@@ -45,11 +55,12 @@ struct FinishedGame {
 class LeagueProgress {
 public:
     virtual ~LeagueProgress() = default;
-    virtual void league_started(int /*stored*/, int /*total*/) {}  // `stored` of `total` games are reused
-    virtual void game_started() {}
+    virtual void league_started(const LeagueCounts& /*counts*/) {}  // the stored games are reused
+    virtual void games_added(const LeagueCounts& /*counts*/) {}     // a round of --until-separated
+    virtual void game_started(const LeagueCounts& /*counts*/) {}
     virtual void game_finished(const FinishedGame& /*game*/) {}
-    virtual void game_abandoned() {}  // interrupted or failed: nothing of it is stored
-    virtual void league_done() {}     // every worker has returned
+    virtual void game_abandoned(const LeagueCounts& /*counts*/) {}  // interrupted or failed: nothing stored
+    virtual void league_done() {}  // every worker has returned
 };
 
 // A game or a bot that a league run here does not have (--game, --gauntlet, --rerun): bad input,

@@ -61,6 +61,22 @@ int int_setting(const json& s, const char* key) {
     return v.get<int>();
 }
 
+// The record stored for `game`, or none. Throws StoreError when one is stored but does not hold
+// for the game, or cannot be read.
+std::optional<GameRecord> load_record(const fs::path& dir, const ScheduledGame& game) {
+    // Named as the store's layout names it: the messages go to the host's log.
+    const std::string name = "games/" + game.key + ".json";
+    try {
+        std::optional<std::string> text = read_store_file(dir / name, kRecordCap);
+        if (!text) return std::nullopt;
+        return read_record(*text, game);
+    } catch (const StoreError& e) {
+        throw StoreError(name + ": " + e.what());
+    } catch (const RecordError& e) {
+        throw StoreError(name + ": " + e.what());
+    }
+}
+
 }  // namespace
 
 ResultsStore::ResultsStore(fs::path dir, StoreUse use) : dir_(std::move(dir)) {
@@ -80,8 +96,6 @@ bool league_playing_into(const fs::path& dir) {
     const UniqueFd fd(::open((dir / ".lock").c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
     return fd && ::flock(fd.get(), LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
 }
-
-std::optional<GameRecord> ResultsStore::load(const ScheduledGame& game) const { return load_record(dir_, game); }
 
 fs::path ResultsStore::replay_path(const std::string& key) const { return dir_ / "replays" / (key + ".jsonl"); }
 fs::path ResultsStore::viewer_path(const std::string& key) const { return dir_ / "viewers" / (key + ".html"); }
@@ -105,7 +119,22 @@ std::vector<fs::path> ResultsStore::forget(const std::string& key) {
     return removed;
 }
 
-void ResultsStore::save_index(const LeagueIndex& index) {
+std::vector<ScheduledGame> expected_games(const LeagueIndex& index) {
+    std::vector<ScheduledGame> games = schedule_league(index.bots, index.settings);
+    for (ScheduledGame& g : schedule_added(index.bots, index.settings, index.added)) games.push_back(std::move(g));
+    return games;
+}
+
+std::vector<std::string> keys_of(std::span<const ScheduledGame> games) {
+    std::vector<std::string> keys;
+    for (const ScheduledGame& g : games) keys.push_back(g.key);
+    return keys;
+}
+
+fs::path index_file(const fs::path& dir) { return dir / "league.json"; }
+
+std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
+    std::vector<ScheduledGame> games = expected_games(index);
     json bots = json::array();
     for (const ScheduledBot& b : index.bots) bots.push_back({{"name", b.name}, {"hash", b.hash}});
     json excluded = json::array();
@@ -123,26 +152,34 @@ void ResultsStore::save_index(const LeagueIndex& index) {
                 {"sandboxed", s.sandboxed},
                 {"scoring", index.scoring}}},
               {"bots", bots},
-              {"games", index.keys},
+              {"games", keys_of(games)},
               {"excluded", excluded},
               {"paths", index.paths}};
     if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
     if (!index.added.empty()) j["added"] = index.added;
-    write_file_atomically(dir_ / "league.json", json_text(j, 2) + "\n");
+    write_file_atomically(index_file(dir_), json_text(j, 2) + "\n");
+    return games;
 }
 
-LeagueIndex load_index(const fs::path& dir) {
-    const fs::path file = dir / "league.json";
+StoredIndex load_index(const fs::path& dir) {
+    std::optional<StoredIndex> index = find_index(dir);
+    if (!index)
+        throw StoreError(index_file(dir).string() + ": cannot be read (no league has run with these results yet?)");
+    return std::move(*index);
+}
+
+std::optional<StoredIndex> find_index(const fs::path& dir) {
+    const fs::path file = index_file(dir);
     std::optional<std::string> text;
     try {
         text = read_store_file(file, kIndexCap);
     } catch (const StoreError& e) {
         throw StoreError(file.string() + ": " + e.what());
     }
-    if (!text) throw StoreError(file.string() + ": cannot be read (no league has run with these results yet?)");
+    if (!text) return std::nullopt;
     try {
         json j = json::parse(*text);
-        LeagueIndex index;
+        StoredIndex index;
         const json& s = j.at("settings");
         if (!s.contains("sandboxed") || !j.at("bots").is_array() || (!j["bots"].empty() && !j["bots"][0].is_object()))
             throw StoreError("written by an older runner; run the league again to replay its games under the "
@@ -177,18 +214,26 @@ LeagueIndex load_index(const fs::path& dir) {
     }
 }
 
-std::optional<GameRecord> load_record(const fs::path& dir, const ScheduledGame& game) {
-    // Named as the store's layout names it: the messages go to the host's log.
-    const std::string name = "games/" + game.key + ".json";
-    try {
-        std::optional<std::string> text = read_store_file(dir / name, kRecordCap);
-        if (!text) return std::nullopt;
-        return read_record(*text, game);
-    } catch (const StoreError& e) {
-        throw StoreError(name + ": " + e.what());
-    } catch (const RecordError& e) {
-        throw StoreError(name + ": " + e.what());
+std::vector<std::optional<GameRecord>> load_stored(const fs::path& dir, std::span<const ScheduledGame> games,
+                                                   const std::function<void(const StoreError&)>& bad) {
+    std::vector<std::optional<GameRecord>> stored;
+    for (const ScheduledGame& g : games) {
+        try {
+            stored.push_back(load_record(dir, g));
+        } catch (const StoreError& e) {
+            bad(e);
+            stored.emplace_back();
+        }
     }
+    return stored;
+}
+
+std::vector<GameRecord> table_records(const fs::path& dir, std::span<const ScheduledGame> games, std::FILE* log) {
+    const auto bad = [log](const StoreError& e) { std::fprintf(log, "table: %s; left out of the table\n", e.what()); };
+    std::vector<GameRecord> records;
+    for (std::optional<GameRecord>& r : load_stored(dir, games, bad))
+        if (r) records.push_back(std::move(*r));
+    return records;
 }
 
 }  // namespace gol::runner

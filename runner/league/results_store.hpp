@@ -6,8 +6,12 @@
 #include "runner/league/league_schedule.hpp"
 #include "runner/sys/unique_fd.hpp"
 
+#include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -24,18 +28,32 @@ struct ExcludedBot {
 };
 
 // What `runner table` needs to rebuild the table without the bots: the league's bots with their
-// content hashes, scheduled game keys, exclusions and settings, as of the last league run.
+// content hashes, exclusions and settings, as of the last league run. Its games are
+// expected_games(index): the store lists their keys in the index.
 struct LeagueIndex {
     LeagueSettings settings;
     std::string scoring = "wins";
     std::vector<ScheduledBot> bots;
-    std::vector<std::string> keys;  // the schedule's, then the added games' (schedule_added)
-    std::vector<AddedPair> added;   // --until-separated: the pairs given two more games, in order
+    std::vector<AddedPair> added;  // --until-separated: the pairs given two more games, in order
     std::vector<ExcludedBot> excluded;
     // The folder or file of each bot that has played under a name in this store, kept across
     // runs: when a newcomer takes a name, the bot that had it keeps it (docs/league.md).
     std::map<std::string, std::string> paths;
 };
+
+// The index as read: with the keys of the games it lists, which are expected_games' when this
+// runner wrote it, and may be others in an index of another runner's (other rules) or edited.
+struct StoredIndex : LeagueIndex {
+    std::vector<std::string> keys;
+};
+
+// The games a league of the index's bots and settings expects in the store, in the index's order:
+// the schedule's (schedule_league), then the added ones (schedule_added). Throws
+// std::invalid_argument for an added pair naming a bot the index does not have.
+std::vector<ScheduledGame> expected_games(const LeagueIndex& index);
+
+// The games' keys, in order.
+std::vector<std::string> keys_of(std::span<const ScheduledGame> games);
 
 // Who opens a store. A league (or its --plan) rewrites the index, so it holds the store alone; a
 // game played on its own (--game) adds only that game's files, so any number of them, on any
@@ -49,10 +67,10 @@ public:
     explicit ResultsStore(std::filesystem::path dir, StoreUse use = StoreUse::league);
 
     const std::filesystem::path& dir() const { return dir_; }
-    std::optional<GameRecord> load(const ScheduledGame& game) const;
     // Replay and log first, the record last: a record never points at a missing replay.
     void save(const GameRecord& record, const std::string& replay, const std::string& log);
-    void save_index(const LeagueIndex& index);
+    // Writes the index, listing the games it expects, and returns them (expected_games).
+    std::vector<ScheduledGame> save_index(const LeagueIndex& index);
     // Removes what the store holds of the game `key`, its record first (a replay without a
     // record is not counted), and returns the files removed. Throws StoreError.
     std::vector<std::filesystem::path> forget(const std::string& key);
@@ -75,12 +93,26 @@ private:
 // league starting in that instant is refused as by a --game run.
 bool league_playing_into(const std::filesystem::path& dir);
 
-// Reading needs no lock: every file is replaced atomically. Throws StoreError.
-LeagueIndex load_index(const std::filesystem::path& dir);
+// The store's index file (league.json), as messages name it.
+std::filesystem::path index_file(const std::filesystem::path& dir);
 
-// The record stored for `game`, or none. Throws StoreError "games/KEY.json: what is wrong" when
-// one is stored but does not hold for the game (read_record()), or cannot be read; such a record
-// is not to be counted.
-std::optional<GameRecord> load_record(const std::filesystem::path& dir, const ScheduledGame& game);
+// Reading needs no lock: every file is replaced atomically. Throws StoreError, also when the
+// store has no index.
+StoredIndex load_index(const std::filesystem::path& dir);
+
+// The index, or none when the store has none yet. Throws StoreError when it cannot be read.
+std::optional<StoredIndex> find_index(const std::filesystem::path& dir);
+
+// Which of `games` the store holds: by position, each game's record, or none. A record that is
+// stored but does not hold for its game (read_record()), or cannot be read, counts as none, and
+// `bad` is told why: "games/KEY.json: what is wrong".
+std::vector<std::optional<GameRecord>> load_stored(const std::filesystem::path& dir,
+                                                   std::span<const ScheduledGame> games,
+                                                   const std::function<void(const StoreError&)>& bad);
+
+// The records of `games` that a table counts, in order: those the store holds. One that does not
+// hold is left out, saying so on `log`.
+std::vector<GameRecord> table_records(const std::filesystem::path& dir, std::span<const ScheduledGame> games,
+                                      std::FILE* log);
 
 }  // namespace gol::runner

@@ -166,46 +166,45 @@ LeagueProgressDisplay::LeagueProgressDisplay(std::FILE* out) : display_(out) {}
 LeagueProgressDisplay::LeagueProgressDisplay(std::FILE* out, bool live, std::function<int()> columns)
     : display_(out, live, std::move(columns)) {}
 
-void LeagueProgressDisplay::league_started(int stored, int total) {
+void LeagueProgressDisplay::league_started(const LeagueCounts& counts) {
     std::lock_guard lock(mutex_);
     start_ = Clock::now();
-    reused_ = stored_ = stored;
-    total_ = total;
+    draw(counts);
     if (!display_.live()) return;
-    draw();
     // Once a second for the clock; every event redraws at once besides.
     redraws_ = std::jthread([this](std::stop_token stop) {
         std::unique_lock lock(mutex_);
         while (!tick_.wait_for(lock, stop, std::chrono::seconds(1), [&stop] { return stop.stop_requested(); }))
-            draw();
+            draw(counts_);
     });
 }
 
-void LeagueProgressDisplay::game_started() {
+void LeagueProgressDisplay::games_added(const LeagueCounts& counts) {
     std::lock_guard lock(mutex_);
-    ++running_;
-    draw();
+    draw(counts);
+}
+
+void LeagueProgressDisplay::game_started(const LeagueCounts& counts) {
+    std::lock_guard lock(mutex_);
+    draw(counts);
 }
 
 void LeagueProgressDisplay::game_finished(const FinishedGame& game) {
     std::lock_guard lock(mutex_);
-    --running_;
-    stored_ = game.stored;
     const GameResult& r = game.result;
     const std::string after = " after " + std::to_string(r.generations) + (r.generations == 1 ? " generation" : " generations");
     const std::string outcome = r.verdict.winner_seat == 0
                                     ? "draw" + after
                                     : terminal_line(game.bots[r.verdict.winner_seat - 1]) + " won by " +
                                           std::string(name(r.verdict.reason)) + after;
-    display_.log("league: " + std::to_string(game.stored) + "/" + std::to_string(game.total) + " " +
+    display_.log("league: " + std::to_string(game.counts.stored) + "/" + std::to_string(game.counts.total) + " " +
                  terminal_line(game.bots[0]) + " vs " + terminal_line(game.bots[1]) + ": " + outcome);
-    draw();
+    draw(game.counts);
 }
 
-void LeagueProgressDisplay::game_abandoned() {
+void LeagueProgressDisplay::game_abandoned(const LeagueCounts& counts) {
     std::lock_guard lock(mutex_);
-    --running_;
-    draw();
+    draw(counts);
 }
 
 void LeagueProgressDisplay::league_done() {
@@ -216,13 +215,14 @@ void LeagueProgressDisplay::league_done() {
     display_.clear();
 }
 
-void LeagueProgressDisplay::draw() {
+void LeagueProgressDisplay::draw(const LeagueCounts& counts) {
+    counts_ = counts;
     if (!display_.live()) return;
     const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start_);
-    const int played = stored_ - reused_;
-    const std::string left = played > 0 ? "~" + format_duration(elapsed * (total_ - stored_) / played) : "?";
-    display_.show("league: " + std::to_string(stored_) + "/" + std::to_string(total_) + " games done, " +
-                  std::to_string(running_) + " running, elapsed " + format_duration(elapsed) + ", left " + left);
+    const std::string left =
+        counts.played > 0 ? "~" + format_duration(elapsed * (counts.total - counts.stored) / counts.played) : "?";
+    display_.show("league: " + std::to_string(counts.stored) + "/" + std::to_string(counts.total) + " games done, " +
+                  std::to_string(counts.running) + " running, elapsed " + format_duration(elapsed) + ", left " + left);
 }
 
 }  // namespace gol::runner

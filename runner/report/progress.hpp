@@ -84,30 +84,29 @@ private:
 };
 
 // A league's progress: live, the games done and running and the time left, redrawn each second;
-// in a pipe, a line per finished game (who played, the result, n of N).
+// in a pipe, a line per finished game (who played, the result, n of N). It shows the counts of
+// the last event, and counts nothing itself.
 class LeagueProgressDisplay : public LeagueProgress {
 public:
     explicit LeagueProgressDisplay(std::FILE* out);
     LeagueProgressDisplay(std::FILE* out, bool live, std::function<int()> columns);  // for tests
 
-    void league_started(int stored, int total) override;
-    void game_started() override;
+    void league_started(const LeagueCounts& counts) override;
+    void games_added(const LeagueCounts& counts) override;
+    void game_started(const LeagueCounts& counts) override;
     void game_finished(const FinishedGame& game) override;
-    void game_abandoned() override;
+    void game_abandoned(const LeagueCounts& counts) override;
     void league_done() override;
 
 private:
     using Clock = std::chrono::steady_clock;
-    void draw();  // with mutex_ held
+    void draw(const LeagueCounts& counts);  // with mutex_ held
 
     std::mutex mutex_;
     std::condition_variable_any tick_;
     ProgressDisplay display_;
     Clock::time_point start_ = Clock::now();
-    int reused_ = 0;
-    int stored_ = 0;
-    int total_ = 0;
-    int running_ = 0;
+    LeagueCounts counts_;  // the last event's, for the redraws in between
     std::jthread redraws_;  // when live; last, so stopped and joined before the rest goes
 };
 

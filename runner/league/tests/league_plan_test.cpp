@@ -2,6 +2,7 @@
 // stored ones whose record holds, and the index written as a league writes it.
 #include "runner/league/league.hpp"
 #include "runner/sys/temp_dir.hpp"
+#include "runner/testing/drawn_record.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,6 +10,7 @@
 #include <fstream>
 
 using namespace gol::runner;
+using gol::runner::testing::drawn_record;
 namespace fs = std::filesystem;
 
 namespace {
@@ -32,12 +34,7 @@ struct PlanFixture {
 
     // A draw after every generation, as a league would store it for `game`.
     void store(const PlannedGame& game) {
-        const ScheduledGame g = scheduled().at(game.index);
-        GameRecord r{g.inputs, g.key, {}, {}, {}, {}};
-        r.result.verdict = {0, EndReason::generations};
-        r.result.generations = 10;
-        r.result.cells = {4, 4};
-        ResultsStore(options.results_dir).save(r, "", "");
+        ResultsStore(options.results_dir).save(drawn_record(scheduled().at(game.index)), "", "");
     }
 
     std::vector<ScheduledGame> scheduled() {

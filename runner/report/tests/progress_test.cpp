@@ -193,13 +193,13 @@ TEST_CASE("in a pipe a league writes one line per finished game: who played, the
     Capture out;
     {
         LeagueProgressDisplay progress(out.file(), false, [] { return 80; });
-        progress.league_started(2, 5);
-        progress.game_started();
-        progress.game_started();
-        progress.game_finished({{"alpha", "beta"}, won_by(2, 12), 3, 5});
-        progress.game_abandoned();  // interrupted: no line
-        progress.game_started();
-        progress.game_finished({{"beta", "gamma"}, won_by(0, 1), 4, 5});
+        progress.league_started({5, 2, 0, 0});
+        progress.game_started({5, 2, 0, 1});
+        progress.game_started({5, 2, 0, 2});
+        progress.game_finished({{"alpha", "beta"}, won_by(2, 12), {5, 3, 1, 1}});
+        progress.game_abandoned({5, 3, 1, 0});  // interrupted: no line
+        progress.game_started({5, 3, 1, 1});
+        progress.game_finished({{"beta", "gamma"}, won_by(0, 1), {5, 4, 2, 0}});
         progress.league_done();
     }
     CHECK(out.text() ==
@@ -211,9 +211,9 @@ TEST_CASE("a league's line escapes control characters in names") {
     Capture out;
     {
         LeagueProgressDisplay progress(out.file(), false, [] { return 80; });
-        progress.league_started(0, 1);
-        progress.game_started();
-        progress.game_finished({{"evil\x1b[2J\r", "ok"}, won_by(1, 7), 1, 1});
+        progress.league_started({1, 0, 0, 0});
+        progress.game_started({1, 0, 0, 1});
+        progress.game_finished({{"evil\x1b[2J\r", "ok"}, won_by(1, 7), {1, 1, 1, 0}});
         progress.league_done();
     }
     const std::string text = out.text();
@@ -223,9 +223,9 @@ TEST_CASE("a league's line escapes control characters in names") {
 TEST_CASE("a league's live line stays within the terminal and is cleared when the league is done") {
     Capture out;
     LeagueProgressDisplay progress(out.file(), true, [] { return 30; });
-    progress.league_started(2, 5);
-    progress.game_started();
-    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), 3, 5});
+    progress.league_started({5, 2, 0, 0});
+    progress.game_started({5, 2, 0, 1});
+    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), {5, 3, 1, 0}});
     progress.league_done();
     const std::string text = out.text();
     CHECK(text.find('\n') == std::string::npos);  // no line per game on a terminal
@@ -235,4 +235,24 @@ TEST_CASE("a league's live line stays within the terminal and is cleared when th
     CHECK(rows.front() == "league: 2/5 games done, 0 run");
     CHECK(rows[rows.size() - 2] == "league: 3/5 games done, 0 run");
     CHECK(rows.back().empty());  // cleared
+}
+
+TEST_CASE("a league's live line shows each event's counts, the games added by --until-separated among them") {
+    Capture out;
+    LeagueProgressDisplay progress(out.file(), true, [] { return 40; });
+    progress.league_started({2, 0, 0, 0});
+    progress.game_started({2, 0, 0, 1});
+    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), {2, 1, 1, 0}});
+    progress.game_started({2, 1, 1, 1});
+    progress.game_finished({{"beta", "alpha"}, won_by(0, 12), {2, 2, 2, 0}});
+    progress.games_added({4, 2, 2, 0});  // a round of two more games
+    progress.game_started({4, 2, 2, 1});
+    progress.game_finished({{"alpha", "beta"}, won_by(0, 12), {4, 3, 3, 0}});
+    progress.league_done();
+    const std::vector<std::string> rows = drawn_rows(out.text());
+    REQUIRE(rows.size() >= 8);
+    CHECK(rows[4].starts_with("league: 2/2 games done, 0 running"));
+    CHECK(rows[5].starts_with("league: 2/4 games done, 0 running"));
+    CHECK(rows[6].starts_with("league: 2/4 games done, 1 running"));
+    CHECK(rows[7].starts_with("league: 3/4 games done, 0 running"));
 }

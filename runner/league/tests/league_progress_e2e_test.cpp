@@ -1,0 +1,105 @@
+// A league's progress events: each carries the league's counts, and they hold while
+// --until-separated adds games. Plays whole leagues through run_league, whose events the binary's
+// display does not show in a pipe.
+#include "runner/league/league.hpp"
+#include "runner/sys/temp_dir.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace gol::runner;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every event's counts, in order.
+class CountsSeen : public LeagueProgress {
+public:
+    struct Event {
+        std::string what;
+        LeagueCounts counts;
+    };
+    void league_started(const LeagueCounts& c) override { add("started", c); }
+    void games_added(const LeagueCounts& c) override { add("added", c); }
+    void game_started(const LeagueCounts& c) override { add("game started", c); }
+    void game_finished(const FinishedGame& g) override { add("game finished", g.counts); }
+    void game_abandoned(const LeagueCounts& c) override { add("game abandoned", c); }
+
+    std::vector<Event> events() {
+        std::lock_guard lock(mutex_);
+        return events_;
+    }
+
+private:
+    void add(std::string what, const LeagueCounts& counts) {
+        std::lock_guard lock(mutex_);
+        events_.push_back({std::move(what), counts});
+    }
+    std::mutex mutex_;
+    std::vector<Event> events_;
+};
+
+}  // namespace
+
+TEST_CASE("until separated: the progress events never count more games stored than the league has") {
+    const TempDir root("until-separated-counts");
+    const WorkArea area;
+    LeagueOptions o;
+    o.bots_dir = root.path() / "bots";
+    o.results_dir = root.path() / "results";
+    o.cache_dir = root.path() / "cache";
+    o.settings.config = {20, 20, 5};
+    o.settings.time_limit_ms = 60000;
+    o.settings.sandboxed = false;
+    o.jobs = 2;
+    o.area = &area;
+    o.until_separated = 40;
+    fs::create_directories(o.bots_dir);
+    // Two passers draw every game: a round of two more games, then they are deterministic.
+    for (const char* bot : {"pass1.sh", "pass2.sh"}) std::ofstream(o.bots_dir / bot) << "echo '[]'\n";
+    ProcessRegistry registry;
+
+    const auto run = [&] {
+        CountsSeen seen;
+        o.progress = &seen;
+        const LeagueOutcome outcome = run_league(o, registry, {}, stderr);
+        CHECK(outcome.table.total == 4);
+        CHECK(outcome.stored == 4);
+        const std::vector<CountsSeen::Event> events = seen.events();
+        for (const CountsSeen::Event& e : events) {
+            CAPTURE(e.what);
+            CAPTURE(e.counts.stored);
+            CAPTURE(e.counts.total);
+            CHECK(e.counts.stored <= e.counts.total);
+            CHECK(e.counts.played <= e.counts.stored);
+            CHECK(e.counts.running >= 0);
+        }
+        return events;
+    };
+
+    const std::vector<CountsSeen::Event> first = run();
+    REQUIRE(first.size() == 1 + 2 * 2 + 1 + 2 * 2);  // started, 2 games, added, 2 games
+    CHECK(first.front().counts == LeagueCounts{2, 0, 0, 0});
+    int finished = 0;
+    for (const CountsSeen::Event& e : first) finished += e.what == "game finished";
+    CHECK(finished == 4);
+    const auto added = std::find_if(first.begin(), first.end(), [](const auto& e) { return e.what == "added"; });
+    REQUIRE(added != first.end());
+    CHECK(added->counts == LeagueCounts{4, 2, 2, 0});
+    CHECK(first.back().counts == LeagueCounts{4, 4, 4, 0});
+
+    // Again: every game reused, the added ones too, and none played.
+    const std::vector<CountsSeen::Event> again = run();
+    REQUIRE(again.size() == 2);
+    CHECK(again[0].what == "started");
+    CHECK(again[0].counts == LeagueCounts{2, 2, 0, 0});
+    CHECK(again[1].what == "added");
+    CHECK(again[1].counts == LeagueCounts{4, 4, 0, 0});
+}
+
