@@ -5,8 +5,9 @@
 #include "runner/game/protocol.hpp"
 #include "runner/game/traced_mover.hpp"
 #include "runner/sys/long_argument.hpp"
-#include "runner/report/progress.hpp"
 #include "runner/text/terminal_text.hpp"
+#include "runner/text/text_width.hpp"
+#include "runner/text/time_text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -33,7 +34,7 @@ struct CheckOptions {
 constexpr auto kSlowMove = std::chrono::milliseconds(100);
 // How much of a failing bot's stderr is shown: its last lines, where an error is named.
 constexpr std::size_t kStderrLines = 8;
-constexpr std::size_t kStderrLineBytes = 200;
+constexpr int kStderrLineColumns = 203;  // 200 and the "..." of a cut
 
 // A board with both players spread over it: a soup, stepped so it looks like mid-game, small
 // enough in JSON to fit one command-line argument.
@@ -72,11 +73,11 @@ std::optional<Board> big_board(const GameConfig& config) {
     return board;
 }
 
-// What a bot wrote, as one line of at most about `n` bytes, its control characters escaped.
-std::string shorten(std::string s, std::size_t n = 160) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-    if (s.size() > n) return terminal_line(s.substr(0, n)) + "...";
-    return terminal_line(s);
+// What a bot wrote, as one line at most `columns` wide before its control characters are
+// escaped: 160 columns and the "..." that marks a cut.
+std::string shorten(std::string_view s, int columns = 163) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
+    return terminal_line(cut_text(s, columns, "..."));
 }
 
 // A reply on one line: its cells as JSON, shortened, or its forfeit.
@@ -104,7 +105,7 @@ std::vector<std::string_view> lines_of(std::string_view text) {
 void print_last_lines(const std::vector<std::string_view>& lines, const char* indent) {
     const std::size_t from = lines.size() - std::min(lines.size(), kStderrLines);
     for (std::size_t i = from; i < lines.size(); ++i)
-        std::cout << indent << shorten(std::string(lines[i]), kStderrLineBytes) << "\n";
+        std::cout << indent << shorten(lines[i], kStderrLineColumns) << "\n";
 }
 
 // A failing move's stderr: its last lines, where a traceback or a compiler names the error.
