@@ -9,6 +9,7 @@
 #include "runner/sys/interrupt.hpp"
 #include "runner/report/progress.hpp"
 #include "runner/text/terminal_text.hpp"
+#include "runner/text/time_text.hpp"
 #include "runner/report/viewer_page.hpp"
 
 #include <nlohmann/json.hpp>

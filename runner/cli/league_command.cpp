@@ -6,6 +6,7 @@
 #include "runner/report/leaderboard_page.hpp"
 #include "runner/report/progress.hpp"
 #include "runner/report/league_pages.hpp"
+#include "runner/report/standings_tables.hpp"
 #include "runner/league/league.hpp"
 #include "runner/league/tournament.hpp"
 #include "runner/text/json_text.hpp"

@@ -1,4 +1,5 @@
 #include "runner/game/move.hpp"
+#include "runner/text/text_width.hpp"
 
 #include <array>
 
@@ -15,14 +16,10 @@ constexpr std::array<std::string_view, 13> kForfeitNames = {
 
 std::string_view name(ForfeitKind kind) { return kForfeitNames[static_cast<std::size_t>(kind)]; }
 
-std::string text_start(std::string_view text, std::size_t max_bytes) {
+std::string text_start(std::string_view text, int columns) {
     std::string_view line = text.substr(0, text.find('\n'));
     if (line.ends_with('\r')) line.remove_suffix(1);  // a line ended the Windows way
-    if (line.size() <= max_bytes) return std::string(line);
-    std::size_t end = max_bytes;
-    // Back to the start of a UTF-8 character: continuation bytes are 10xxxxxx.
-    while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) --end;
-    return std::string(line.substr(0, end)) + "...";
+    return cut_text(line, columns, "...");
 }
 
 std::vector<std::string> last_lines(std::string_view err, std::size_t n) {
@@ -30,7 +27,7 @@ std::vector<std::string> last_lines(std::string_view err, std::size_t n) {
     while (!err.empty() && lines.size() < n) {
         const std::size_t start = err.find_last_of('\n', err.size() - 1);
         const std::string_view line = start == std::string_view::npos ? err : err.substr(start + 1);
-        if (line.find_first_not_of(" \t\r") != std::string_view::npos) lines.push_back(text_start(line, 200));
+        if (line.find_first_not_of(" \t\r") != std::string_view::npos) lines.push_back(text_start(line, 203));
         err = start == std::string_view::npos ? std::string_view{} : err.substr(0, start);
     }
     return {lines.rbegin(), lines.rend()};

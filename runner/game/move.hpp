@@ -40,12 +40,13 @@ struct Forfeit {
     friend bool operator==(const Forfeit&, const Forfeit&) = default;
 };
 
-// The start of a bot's `text` for a message: its first line, at most `max_bytes` bytes (never
-// cut inside a UTF-8 character), "..." marking a cut. Its bytes are the bot's: printed escaped.
-std::string text_start(std::string_view text, std::size_t max_bytes = 40);
+// The start of a bot's `text` for a message: its first line, at most `columns` wide with the
+// "..." that marks a cut (text_width.hpp's cut_text): 40 columns of the text when cut. Its bytes
+// are the bot's: printed escaped.
+std::string text_start(std::string_view text, int columns = 43);
 
 // The last `n` lines of a bot's stderr that hold more than whitespace, oldest first, each as
-// text_start gives it (up to 200 bytes): what a crash's traceback ends with.
+// text_start gives it (up to 200 columns and the "..."): what a crash's traceback ends with.
 std::vector<std::string> last_lines(std::string_view err, std::size_t n);
 
 // Cells or a forfeit. From a bot's reply the cells are its request (coordinates that fit no int

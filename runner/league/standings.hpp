@@ -1,4 +1,5 @@
-// The league table: scoring systems, tie-breaks (docs/league.md) and the table's formats.
+// The league table's numbers: scoring systems, tie-breaks, ratings and the crosstable
+// (docs/league.md). report/standings_tables.hpp writes them out.
 #pragma once
 
 #include "runner/league/results_store.hpp"
@@ -54,20 +55,10 @@ struct PairRecord {
 // The crosstable: rows and columns in the table's order (the record of a bot against itself stays empty).
 std::vector<std::vector<PairRecord>> crosstable(const LeagueTable& table);
 
-enum class TableFormat { text, markdown, json, csv };
-std::optional<TableFormat> table_format_from_name(std::string_view name);
-
-std::string format_table(const LeagueTable& table, TableFormat format);
-
-// As every table format writes them: points with a decimal only when they have one
-// (half-point scoring), mean cells with one decimal.
-std::string format_points(double points);
-std::string format_mean_cells(double cells);
-// A rating as signed whole Elo points ("+147", "-32", "0"), "-" for none; an interval's half
-// width as whole points; a likelihood of superiority as a percentage with one decimal, "-" for none.
-std::string format_elo(std::optional<double> elo);
-std::string format_interval(double half_width);
+// A likelihood of superiority as a percentage with one decimal, "-" for none: as the tables show
+// it, and as --until-separated's log lines name the pairs it plays.
 std::string format_los(std::optional<double> los);
+
 // Bots next to each other in rating order (highest first), whatever the scoring's order: the
 // upper, the lower, and the likelihood that the upper is the stronger (none when no games link
 // them). What --until-separated separates (docs/league.md).
@@ -76,16 +67,5 @@ struct RatedNeighbours {
     std::optional<double> los;
 };
 std::vector<RatedNeighbours> rating_neighbours(const LeagueTable& table);
-
-// Time per move in milliseconds with one decimal, "-" for none: the mean and longest wall time,
-// the mean CPU time (over the moves whose CPU time was measured).
-std::string format_mean_move(const std::optional<MoveTiming>& t);
-std::string format_max_move(const std::optional<MoveTiming>& t);
-std::string format_mean_cpu(const std::optional<MoveTiming>& t);
-// Timeouts and near-timeouts as "timeouts/near-timeouts", "-" for none.
-std::string format_timeouts(const std::optional<MoveTiming>& t);
-
-// "wins-draws-losses", as the crosstable's cells show a pair.
-std::string format_record(const PairRecord& record);
 
 }  // namespace gol::runner

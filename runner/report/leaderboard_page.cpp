@@ -1,4 +1,5 @@
 #include "runner/report/leaderboard_page.hpp"
+#include "runner/report/standings_tables.hpp"
 
 #include "runner/game/game_stats.hpp"
 #include "runner/text/html_text.hpp"

@@ -1,54 +1,13 @@
 #include "runner/report/progress.hpp"
 #include "runner/text/terminal_text.hpp"
+#include "runner/text/text_width.hpp"
+#include "runner/text/time_text.hpp"
 
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace gol::runner {
-
-std::string format_duration(std::chrono::seconds s) {
-    long t = s.count();
-    char buf[32];
-    if (t >= 3600) std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, t / 60 % 60);
-    else if (t >= 60) std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
-    else std::snprintf(buf, sizeof buf, "%lds", t);
-    return buf;
-}
-
-std::string format_ms(std::chrono::microseconds t) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f ms", t.count() / 1000.0);
-    return buf;
-}
-
-int terminal_columns(int fd) {
-    winsize size{};
-    if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
-    if (const char* columns = std::getenv("COLUMNS")) {
-        char* end = nullptr;
-        const long n = std::strtol(columns, &end, 10);
-        if (end != columns && *end == '\0' && n > 0 && n <= 100000) return static_cast<int>(n);
-    }
-    return 80;
-}
-
-std::string fit_to_width(std::string_view line, int columns) {
-    int used = 0;
-    std::size_t end = 0;
-    while (end < line.size()) {
-        const auto lead = static_cast<unsigned char>(line[end]);
-        std::size_t next = end + 1;
-        while (next < line.size() && (static_cast<unsigned char>(line[next]) & 0xC0) == 0x80) ++next;
-        const int width = lead < 0x80 ? 1 : 2;
-        if (used + width > columns) break;
-        used += width;
-        end = next;
-    }
-    return std::string(line.substr(0, end));
-}
 
 ProgressDisplay::ProgressDisplay(std::FILE* out)
     : ProgressDisplay(out, ::isatty(::fileno(out)) == 1, [fd = ::fileno(out)] { return terminal_columns(fd); }) {}
@@ -61,7 +20,7 @@ ProgressDisplay::~ProgressDisplay() { clear(); }
 void ProgressDisplay::show(std::string_view line) {
     if (!live_) return;
     // One column short of the width: some terminals wrap on writing the last column.
-    std::string fitted = fit_to_width(line, columns_() - 1);
+    std::string fitted = cut_text(line, columns_() - 1);
     if (drawn_ && fitted == drawn_line_) return;
     std::fprintf(out_, "\r\033[K%s", fitted.c_str());
     std::fflush(out_);
@@ -82,19 +41,9 @@ void ProgressDisplay::clear() {
     drawn_ = false;
 }
 
-namespace {
-
-// `name` in at most `columns` columns, "~" marking a cut.
-std::string cut_name(const std::string& name, int columns) {
-    if (fit_to_width(name, columns).size() == name.size()) return name;
-    return fit_to_width(name, columns - 1) + "~";
-}
-
-}  // namespace
-
 std::string game_progress_line(const GameProgressState& s, int columns) {
     const int width = columns - 1;
-    auto fits = [width](const std::string& line) { return fit_to_width(line, width).size() == line.size(); };
+    auto fits = [width](const std::string& line) { return text_width(line) <= width; };
     const std::string ticks = std::to_string(s.generation) + "/" + std::to_string(s.generations);
     const std::string forfeits = std::to_string(s.forfeits[0]) + "/" + std::to_string(s.forfeits[1]);
     const std::array<std::string, 2> cells = {std::to_string(s.cells[0]), std::to_string(s.cells[1])};
@@ -123,12 +72,12 @@ std::string game_progress_line(const GameProgressState& s, int columns) {
         for (const Layout& layout : layouts) {
             const int room = width - static_cast<int>(line_of(layout, "", "").size());
             if (room < 2 * shortest) continue;
-            const int second_needs = static_cast<int>(fit_to_width(s.names[1], room).size());
-            const std::string a = cut_name(s.names[0], std::max(room / 2, room - second_needs));
-            const std::string b = cut_name(s.names[1], room - static_cast<int>(a.size()));
+            const int second_needs = static_cast<int>(cut_text(s.names[1], room).size());
+            const std::string a = cut_text(s.names[0], std::max(room / 2, room - second_needs), "~");
+            const std::string b = cut_text(s.names[1], room - static_cast<int>(a.size()), "~");
             if (std::string line = line_of(layout, a, b); fits(line)) return line;
         }
-    return fit_to_width(line_of(layouts.back(), s.names[0], s.names[1]), width);
+    return cut_text(line_of(layouts.back(), s.names[0], s.names[1]), width);
 }
 
 // The names are redrawn in place, so a control character in one would redraw more.

@@ -16,13 +16,6 @@
 
 namespace gol::runner {
 
-// The columns of the terminal at `fd` (TIOCGWINSZ); else $COLUMNS; else 80.
-int terminal_columns(int fd);
-
-// `line` cut to at most `columns` columns, never inside a UTF-8 character. A character outside
-// ASCII counts as two columns, as wide as a terminal draws one, so the cut line always fits.
-std::string fit_to_width(std::string_view line, int columns);
-
 // On a terminal: one live line, redrawn in place and kept narrower than the terminal, since a
 // line that wraps leaves its first row behind at each redraw. Elsewhere (a pipe, a file): only
 // the lines given to log(), so that a log shows progress without a line per redraw.
@@ -109,11 +102,5 @@ private:
     LeagueCounts counts_;  // the last event's, for the redraws in between
     std::jthread redraws_;  // when live; last, so stopped and joined before the rest goes
 };
-
-// "1h02m", "3m05s", "12s".
-std::string format_duration(std::chrono::seconds s);
-
-// "18.2 ms".
-std::string format_ms(std::chrono::microseconds t);
 
 }  // namespace gol::runner

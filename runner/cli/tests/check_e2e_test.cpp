@@ -47,14 +47,14 @@ TEST_CASE("check e2e: a bot that writes beside itself fails in the sandbox, says
     if (!f.sandbox) return;
     RunOutcome r = f.check("check_state_file.py");
     INFO("stdout: " << r.out << "stderr: " << r.err);
-    CHECK(r.exit_status == 1);
+    CHECK(r.exit_status == 3);
     CHECK(contains(r.out, "  sandbox:  yes, as a league runs it (--no-sandbox to leave it)\n"));
     CHECK_FALSE(contains(r.out, "outside the sandbox:"));
     CHECK(contains(r.out, "what the sandbox refused it, as its stderr says:\n    OSError: [Errno 30] Read-only file system"));
     CHECK(contains(r.out, "may write only under the folder named in $GOL_SCRATCH"));
 
     // --sandbox, the old way to ask for it, is the default now.
-    CHECK(f.check("check_state_file.py", {"--sandbox"}).exit_status == 1);
+    CHECK(f.check("check_state_file.py", {"--sandbox"}).exit_status == 3);
     r = f.check("check_state_file.py", {"--no-sandbox"});
     CHECK(r.exit_status == 0);
     CHECK(contains(r.out, "  sandbox:  no (--no-sandbox; a league runs bots in the sandbox)\n"));
@@ -70,7 +70,7 @@ TEST_CASE("check e2e: a failing bot's output ends with its stderr's last lines, 
     Fixture f;
     RunOutcome r = f.check("check_missing_module.py");
     INFO("stdout: " << r.out << "stderr: " << r.err);
-    CHECK(r.exit_status == 1);
+    CHECK(r.exit_status == 3);
     CHECK(contains(r.out, "        ModuleNotFoundError: No module named 'no_such_module_xyz'\n"));
     // Each later move's same stderr is not printed again.
     CHECK(contains(r.out, "      stderr: as above\n"));
@@ -89,7 +89,7 @@ TEST_CASE("check e2e: a bot that fails in the sandbox is never run outside it") 
                                               << "echo escaped > '" << marker.string() << "'\necho '[]'\n";
     RunOutcome r = f.check("check_escape.sh");
     INFO("stdout: " << r.out << "stderr: " << r.err);
-    CHECK(r.exit_status == 1);
+    CHECK(r.exit_status == 3);
     CHECK(contains(r.out, "FORFEIT"));
     CHECK_FALSE(fs::exists(marker));
     CHECK_FALSE(contains(r.out, "outside the sandbox:"));
@@ -104,7 +104,7 @@ TEST_CASE("check e2e: a persistent bot that does not flush is told to, not to mi
     Fixture f;
     RunOutcome r = f.check("check_unflushed", {"--time-limit", "300"});
     INFO("stdout: " << r.out << "stderr: " << r.err);
-    CHECK(r.exit_status == 1);
+    CHECK(r.exit_status == 3);
     CHECK(contains(r.out, "FORFEIT timeout: no reply line within the limit of 300 ms"));
     CHECK(contains(r.out, "warning: 4 moves got no reply line within the time limit: did it flush stdout after each line?"));
     CHECK_FALSE(contains(r.out, "starting"));
@@ -121,4 +121,12 @@ TEST_CASE("check e2e: a bot slow only on a busy board is told the time is its ow
     CHECK(contains(r.out, "so starting the bot is quick and the time went into the bot's own work\n"));
     CHECK_FALSE(contains(r.out, "persistent protocol"));
     CHECK_FALSE(contains(r.out, "probably starting"));
+}
+
+TEST_CASE("check e2e: --help names the exit status of a bot that fails the check, apart from the runner's own failure") {
+    Fixture f;
+    RunOutcome r = f.runner({"check", "--help"});
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "3 when the bot fails the check"));
+    CHECK(contains(r.out, "1 when the runner itself failed"));
 }

@@ -85,7 +85,7 @@ TEST_CASE("e2e long boards: a statically linked bot forfeits them with a message
     Fixture f;
     RunOutcome r = f.check("static", false);
     INFO("stdout: " << r.out);
-    CHECK(r.exit_status == 1);
+    CHECK(r.exit_status == 3);
     CHECK(r.out.find("FORFEIT board_too_large") != std::string::npos);
     CHECK(r.out.find("statically linked") != std::string::npos);
     CHECK(r.out.find("link the bot dynamically, or use the stdin protocol") != std::string::npos);

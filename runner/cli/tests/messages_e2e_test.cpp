@@ -103,7 +103,7 @@ TEST_CASE("messages: -v traces each board sent and each reply on stderr, on duel
                                  "--runs", "1", "--width", "20", "--height", "20", "-v"});
     INFO(check.out);
     INFO(check.err);
-    CHECK(check.exit_status == 1);
+    CHECK(check.exit_status == 3);
     CHECK(contains(check.err, "tick 0 seat 1 (msg_debug): board 20x20, 0 live cells, 59 bytes of JSON\n"
                          "tick 0 seat 1 (msg_debug): reply in "));
     CHECK(contains(check.out, "FORFEIT not_json: the reply is not JSON: it starts with \"Debug: thinking...\""));

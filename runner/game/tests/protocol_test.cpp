@@ -159,9 +159,12 @@ TEST_CASE("reply: non-integer coordinates") {
 TEST_CASE("a bot's text for a message: its first line, cut whole characters, and its stderr's last lines") {
     CHECK(text_start("short\nsecond") == "short");
     CHECK(text_start("windows\r\nsecond") == "windows");
-    CHECK(text_start("0123456789", 4) == "0123...");
-    // "é" is two bytes: a cut through it keeps none of it.
-    CHECK(text_start("abc\xc3\xa9z", 4) == "abc...");
+    CHECK(text_start("0123456789", 7) == "0123...");
+    // "é" is two columns: a cut through it keeps none of it.
+    CHECK(text_start("abc\xc3\xa9zzz", 7) == "abc...");
+    // 40 columns of text and the mark: a line no longer than that is whole.
+    CHECK(text_start(std::string(43, 'x')) == std::string(43, 'x'));
+    CHECK(text_start(std::string(44, 'x')) == std::string(40, 'x') + "...");
     CHECK(last_lines("", 5).empty());
     CHECK(last_lines("one\ntwo\n\n  \nthree\n", 2) == std::vector<std::string>{"two", "three"});
     CHECK(last_lines("only", 5) == std::vector<std::string>{"only"});

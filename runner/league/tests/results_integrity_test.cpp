@@ -1,13 +1,10 @@
-// Results nobody can forge (issue 14): keys that cover everything deciding a game, stored
-// records checked against the game they are loaded for, and outputs that cannot run code in a
-// spreadsheet or hide whether the bots were sandboxed. End to end against the real runner.
+// Results nobody can forge (issue 14): keys that cover everything deciding a game, and stored
+// records checked against the game they are loaded for, end to end against the real runner.
+// (Tables that cannot run code in a spreadsheet or hide whether the bots were sandboxed:
+// report/tests/standings_tables_test.cpp.)
 #include "runner/testing/runner_fixture.hpp"
 
-#include "runner/report/leaderboard_page.hpp"
 #include "runner/league/league_schedule.hpp"
-#include "runner/league/standings.hpp"
-
-#include "runner/testing/csv_rows.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -20,7 +17,6 @@
 #include <set>
 
 using namespace gol::runner;
-using gol::runner::testing::parse_csv;
 using gol::runner::testing::contains;
 using gol::runner::testing::read_text;
 using nlohmann::json;
@@ -65,14 +61,6 @@ struct IntegrityFixture : testing::RunnerFixture {
     }
 };
 
-LeagueTable small_table(bool sandboxed) {
-    LeagueTable t;
-    t.settings.sandboxed = sandboxed;
-    t.standings = compute_standings({"a", "b"}, {}, Scoring::kd);
-    t.total = 2;
-    return t;
-}
-
 }  // namespace
 
 TEST_CASE("integrity: each setting that decides a game changes every key, and seats and names are length-safe") {
@@ -115,69 +103,6 @@ TEST_CASE("integrity: each setting that decides a game changes every key, and se
     // Repeatable: the same league schedules the same keys and seeds.
     CHECK(schedule_league(bots, base).front().inputs.seed == g.inputs.seed);
     CHECK(keys_of(schedule_league(bots, base)) == keys);
-}
-
-TEST_CASE("integrity: CSV gives excluded bots rows and neutralises cells a spreadsheet would run") {
-    LeagueTable t;
-    const std::vector<std::string> names = {"=HYPERLINK(\"http://x\",\"y\")", "+1", "-1", "@SUM(A1)", "\tx", "plain"};
-    std::vector<GameRecord> games;
-    t.standings = compute_standings(names, games, Scoring::kd);
-    t.excluded = {{"=cmd|' /C calc'!A0", "-bad manifest"}, {"broken", "bot.json: invalid JSON"}};
-    const auto rows = parse_csv(format_table(t, TableFormat::csv));
-    REQUIRE(rows.size() == 1 + names.size() + 2);
-    CHECK(rows[0] == std::vector<std::string>{"rank", "bot", "played", "wins", "draws", "losses", "points", "forfeits",
-                                              "mean_cells", "sandboxed", "excluded", "elo", "elo_interval",
-                                              "los_next", "mean_move_ms", "max_move_ms", "mean_cpu_ms", "timeouts",
-                                              "near_timeouts"});
-    std::set<std::string> bots;
-    for (std::size_t i = 1; i < rows.size(); ++i) {
-        CAPTURE(i);
-        REQUIRE(rows[i].size() == 19);
-        bots.insert(rows[i][1]);
-        CHECK(rows[i][9] == "yes");
-    }
-    for (const char* b : {"'=HYPERLINK(\"http://x\",\"y\")", "'+1", "'-1", "'@SUM(A1)", "'\tx", "plain", "'=cmd|' /C calc'!A0",
-                          "broken"})
-        CHECK_MESSAGE(bots.contains(b), b);
-    const auto& excluded = rows[rows.size() - 2];
-    CHECK(excluded[0] == "");
-    CHECK(excluded[2] == "");
-    CHECK(excluded[10] == "'-bad manifest");
-    CHECK(rows.back()[10] == "bot.json: invalid JSON");
-
-    // Numbers are ours and stay numbers: a negative kd score is not quoted.
-    GameRecord g;
-    g.bots = {"a", "b"};
-    g.result.verdict.winner_seat = 1;
-    t.standings = compute_standings({"a", "b"}, {g}, Scoring::kd);
-    t.excluded.clear();
-    const auto kd = parse_csv(format_table(t, TableFormat::csv));
-    REQUIRE(kd.size() == 3);
-    CHECK(kd[2][1] == "b");
-    CHECK(kd[2][6] == "-1");
-}
-
-TEST_CASE("integrity: every table format and the leaderboard page say whether the bots were sandboxed") {
-    for (bool sandboxed : {true, false}) {
-        CAPTURE(sandboxed);
-        const LeagueTable t = small_table(sandboxed);
-        CHECK(json::parse(format_table(t, TableFormat::json))["sandboxed"] == sandboxed);
-        const std::string text = format_table(t, TableFormat::text);
-        const std::string md = format_table(t, TableFormat::markdown);
-        const std::string page = leaderboard_page(t, store_heading("results"));
-        const auto csv = parse_csv(format_table(t, TableFormat::csv));
-        if (sandboxed) {
-            CHECK(contains(text, "\nsandboxed: yes (bots ran inside bubblewrap)\n"));
-            CHECK(contains(md, "\nSandboxed: yes (bots ran inside bubblewrap).\n"));
-            CHECK(contains(page, "<p id=\"sandbox\" class=\"settings\">Bots ran inside the bubblewrap sandbox.</p>"));
-            CHECK(csv[1][9] == "yes");
-        } else {
-            CHECK(contains(text, "\nsandboxed: no (bots ran without a sandbox)\n"));
-            CHECK(contains(md, "\nSandboxed: no (bots ran without a sandbox).\n"));
-            CHECK(contains(page, "<p id=\"sandbox\" class=\"unsandboxed\">Bots ran without a sandbox.</p>"));
-            CHECK(csv[1][9] == "no");
-        }
-    }
 }
 
 TEST_CASE("integrity e2e: forged records are left out of the table and played again by the league") {

@@ -50,17 +50,6 @@ json embedded_data(const std::string& page) {
 
 }  // namespace
 
-TEST_CASE("html_escape and script_safe_json leave no markup") {
-    CHECK(html_escape("<a href=\"x\">Tom & 'Jerry'</a>") ==
-          "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;");
-    const json j = {{"name", kHostile + " & more"}};
-    const std::string safe = script_safe_json(j.dump());
-    CHECK(safe.find('<') == std::string::npos);
-    CHECK(safe.find('>') == std::string::npos);
-    CHECK(safe.find('&') == std::string::npos);
-    CHECK(json::parse(safe) == j);
-}
-
 TEST_CASE("viewer page: the game's data, this engine's counts, and hostile names kept as data") {
     const Replay replay = sample_replay();
     REQUIRE(replay.result.generations == 12);

@@ -1,17 +1,11 @@
 // The progress display: never wider than the terminal, silent in a pipe but for a league's line
 // per finished game.
 #include "runner/report/progress.hpp"
-#include "runner/sys/unique_fd.hpp"
 
 #include <doctest/doctest.h>
 
-#include <fcntl.h>
-#include <sys/ioctl.h>
-
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,23 +42,6 @@ std::vector<std::string> drawn_rows(const std::string& out) {
     return rows;
 }
 
-// $COLUMNS set (or unset) for one test, and put back after it.
-class ColumnsEnv {
-public:
-    explicit ColumnsEnv(const char* value) {
-        if (const char* old = std::getenv("COLUMNS")) old_ = old;
-        if (value) ::setenv("COLUMNS", value, 1);
-        else ::unsetenv("COLUMNS");
-    }
-    ~ColumnsEnv() {
-        if (old_) ::setenv("COLUMNS", old_->c_str(), 1);
-        else ::unsetenv("COLUMNS");
-    }
-
-private:
-    std::optional<std::string> old_;
-};
-
 GameResult won_by(int seat, int generations) {
     GameResult r;
     r.verdict = {seat, seat == 0 ? EndReason::generations : EndReason::extinction};
@@ -73,47 +50,6 @@ GameResult won_by(int seat, int generations) {
 }
 
 }  // namespace
-
-TEST_CASE("fit_to_width cuts at the width, never inside a UTF-8 character, counting one as two columns") {
-    CHECK(fit_to_width("short", 80) == "short");
-    CHECK(fit_to_width("0123456789", 4) == "0123");
-    CHECK(fit_to_width("0123456789", 0).empty());
-    // "é" is two bytes; counted as two columns, it fits in 3 after "a" but not in 2.
-    CHECK(fit_to_width("a\xc3\xa9z", 3) == "a\xc3\xa9");
-    CHECK(fit_to_width("a\xc3\xa9z", 2) == "a");
-    // A four-byte character is kept whole or left out, never cut.
-    CHECK(fit_to_width("ab\xf0\x9f\x98\x80", 3) == "ab");
-    CHECK(fit_to_width("ab\xf0\x9f\x98\x80", 4) == "ab\xf0\x9f\x98\x80");
-}
-
-TEST_CASE("terminal_columns reads the terminal's width, then $COLUMNS, then takes 80") {
-    Capture file;
-    {
-        ColumnsEnv env(nullptr);
-        CHECK(terminal_columns(::fileno(file.file())) == 80);
-    }
-    {
-        ColumnsEnv env("132");
-        CHECK(terminal_columns(::fileno(file.file())) == 132);
-    }
-    {
-        ColumnsEnv env("wide");
-        CHECK(terminal_columns(::fileno(file.file())) == 80);
-    }
-    // A pseudo-terminal 37 columns wide wins over $COLUMNS.
-    UniqueFd master(::posix_openpt(O_RDWR | O_NOCTTY));
-    REQUIRE(master);
-    REQUIRE(::grantpt(master.get()) == 0);
-    REQUIRE(::unlockpt(master.get()) == 0);
-    UniqueFd tty(::open(::ptsname(master.get()), O_RDWR | O_NOCTTY));
-    REQUIRE(tty);
-    winsize size{};
-    size.ws_row = 24;
-    size.ws_col = 37;
-    REQUIRE(::ioctl(tty.get(), TIOCSWINSZ, &size) == 0);
-    ColumnsEnv env("132");
-    CHECK(terminal_columns(tty.get()) == 37);
-}
 
 TEST_CASE("a live line stays a column short of the terminal's width, read again at each redraw") {
     Capture out;

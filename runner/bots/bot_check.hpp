@@ -1,0 +1,125 @@
+// `runner check`'s measuring and judging: a bot tried on sample boards as a league runs it, each
+// reply classified, its times summed up with what they mean, its warm replies compared with its
+// cold ones, and whether it passes. cli/check_command.cpp prints the report.
+#pragma once
+
+#include "runner/bots/bot_player.hpp"
+#include "runner/game/game_loop.hpp"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gol::runner {
+
+// Over this a move is slow, and the check says why.
+inline constexpr std::chrono::milliseconds kSlowMove{100};
+
+// How a bot's moves run.
+enum class RunMode {
+    warm,              // forked from an interpreter started once per game
+    persistent,        // one process for the whole game
+    cold_by_manifest,  // a new process per move, as "warm": false in its bot.json asks
+    per_move,          // a new process per move
+};
+RunMode run_mode(const BotPlayer& player);
+
+// A board the check plays, by the name it prints.
+struct CheckBoard {
+    const char* what;
+    Board board;
+    bool over_argument_limit = false;
+};
+
+// The empty board, a busy one, and one whose JSON is over Linux's 128 KiB argument limit when the
+// configured board can hold one.
+std::vector<CheckBoard> check_boards(const GameConfig& config);
+
+// One move of the check, told as it is made.
+struct CheckedMove {
+    const CheckBoard& board;
+    int seat = 1, run = 0;
+    std::size_t json_bytes = 0;  // the board's JSON as this seat gets it
+    const MoveReport& report;
+    int applied = 0;  // of a valid reply's cells, those that would be placed
+};
+
+// Whether a board over the argument limit reached the bot.
+enum class BigBoard { not_tried, delivered, not_delivered };
+
+// Why moves are slow: the board whose median move time is the longest, over kSlowMove, and the
+// board answered fastest, which for a bot started per move is about what starting it costs.
+struct SlowMoves {
+    enum class Cause {
+        persistent_work,  // its process starts once per game: the time is its own work
+        warm_work,        // its interpreter does not start per move: the time is its own work
+        start_up,         // even the fastest board is slow: mostly starting the program
+        own_work,         // the fastest board is quick: the time went into the bot's work
+        both,             // about the fastest board's time is start-up, the rest its work
+    };
+    Cause cause;
+    const char* slowest;
+    std::chrono::microseconds slowest_median;
+    const char* fastest;
+    std::chrono::microseconds fastest_median;
+};
+
+// One board and seat answered twice cold and once warm.
+struct WarmAgainstCold {
+    enum class Outcome {
+        varies,     // its two cold replies differ: the bot uses randomness or keeps state; not compared
+        same,
+        different,  // warm and cold give different replies
+    };
+    const char* what;
+    int seat;
+    Outcome outcome;
+    Move warm, cold;
+};
+
+struct CheckReport {
+    int moves = 0;
+    int invalid = 0;   // moves that would be forfeited
+    int timeouts = 0;  // forfeited for the time limit
+    BigBoard big_board = BigBoard::not_tried;
+    // When a move failed in the sandbox: the first such move's stderr lines that name what the
+    // sandbox refused it (a read-only file system, a permission, the network), maybe none.
+    std::optional<std::vector<std::string>> sandbox_refusals;
+    std::chrono::microseconds median{0}, max{0};
+    std::chrono::seconds per_game{0};  // the bot's time in a game of the configured generations
+    // A persistent bot's moves that got no reply line in time: its replies may sit unflushed.
+    int unflushed = 0;
+    std::optional<SlowMoves> slow;
+    std::vector<WarmAgainstCold> warm_against_cold;  // a warm bot's boards, else empty
+    int warm_differs() const;
+    bool passes() const { return invalid == 0 && warm_differs() == 0; }
+};
+
+struct CheckSettings {
+    int runs = 5;  // moves per board and seat
+    int generations = 0;
+    bool sandboxed = false;
+};
+
+// The bot the check plays.
+struct CheckedBot {
+    Mover& mover;   // plays the measured moves: the bot's player, or that player traced (-v)
+    Mover& player;  // the bot's player itself, for its warm replies
+    RunMode mode;
+    // The bot run cold: made once the moves are measured, and only for a warm bot.
+    std::function<std::unique_ptr<Mover>()> make_cold;
+};
+
+// Plays each board `runs` times per seat, telling `on_move` of each move as it is made. Then, for
+// a warm bot, answers each board twice cold and once warm, and compares the replies.
+CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boards, const CheckSettings& settings,
+                      const std::function<void(const CheckedMove&)>& on_move);
+
+// A bot's stderr as lines, without the blank ones at its end.
+std::vector<std::string_view> lines_of(std::string_view text);
+
+}  // namespace gol::runner

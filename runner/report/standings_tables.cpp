@@ -1,0 +1,288 @@
+#include "runner/report/standings_tables.hpp"
+#include "runner/text/json_text.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace gol::runner {
+
+namespace {
+
+constexpr std::string_view kRatingsNote =
+    "Elo: Bradley-Terry rating fitted to all games (draws half a win, one virtual draw a pair), with its 95% "
+    "interval; LOS: likelihood that the bot is stronger than the next one down. The scoring decides the rank.";
+
+// A text cell (a bot's name, a reason: bots choose them). One that a spreadsheet would take for
+// a formula (= + - @, or a leading tab or CR) gets a leading single quote, which shows it as text;
+// then it is quoted when CSV needs it. Numbers are ours and are written as numbers.
+std::string csv_text(const std::string& s) {
+    const std::string cell = !s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos ? "'" + s : s;
+    if (cell.find_first_of(",\"\n\r") == std::string::npos) return cell;
+    std::string out = "\"";
+    for (char c : cell) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string markdown_cell(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`' || c == '<' || c == '[') out += '\\';
+        out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+
+std::optional<double> ms(std::chrono::microseconds t) { return std::chrono::duration<double, std::milli>(t).count(); }
+
+std::optional<double> mean_ms(std::chrono::microseconds total, int n) {
+    if (n == 0) return std::nullopt;
+    return std::chrono::duration<double, std::milli>(total).count() / n;
+}
+
+std::string one_decimal(std::optional<double> v) {
+    if (!v) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", *v);
+    return buf;
+}
+
+// A bot's time per move for the JSON table: null for none, and a null mean CPU when no move's was measured.
+nlohmann::json time_json(const std::optional<MoveTiming>& t) {
+    if (!t) return nullptr;
+    const auto cpu = mean_ms(t->cpu_total, t->cpu_moves);
+    const auto wall = mean_ms(t->wall_total, t->moves);
+    return {{"moves", t->moves},
+            {"mean_move_ms", wall ? nlohmann::json(*wall) : nlohmann::json()},
+            {"max_move_ms", *ms(t->wall_max)},
+            {"cpu_moves", t->cpu_moves},
+            {"mean_cpu_ms", cpu ? nlohmann::json(*cpu) : nlohmann::json()},
+            {"timeouts", t->timeouts},
+            {"near_timeouts", t->near_timeouts}};
+}
+
+// A number for CSV, empty when there is none.
+std::string csv_number(std::optional<double> v, const char* format) {
+    if (!v) return "";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, format, *v);
+    return buf;
+}
+
+// The time columns of a CSV row, empty for none.
+std::string csv_time(const std::optional<MoveTiming>& t) {
+    if (!t) return ",,,,";
+    return csv_number(mean_ms(t->wall_total, t->moves), "%.3f") + "," + csv_number(ms(t->wall_max), "%.3f") + "," +
+           csv_number(mean_ms(t->cpu_total, t->cpu_moves), "%.3f") + "," + std::to_string(t->timeouts) + "," +
+           std::to_string(t->near_timeouts);
+}
+
+// The crosstables under the text and markdown tables, as the leaderboard page's matrix.
+std::string markdown_crosstable(const LeagueTable& t) {
+    if (t.standings.empty()) return "";
+    const auto cross = crosstable(t);
+    std::string out = "\nCrosstable (wins-draws-losses of the row's bot against the column's):\n\n|  |";
+    for (const Standing& col : t.standings) out += " " + markdown_cell(col.bot) + " |";
+    out += "\n|:---|";
+    for (std::size_t i = 0; i < t.standings.size(); ++i) out += ":---:|";
+    out += "\n";
+    for (std::size_t r = 0; r < t.standings.size(); ++r) {
+        out += "| " + markdown_cell(t.standings[r].bot) + " |";
+        for (std::size_t c = 0; c < t.standings.size(); ++c)
+            out += " " + (r == c ? std::string("-") : format_record(cross[r][c])) + " |";
+        out += "\n";
+    }
+    return out;
+}
+
+// Each column as wide as its bot's name or its widest cell, names right-aligned over them.
+std::string text_crosstable(const LeagueTable& t) {
+    if (t.standings.empty()) return "";
+    const auto cross = crosstable(t);
+    const std::size_t n = t.standings.size();
+    std::size_t name_width = 0;
+    std::vector<std::size_t> widths;
+    for (std::size_t c = 0; c < n; ++c) {
+        name_width = std::max(name_width, t.standings[c].bot.size());
+        widths.push_back(t.standings[c].bot.size());
+        for (std::size_t r = 0; r < n; ++r) widths[c] = std::max(widths[c], format_record(cross[r][c]).size());
+    }
+    const auto pad = [](const std::string& s, std::size_t width) { return std::string(width - s.size(), ' ') + s; };
+    std::string out = "\ncrosstable (wins-draws-losses of the row's bot against the column's):\n" +
+                      std::string(name_width, ' ');
+    for (std::size_t c = 0; c < n; ++c) out += "  " + pad(t.standings[c].bot, widths[c]);
+    out += "\n";
+    for (std::size_t r = 0; r < n; ++r) {
+        out += t.standings[r].bot + std::string(name_width - t.standings[r].bot.size(), ' ');
+        for (std::size_t c = 0; c < n; ++c) out += "  " + pad(r == c ? "-" : format_record(cross[r][c]), widths[c]);
+        out += "\n";
+    }
+    return out;
+}
+
+constexpr std::string_view kTimeNote =
+    "Time: mean and longest wall time per move, mean CPU time per move (ms); timeouts/near-timeouts (over 80% "
+    "of the time limit).";
+
+std::string sandbox_words(const LeagueTable& t) {
+    return t.settings.sandboxed ? "yes (bots ran inside bubblewrap)" : "no (bots ran without a sandbox)";
+}
+
+std::string games_line(const LeagueTable& t) {
+    return std::to_string(t.total) + " games: " + std::to_string(t.played) + " played now, " +
+           std::to_string(t.reused) + " from the results store";
+}
+
+}  // namespace
+
+std::string format_points(double v) {
+    char buf[32];
+    if (v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
+    else std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
+
+std::string format_mean_cells(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+}
+
+std::string format_elo(std::optional<double> elo) {
+    if (!elo) return "-";
+    const long points = std::lround(*elo);
+    return (points > 0 ? "+" : "") + std::to_string(points);
+}
+
+std::string format_interval(double half_width) { return std::to_string(std::lround(half_width)); }
+
+std::string format_mean_move(const std::optional<MoveTiming>& t) {
+    return t ? one_decimal(mean_ms(t->wall_total, t->moves)) : "-";
+}
+
+std::string format_max_move(const std::optional<MoveTiming>& t) { return t ? one_decimal(ms(t->wall_max)) : "-"; }
+
+std::string format_mean_cpu(const std::optional<MoveTiming>& t) {
+    return t ? one_decimal(mean_ms(t->cpu_total, t->cpu_moves)) : "-";
+}
+
+std::string format_timeouts(const std::optional<MoveTiming>& t) {
+    return t ? std::to_string(t->timeouts) + "/" + std::to_string(t->near_timeouts) : "-";
+}
+
+std::string format_record(const PairRecord& r) {
+    return std::to_string(r.wins) + "-" + std::to_string(r.draws) + "-" + std::to_string(r.losses);
+}
+
+std::optional<TableFormat> table_format_from_name(std::string_view n) {
+    if (n == "text") return TableFormat::text;
+    if (n == "markdown") return TableFormat::markdown;
+    if (n == "json") return TableFormat::json;
+    if (n == "csv") return TableFormat::csv;
+    return std::nullopt;
+}
+
+std::string format_table(const LeagueTable& t, TableFormat format) {
+    std::string out;
+    switch (format) {
+        case TableFormat::json: {
+            nlohmann::json j;
+            j["standings"] = nlohmann::json::array();
+            for (const Standing& s : t.standings)
+                j["standings"].push_back({{"rank", s.rank},
+                                          {"bot", s.bot},
+                                          {"played", s.played},
+                                          {"wins", s.wins},
+                                          {"draws", s.draws},
+                                          {"losses", s.losses},
+                                          {"points", s.points},
+                                          {"forfeits", s.forfeits},
+                                          {"mean_cells", s.mean_cells},
+                                          {"elo", s.elo ? nlohmann::json(*s.elo) : nlohmann::json()},
+                                          {"elo_interval", s.elo ? nlohmann::json(s.elo_interval) : nlohmann::json()},
+                                          {"los_next", s.los_next ? nlohmann::json(*s.los_next) : nlohmann::json()},
+                                          {"time", time_json(s.timing)}});
+            j["games"] = {{"total", t.total}, {"played", t.played}, {"reused", t.reused}};
+            j["excluded"] = nlohmann::json::array();
+            for (const ExcludedBot& e : t.excluded) j["excluded"].push_back({{"bot", e.bot}, {"reason", e.reason}});
+            j["scoring"] = name(t.scoring);
+            j["sandboxed"] = t.settings.sandboxed;
+            return json_text(j, 2) + "\n";
+        }
+        case TableFormat::csv: {
+            // One rectangle for spreadsheets: every row says whether the league was sandboxed,
+            // and excluded bots are rows with their reason and no numbers.
+            const std::string sandboxed = t.settings.sandboxed ? "yes" : "no";
+            // New columns go last (the ratings', then the time's), so that scripts reading the
+            // earlier ones by position still find them.
+            out = "rank,bot,played,wins,draws,losses,points,forfeits,mean_cells,sandboxed,excluded,elo,elo_interval,"
+                  "los_next,mean_move_ms,max_move_ms,mean_cpu_ms,timeouts,near_timeouts\n";
+            for (const Standing& s : t.standings)
+                out += std::to_string(s.rank) + "," + csv_text(s.bot) + "," + std::to_string(s.played) + "," +
+                       std::to_string(s.wins) + "," + std::to_string(s.draws) + "," + std::to_string(s.losses) + "," +
+                       format_points(s.points) + "," + std::to_string(s.forfeits) + "," +
+                       format_mean_cells(s.mean_cells) + "," + sandboxed + ",," + csv_number(s.elo, "%.1f") + "," +
+                       csv_number(s.elo ? std::optional(s.elo_interval) : std::nullopt, "%.1f") + "," +
+                       csv_number(s.los_next, "%.4f") + "," + csv_time(s.timing) + "\n";
+            for (const ExcludedBot& e : t.excluded)
+                out += "," + csv_text(e.bot) + ",,,,,,,," + sandboxed + "," + csv_text(e.reason) + ",,,,,,,,\n";
+            return out;
+        }
+        case TableFormat::markdown: {
+            out = "| Rank | Bot | Played | Wins | Draws | Losses | Points | Elo | ±95% | LOS | Forfeits | Mean cells | "
+                  "ms/move | Max ms | CPU ms/move | Timeouts/near |\n"
+                  "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+            for (const Standing& s : t.standings)
+                out += "| " + std::to_string(s.rank) + " | " + markdown_cell(s.bot) + " | " +
+                       std::to_string(s.played) + " | " + std::to_string(s.wins) + " | " + std::to_string(s.draws) +
+                       " | " + std::to_string(s.losses) + " | " + format_points(s.points) + " | " +
+                       format_elo(s.elo) + " | " + (s.elo ? format_interval(s.elo_interval) : "-") + " | " +
+                       format_los(s.los_next) + " | " + std::to_string(s.forfeits) + " | " +
+                       format_mean_cells(s.mean_cells) + " | " + format_mean_move(s.timing) + " | " +
+                       format_max_move(s.timing) + " | " + format_mean_cpu(s.timing) + " | " +
+                       format_timeouts(s.timing) + " |\n";
+            out += "\nScoring: " + std::string(name(t.scoring)) + ". " + games_line(t) + ".\n";
+            out += "\n" + std::string(kRatingsNote) + "\n";
+            out += "\n" + std::string(kTimeNote) + "\n";
+
+            out += "\nSandboxed: " + sandbox_words(t) + ".\n";
+            if (!t.excluded.empty()) {
+                out += "\nExcluded:\n\n";
+                for (const ExcludedBot& e : t.excluded)
+                    out += "- " + markdown_cell(e.bot) + ": " + markdown_cell(e.reason) + "\n";
+            }
+            return out + markdown_crosstable(t);
+        }
+        case TableFormat::text: {
+            std::size_t w = 3;
+            for (const Standing& s : t.standings) w = std::max(w, s.bot.size());
+            char line[768];
+            std::snprintf(line, sizeof line, "%4s  %-*s %6s %5s %5s %6s %7s %6s %6s %6s %8s %10s %8s %8s %8s %9s\n",
+                          "rank", int(w), "bot", "played", "wins", "draws", "losses", "points", "elo", "+-95%", "los",
+                          "forfeits", "mean cells", "ms/move", "max ms", "cpu ms", "t/o near");
+            out += line;
+            for (const Standing& s : t.standings) {
+                std::snprintf(line, sizeof line, "%4d  %-*s %6d %5d %5d %6d %7s %6s %6s %6s %8d %10s %8s %8s %8s %9s\n",
+                              s.rank, int(w), s.bot.c_str(), s.played, s.wins, s.draws, s.losses,
+                              format_points(s.points).c_str(), format_elo(s.elo).c_str(),
+                              (s.elo ? format_interval(s.elo_interval) : "-").c_str(), format_los(s.los_next).c_str(),
+                              s.forfeits, format_mean_cells(s.mean_cells).c_str(), format_mean_move(s.timing).c_str(),
+                              format_max_move(s.timing).c_str(), format_mean_cpu(s.timing).c_str(),
+                              format_timeouts(s.timing).c_str());
+                out += line;
+            }
+            out += "scoring: " + std::string(name(t.scoring)) + "; " + games_line(t) + "\n";
+            out += std::string(kRatingsNote) + "\n";
+            out += std::string(kTimeNote) + "\n";
+            out += "sandboxed: " + sandbox_words(t) + "\n";
+            for (const ExcludedBot& e : t.excluded) out += "excluded: " + e.bot + ": " + e.reason + "\n";
+            return out + text_crosstable(t);
+        }
+    }
+    return out;
+}
+
+}  // namespace gol::runner
