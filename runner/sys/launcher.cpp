@@ -59,11 +59,11 @@ bool send_all(int fd, const char* data, std::size_t size) {
     return true;
 }
 
-// A request's header with its descriptors attached (at most 4, launch_protocol.h).
+// A request's header with its descriptors attached (at most GOL_LAUNCH_MAX_FDS).
 bool send_request(int fd, const gol_launch_request& request, const std::vector<int>& fds) {
     // In a union, for cmsghdr's alignment.
     union {
-        char bytes[CMSG_SPACE(4 * sizeof(int))];
+        char bytes[CMSG_SPACE(GOL_LAUNCH_MAX_FDS * sizeof(int))];
         cmsghdr align;
     } control{};
     iovec iov{const_cast<gol_launch_request*>(&request), sizeof request};

@@ -4,6 +4,7 @@
 // and an exec in there instead of a new sandbox.
 #pragma once
 
+#include "runner/sys/launcher/launch_protocol.h"
 #include "runner/sys/process.hpp"
 #include "runner/sys/unique_fd.hpp"
 
@@ -18,7 +19,7 @@
 namespace gol::runner {
 
 // The descriptor number the launcher gets its control socket on.
-inline constexpr int launcher_fd = 3;
+inline constexpr int launcher_fd = GOL_LAUNCH_CONTROL_FD;
 
 // libexec/gol-launcher beside the runner's bin/, when it is there.
 std::optional<std::filesystem::path> launcher_program();

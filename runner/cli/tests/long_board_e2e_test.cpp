@@ -59,9 +59,10 @@ TEST_CASE("e2e long boards: argv bots in eight languages, single files and manif
     Fixture f;
     const bool sandbox = has_bubblewrap();
     if (!sandbox) MESSAGE("bubblewrap is not installed (scripts/setup installs it): sandboxed runs left out");
-    // The relay is a launch script that execs python3 with the board as "$1".
+    // The relay is a launch script that execs python3 with the board as "$1"; underscore runs a
+    // program with the board in its environment as `_`, as bash may export its last argument.
     for (std::string bot : {"count.py", "count.rb", "count.js", "count.pl", "count.sh", "count.c", "count.cpp",
-                            "Count.java", "bash", "relay"})
+                            "Count.java", "bash", "relay", "underscore"})
         for (bool boxed : {false, true}) {
             if (boxed && !sandbox) continue;
             CAPTURE(bot);

@@ -42,20 +42,57 @@ enum {
     GOL_LAUNCH_PERSISTENT = 16 /* the process lives for the game (above) */
 };
 
+/* The request's fields in order: C type, name, and the field's code in Python's struct and in
+ * Ruby's pack. The struct below and the warm interpreters' constants (protocol_constants.c
+ * writes them into the scripts at build time) both come from this one list. The limits are
+ * ResourceLimits' (runner/sys/process.hpp), 0 leaving one unset. */
+#define GOL_LAUNCH_REQUEST_FIELDS(F)          \
+    F(uint32_t, kind, "I", "L")               \
+    F(uint32_t, flags, "I", "L")              \
+    F(int32_t, pass_as, "i", "l")             \
+    F(uint32_t, argc, "I", "L")               \
+    F(uint32_t, envc, "I", "L")               \
+    F(uint32_t, strings_bytes, "I", "L")      \
+    F(uint64_t, address_space, "Q", "Q")      \
+    F(uint64_t, cpu_seconds, "Q", "Q")        \
+    F(uint64_t, file_size, "Q", "Q")          \
+    F(uint64_t, open_files, "Q", "Q")         \
+    F(uint64_t, processes, "Q", "Q")
+
+#define GOL_LAUNCH_FIELD(type, name, python, ruby) type name;
 struct gol_launch_request {
-    uint32_t kind;
-    uint32_t flags;
-    int32_t pass_as;
-    uint32_t argc;
-    uint32_t envc;
-    uint32_t strings_bytes;
-    /* 0 leaves a limit unset; as ResourceLimits in runner/sys/process.hpp. */
-    uint64_t address_space;
-    uint64_t cpu_seconds;
-    uint64_t file_size;
-    uint64_t open_files;
-    uint64_t processes;
+    GOL_LAUNCH_REQUEST_FIELDS(GOL_LAUNCH_FIELD)
 };
+
+/* What a warm interpreter says to the launcher (warm_python.py, warm_ruby.rb): READY, then per
+ * move STARTED (value: the move's pid; detail: CLOCK_MONOTONIC in ns when it took the request)
+ * or FAILED (value: errno), and after STARTED, ENDED (value: the move's wait status, as the
+ * move is the interpreter's child; detail: its peak memory in KiB; cpu_us: its user plus system
+ * CPU time, -1 when not known). */
+#define GOL_WARM_REPLY_FIELDS(F)  \
+    F(int32_t, kind, "i", "l")    \
+    F(int32_t, value, "i", "l")   \
+    F(int64_t, detail, "q", "q")  \
+    F(int64_t, cpu_us, "q", "q")
+
+struct gol_warm_reply {
+    GOL_WARM_REPLY_FIELDS(GOL_LAUNCH_FIELD)
+};
+#undef GOL_LAUNCH_FIELD
+
+/* The interpreters read these layouts with no padding: the sizes are the fields' own. */
+#ifdef __cplusplus
+#define GOL_LAUNCH_STATIC_ASSERT static_assert
+#else
+#define GOL_LAUNCH_STATIC_ASSERT _Static_assert
+#endif
+GOL_LAUNCH_STATIC_ASSERT(sizeof(struct gol_launch_request) == 6 * 4 + 5 * 8, "gol_launch_request has padding");
+GOL_LAUNCH_STATIC_ASSERT(sizeof(struct gol_warm_reply) == 2 * 4 + 2 * 8, "gol_warm_reply has padding");
+
+/* The descriptor a launcher, and a warm interpreter, get their socket on. */
+#define GOL_LAUNCH_CONTROL_FD 3
+/* The most descriptors one request carries: stdout, stderr, stdin, one passed. */
+#define GOL_LAUNCH_MAX_FDS 4
 
 /* The most a request's strings may take: a board is at most 128 KiB as one argument. */
 #define GOL_LAUNCH_MAX_STRINGS (16u << 20)
@@ -77,5 +114,7 @@ struct gol_launch_report {
     int64_t cpu_us;
     char step[32];
 };
+
+GOL_LAUNCH_STATIC_ASSERT(sizeof(struct gol_launch_report) == 2 * 4 + 3 * 8 + 32, "gol_launch_report has padding");
 
 #endif

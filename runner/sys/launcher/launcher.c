@@ -262,11 +262,11 @@ static int read_exact(void* buffer, size_t size) {
     return 0;
 }
 
-/* One request's header and the descriptors it carries (up to 4; -1 where none). At end of
+/* One request's header and the descriptors it carries (up to GOL_LAUNCH_MAX_FDS; -1 where none). At end of
  * file the runner is gone, and so is everything here. */
-static void read_request(struct gol_launch_request* request, int fds[4]) {
+static void read_request(struct gol_launch_request* request, int fds[GOL_LAUNCH_MAX_FDS]) {
     union { /* for cmsghdr's alignment */
-        char bytes[CMSG_SPACE(4 * sizeof(int))];
+        char bytes[CMSG_SPACE(GOL_LAUNCH_MAX_FDS * sizeof(int))];
         struct cmsghdr align;
     } control_buffer;
     struct iovec iov = {request, sizeof *request};
@@ -276,7 +276,7 @@ static void read_request(struct gol_launch_request* request, int fds[4]) {
     msg.msg_iovlen = 1;
     msg.msg_control = control_buffer.bytes;
     msg.msg_controllen = sizeof control_buffer.bytes;
-    for (int i = 0; i < 4; ++i) fds[i] = -1;
+    for (int i = 0; i < GOL_LAUNCH_MAX_FDS; ++i) fds[i] = -1;
     ssize_t got;
     while ((got = recvmsg(control, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
     }
@@ -287,7 +287,7 @@ static void read_request(struct gol_launch_request* request, int fds[4]) {
     for (struct cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
         if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
         size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        memcpy(fds, CMSG_DATA(c), (n > 4 ? 4 : n) * sizeof(int));
+        memcpy(fds, CMSG_DATA(c), (n > GOL_LAUNCH_MAX_FDS ? GOL_LAUNCH_MAX_FDS : n) * sizeof(int));
     }
     if ((size_t)got < sizeof *request && read_exact((char*)request + got, sizeof *request - (size_t)got) != 0) {
         end_all_others();
@@ -409,18 +409,8 @@ static int own_proc(void) {
     return -1;
 }
 
-/* What the warm interpreter says (warm_python.py, warm_ruby.rb): READY, then per move STARTED
- * (value: the move's pid) or FAILED (value: errno), and after STARTED, ENDED (value: the move's
- * wait status; it is the interpreter's child, not ours). */
-struct warm_reply {
-    int32_t kind;
-    int32_t value;
-    int64_t detail; /* STARTED: CLOCK_MONOTONIC in ns; ENDED: peak memory in KiB */
-    int64_t cpu_us; /* ENDED: the move's user plus system CPU time; -1 when not known */
-};
-
 /* The interpreter's next reply, within a few seconds. 0, or -1 with errno when it did not come. */
-static int read_warm_reply(struct warm_reply* reply) {
+static int read_warm_reply(struct gol_warm_reply* reply) {
     char* at = (char*)reply;
     size_t left = sizeof *reply;
     while (left > 0) {
@@ -474,7 +464,7 @@ static int start_warm(const struct move* m, const char* script) {
     close(sv[1]);
     warm_pid = pid;
     warm_socket = sv[0];
-    struct warm_reply ready;
+    struct gol_warm_reply ready;
     if (read_warm_reply(&ready) != 0 || ready.kind != GOL_LAUNCH_READY) {
         const int error = errno;
         stop_warm();
@@ -487,7 +477,7 @@ static int start_warm(const struct move* m, const char* script) {
 /* Has the warm interpreter run the move: the request and its stdout, stderr (and stdin)
  * forwarded as they came, which the process it forked for the move reads. The move's pid, or -1
  * with errno; the interpreter reports its end. */
-static pid_t fork_warm(const struct gol_launch_request* request, const int fds[4], const char* strings,
+static pid_t fork_warm(const struct gol_launch_request* request, const int fds[GOL_LAUNCH_MAX_FDS], const char* strings,
                        const struct move* m, const char* script, int64_t* started_ns) {
     if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
     const int count = (request->flags & GOL_LAUNCH_STDIN) ? 3 : 2;
@@ -508,7 +498,7 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[4
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(count * sizeof(int));
     memcpy(CMSG_DATA(c), fds, count * sizeof(int));
-    struct warm_reply reply;
+    struct gol_warm_reply reply;
     ssize_t put;
     while ((put = sendmsg(warm_socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
     }
@@ -539,7 +529,7 @@ static char* next_string(char** at, char* end) {
 
 /* Runs one move: starts it, reports, waits for its end or the runner's KILL, ends the rest of
  * the namespace, reports the end. */
-static void run_move(const struct gol_launch_request* request, int fds[4]) {
+static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNCH_MAX_FDS]) {
     char* strings = NULL;
     char** argv = NULL;
     char** envp = NULL;
@@ -595,7 +585,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     else child = warm_move ? fork_warm(request, fds, strings, &m, warm_script, &started_ns)
                            : clone(start_move, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &m);
     const int error = child < 0 ? errno : m.error;
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < GOL_LAUNCH_MAX_FDS; ++i)
         if (fds[i] >= 0) close(fds[i]);
     free(argv);
     free(envp);
@@ -652,7 +642,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
             }
         }
         if (warm_move && !ended && warm_pid > 0 && waits[2].revents) {
-            struct warm_reply end;
+            struct gol_warm_reply end;
             if (read_warm_reply(&end) == 0 && end.kind == GOL_LAUNCH_ENDED) {
                 status = end.value;
                 usage.ru_maxrss = end.detail;
@@ -671,9 +661,9 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
         }
         if (!ended && waits[0].revents) {
             struct gol_launch_request next;
-            int more[4];
+            int more[GOL_LAUNCH_MAX_FDS];
             read_request(&next, more);
-            for (int i = 0; i < 4; ++i)
+            for (int i = 0; i < GOL_LAUNCH_MAX_FDS; ++i)
                 if (more[i] >= 0) close(more[i]);
             if (persistent && next.kind == GOL_LAUNCH_FREEZE) {
                 struct gol_launch_report frozen;
@@ -697,7 +687,7 @@ static void run_move(const struct gol_launch_request* request, int fds[4]) {
     done.max_rss_kb = usage.ru_maxrss;
     done.cpu_us = cpu_us;
     send_report(&done);
-    struct warm_reply late;
+    struct gol_warm_reply late;
     if (interpreter_owes_end && warm_pid > 0 && (read_warm_reply(&late) != 0 || late.kind != GOL_LAUNCH_ENDED))
         stop_warm();
     /* Only now, with nothing of the move left: the interpreter forks for the next one. After the
@@ -735,13 +725,13 @@ int main(int argc, char** argv) {
     report(GOL_LAUNCH_READY, 0, 0, NULL);
     for (;;) {
         struct gol_launch_request request;
-        int fds[4];
+        int fds[GOL_LAUNCH_MAX_FDS];
         read_request(&request, fds);
         if (request.kind == GOL_LAUNCH_RUN) {
             run_move(&request, fds);
         } else {
             /* A KILL that crossed the move's own end: nothing is running. */
-            for (int i = 0; i < 4; ++i)
+            for (int i = 0; i < GOL_LAUNCH_MAX_FDS; ++i)
                 if (fds[i] >= 0) close(fds[i]);
         }
     }

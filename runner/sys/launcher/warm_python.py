@@ -4,10 +4,10 @@
 # socket to the launcher as descriptor 3 and the environment a move gets.
 #
 # The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
-# stderr and stdin when GOL_LAUNCH_STDIN attached, then the strings: cwd, program, this script,
+# stderr and stdin when STDIN_FLAG attached, then the strings: cwd, program, this script,
 # argv, env); and SPARE after each move, when the launcher has ended its processes: the process
 # for the next move is forked then, and reads the next request itself (fork_spare). Replies,
-# "=iiqq" (kind, value, detail, cpu): READY once started; per request STARTED (value: the move's
+# struct gol_warm_reply (kind, value, detail, cpu): READY once started; per request STARTED (value: the move's
 # pid; detail: the time, CLOCK_MONOTONIC in ns) just before the move's process gets the request,
 # or FAILED (value: errno); after STARTED, ENDED (value: its wait status; detail: its peak memory
 # in KiB; cpu: its user plus system CPU time in microseconds, -1 when not known) once it has
@@ -47,16 +47,10 @@ import random, re, string, time  # noqa: E401
 
 PRELOADED = frozenset(sys.modules) - STARTUP_MODULES
 
-CONTROL_FD = 3
-HEADER = struct.Struct("=IIiIII5Q")  # struct gol_launch_request
-REPLY = struct.Struct("=iiqq")
-# A request's descriptors (up to 4) arrive close-on-exec, as a move's own must be.
-FDS_SPACE = _socket.CMSG_SPACE(4 * 4)
+# @LAUNCH_PROTOCOL@
+# A request's descriptors arrive close-on-exec, as a move's own must be.
+FDS_SPACE = _socket.CMSG_SPACE(MAX_FDS * 4)
 RECEIVE_FLAGS = _socket.MSG_CMSG_CLOEXEC | _socket.MSG_WAITALL
-READY, STARTED, FAILED, ENDED = 1, 2, 3, 4
-GOL_LAUNCH_SPARE = 3
-GOL_LAUNCH_STDIN = 1
-GOL_LAUNCH_NPROC = 4
 PR_SET_DUMPABLE = 4
 DONE = _signal.SIGUSR1  # a move to the launcher: it has ended with status 0 (finish())
 
@@ -67,17 +61,18 @@ prctl.restype = ctypes.c_int
 
 def receive(sock):
     """One request: its header fields, descriptors and strings; None at end of file."""
-    head, ancillary, _, _ = sock.recvmsg(HEADER.size, FDS_SPACE, RECEIVE_FLAGS)
+    head, ancillary, _, _ = sock.recvmsg(REQUEST.size, FDS_SPACE, RECEIVE_FLAGS)
     fds = []
     for _, _, data in ancillary:  # SCM_RIGHTS, the only kind sent here
         fds += memoryview(data)[:len(data) & ~3].cast("i").tolist()
-    if 0 < len(head) < HEADER.size:
-        head += sock.recv(HEADER.size - len(head), _socket.MSG_WAITALL)
-    if len(head) != HEADER.size:
+    if 0 < len(head) < REQUEST.size:
+        head += sock.recv(REQUEST.size - len(head), _socket.MSG_WAITALL)
+    if len(head) != REQUEST.size:
         return None
-    fields = HEADER.unpack(head)
-    strings = sock.recv(fields[5], _socket.MSG_WAITALL) if fields[5] else b""
-    if len(strings) != fields[5]:
+    fields = REQUEST.unpack(head)
+    size = fields[REQUEST_STRINGS_BYTES]
+    strings = sock.recv(size, _socket.MSG_WAITALL) if size else b""
+    if len(strings) != size:
         return None
     return fields, fds, strings.split(b"\0")[:-1]
 
@@ -228,7 +223,7 @@ def become_move(sock, fields, fds, strings, ready):
         # As the launcher reports a failed start (the runner's "could not start").
         os.write(2, ("could not start the move in the warm python3: %s\n" % e).encode())
         os._exit(127)
-    argv = [os.fsdecode(a) for a in strings[3:3 + fields[3]]]
+    argv = [os.fsdecode(a) for a in strings[3:3 + fields[REQUEST_ARGC]]]
     # As python3 saw its command line when it started (its program may have been a wrapper that
     # exec'd it, as pyenv's shims do): this script's place is the bot's.
     sys.orig_argv = sys.orig_argv[:-1] + argv[1:]
@@ -236,12 +231,12 @@ def become_move(sock, fields, fds, strings, ready):
 
 
 def set_up(sock, fields, fds, strings):
-    flags, argc, envc = fields[1], fields[3], fields[4]
-    limits = fields[6:]
+    flags, argc, envc = fields[REQUEST_FLAGS], fields[REQUEST_ARGC], fields[REQUEST_ENVC]
+    limits = fields[REQUEST_ADDRESS_SPACE:REQUEST_PROCESSES + 1]
     cwd = strings[0]
     env = strings[3 + argc:3 + argc + envc]
     sock.close()
-    stdin = fds[2] if flags & GOL_LAUNCH_STDIN else os.open("/dev/null", os.O_RDONLY)
+    stdin = fds[2] if flags & STDIN_FLAG else os.open("/dev/null", os.O_RDONLY)
     os.dup2(stdin, 0)
     os.dup2(fds[0], 1)
     os.dup2(fds[1], 2)
@@ -251,7 +246,7 @@ def set_up(sock, fields, fds, strings):
     names = (resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_FSIZE, resource.RLIMIT_NOFILE,
              resource.RLIMIT_NPROC)
     for number, value in zip(names, limits):
-        if value == 0 or (number == resource.RLIMIT_NPROC and not flags & GOL_LAUNCH_NPROC):
+        if value == 0 or (number == resource.RLIMIT_NPROC and not flags & NPROC_FLAG):
             continue
         # CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
         resource.setrlimit(number, (value, value + 1 if number == resource.RLIMIT_CPU else value))
@@ -304,10 +299,11 @@ def fork_spare(sock, last, ready):
             fields, fds, strings = request
             # When its time starts: the move runs once it has the request, not before.
             sock.sendall(REPLY.pack(STARTED, os.getpid(), time.clock_gettime_ns(time.CLOCK_MONOTONIC), 0))
-            here = (strings[0], strings[4]) if fields[3] > 1 else (b"", b"")
+            argc, envc = fields[REQUEST_ARGC], fields[REQUEST_ENVC]
+            here = (strings[0], strings[4]) if argc > 1 else (b"", b"")
             # The environment only while this process has none to compare with: a pipe holds 64 KiB
             # unread, and later moves' are read once they have ended (serve).
-            env = strings[3 + fields[3]:3 + fields[3] + fields[4]] if started_with is None else []
+            env = strings[3 + argc:3 + argc + envc] if started_with is None else []
             os.write(tell, b"\0".join([*here, *env]))
             os.close(tell)
             if here != last:
@@ -345,7 +341,7 @@ def serve(sock):
                 os._exit(0)
             for fd in request[1]:
                 os.close(fd)
-            if request[0][0] != GOL_LAUNCH_SPARE:
+            if request[0][REQUEST_KIND] != SPARE:
                 sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0, 0))
             continue
         # The spare says what it runs once it has its request; nothing, if the runner has gone

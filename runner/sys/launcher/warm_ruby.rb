@@ -16,14 +16,7 @@ require "json"
 require "set"
 
 module GolWarmRuby
-  CONTROL_FD = 3
-  HEADER = "L2lL3Q5" # struct gol_launch_request
-  HEADER_SIZE = 64
-  REPLY = "l2q2"
-  READY, STARTED, FAILED, ENDED = 1, 2, 3, 4
-  SPARE = 3
-  STDIN_FLAG = 1
-  NPROC_FLAG = 4
+  # @LAUNCH_PROTOCOL@
   PR_SET_DUMPABLE = 4
   PRCTL = Fiddle::Function.new(Fiddle::Handle::DEFAULT["prctl"], [Fiddle::TYPE_INT, Fiddle::TYPE_LONG, Fiddle::TYPE_LONG,
                                                                    Fiddle::TYPE_LONG, Fiddle::TYPE_LONG], Fiddle::TYPE_INT)
@@ -45,13 +38,13 @@ module GolWarmRuby
 
   # One request: its header fields, descriptors (IOs) and strings; nil at end of file.
   def receive(sock)
-    head, _, _, *controls = sock.recvmsg(HEADER_SIZE, 0, nil, scm_rights: true)
+    head, _, _, *controls = sock.recvmsg(REQUEST_SIZE, 0, nil, scm_rights: true)
     return nil if head.nil? || head.empty?
     ios = controls.flat_map { |c| c.cmsg_is?(:SOCKET, :RIGHTS) ? c.unix_rights : [] }
-    rest = read_exact(sock, HEADER_SIZE - head.bytesize)
+    rest = read_exact(sock, REQUEST_SIZE - head.bytesize)
     return nil if rest.nil?
-    fields = (head + rest).unpack(HEADER)
-    strings = read_exact(sock, fields[5])
+    fields = (head + rest).unpack(REQUEST)
+    strings = read_exact(sock, fields[REQUEST_STRINGS_BYTES])
     return nil if strings.nil?
     [fields, ios, strings.split("\0", -1)[0...-1] || []]
   end
@@ -69,13 +62,13 @@ module GolWarmRuby
       $stderr.syswrite("could not start the move in the warm ruby: #{e.message}\n")
       exit!(127)
     end
-    argv = strings[3, fields[3]]
+    argv = strings[3, fields[REQUEST_ARGC]]
     run_bot(argv[1], argv[2..])
   end
 
   def set_up(sock, fields, ios, strings, started_with)
-    flags, argc, envc = fields[1], fields[3], fields[4]
-    limits = fields[6, 5]
+    flags, argc, envc = fields[REQUEST_FLAGS], fields[REQUEST_ARGC], fields[REQUEST_ENVC]
+    limits = fields[REQUEST_ADDRESS_SPACE..REQUEST_PROCESSES]
     cwd = strings[0]
     env = strings[3 + argc, envc]
     sock.close
@@ -146,7 +139,7 @@ module GolWarmRuby
       exit!(0) if request.nil?
       fields, ios, strings = request
       reply(sock, STARTED, Process.pid, Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond))
-      env = strings[3 + fields[3], fields[4]]
+      env = strings[3 + fields[REQUEST_ARGC], fields[REQUEST_ENVC]]
       tell.write("+" + env.join("\0"))
       tell.close
       become_move(sock, fields, ios, strings, started_with)
@@ -164,7 +157,7 @@ module GolWarmRuby
         request = receive(sock)
         exit!(0) if request.nil?
         request[1].each(&:close)
-        reply(sock, FAILED, e.errno, 0) if request[0][0] != SPARE
+        reply(sock, FAILED, e.errno, 0) if request[0][REQUEST_KIND] != SPARE
         next
       end
       # Nothing, if the runner has gone (end of file on the launcher's socket).

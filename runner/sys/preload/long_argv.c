@@ -241,13 +241,19 @@ static char* append_number(char* at, long value) {
     return at;
 }
 
+/* bash exports `_`, the last argument of the command before, to each program it starts: after a
+ * command given the board, one environment string over the limit, which execve refuses. It only
+ * says what ran last, so it is dropped rather than carried. */
+static int dropped(const char* entry) { return entry[0] == '_' && entry[1] == '=' && too_long(entry); }
+
 /* 0: nothing is too long, call through unchanged; 1: `r` holds the vectors to use instead;
  * -1: failed, errno set. */
 static int rewrite(char* const argv[], char* const envp[], struct rewritten* r) {
-    size_t argc = count(argv), envc = count(envp), longs = 0;
+    size_t argc = count(argv), envc = count(envp), longs = 0, drops = 0;
     for (size_t i = 0; i < argc; ++i) longs += too_long(argv[i]);
-    if (longs == 0) return 0;
-    const char* self = self_path();
+    for (size_t i = 0; i < envc; ++i) drops += dropped(envp[i]);
+    if (longs == 0 && drops == 0) return 0;
+    const char* self = longs ? self_path() : "";
     if (self == NULL) {
         errno = E2BIG;
         return -1;
@@ -297,11 +303,13 @@ static int rewrite(char* const argv[], char* const envp[], struct rewritten* r) 
         strcpy(at, preload);
     }
     size_t out = 0;
-    r->envp[out++] = preload_var;
-    r->envp[out++] = spec;
+    if (longs) {
+        r->envp[out++] = preload_var;
+        r->envp[out++] = spec;
+    }
     for (size_t i = 0; i < envc; ++i)
-        if (strncmp(envp[i], PRELOAD_VAR "=", sizeof PRELOAD_VAR) != 0 &&
-            strncmp(envp[i], LONG_ARGS_VAR "=", sizeof LONG_ARGS_VAR) != 0)
+        if (!dropped(envp[i]) && (!longs || (strncmp(envp[i], PRELOAD_VAR "=", sizeof PRELOAD_VAR) != 0 &&
+                                             strncmp(envp[i], LONG_ARGS_VAR "=", sizeof LONG_ARGS_VAR) != 0)))
             r->envp[out++] = envp[i];
     r->envp[out] = NULL;
     return 1;
