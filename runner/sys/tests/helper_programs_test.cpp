@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <string>
 
 using namespace gol::runner;
 namespace fs = std::filesystem;
@@ -24,13 +25,24 @@ constexpr fs::perms executable = fs::perms::owner_all | fs::perms::group_read | 
 constexpr fs::perms readable = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
                                fs::perms::others_read;
 
+// A runner's binary at PREFIX/bin/runner in a new folder: the tree around it is the test's to lay out.
+struct Tree {
+    TempDir root;
+    fs::path prefix;
+    fs::path runner;
+
+    Tree(const std::string& marker, const std::string& prefix_name)
+        : root("gol-helpers-" + marker + "-"), prefix(root.path() / prefix_name), runner(prefix / "bin" / "runner") {
+        put(runner, executable);
+    }
+};
+
 }  // namespace
 
 TEST_CASE("helpers: an installed runner finds them in its own folders of libexec/ and lib/") {
-    TempDir root("gol-helpers-installed-");
-    const fs::path prefix = root.path() / "usr";
-    const fs::path runner = prefix / "bin" / "runner";
-    put(runner, executable);
+    const Tree tree("installed", "usr");
+    const fs::path& prefix = tree.prefix;
+    const fs::path& runner = tree.runner;
     put(prefix / installed_program_dir / "gol-launcher", executable);
     put(prefix / installed_program_dir / "gol-warm-python.py", readable);
     put(prefix / installed_library_dir / "libgol_long_argv.so", readable);
@@ -48,10 +60,9 @@ TEST_CASE("helpers: an installed runner finds them in its own folders of libexec
 }
 
 TEST_CASE("helpers: a runner in its build tree finds them in libexec/ and lib/ beside bin/") {
-    TempDir root("gol-helpers-build-");
-    const fs::path build = root.path() / "build";
-    const fs::path runner = build / "bin" / "runner";
-    put(runner, executable);
+    const Tree tree("build", "build");
+    const fs::path& build = tree.prefix;
+    const fs::path& runner = tree.runner;
     put(build / "libexec" / "gol-namespace-init", executable);
     put(build / "libexec" / "gol-warm-ruby.rb", readable);
     put(build / "lib" / "libgol_long_argv.so", readable);
@@ -62,10 +73,9 @@ TEST_CASE("helpers: a runner in its build tree finds them in libexec/ and lib/ b
 }
 
 TEST_CASE("helpers: the installed layout comes first, and a program must be executable") {
-    TempDir root("gol-helpers-both-");
-    const fs::path prefix = root.path() / "usr";
-    const fs::path runner = prefix / "bin" / "runner";
-    put(runner, executable);
+    const Tree tree("both", "usr");
+    const fs::path& prefix = tree.prefix;
+    const fs::path& runner = tree.runner;
     put(prefix / installed_program_dir / "gol-launcher", executable);
     put(prefix / "libexec" / "gol-launcher", executable);
     CHECK(find_helper(HelperKind::program, "gol-launcher", runner) == prefix / "libexec/gol-runner/gol-launcher");
