@@ -68,7 +68,7 @@ _runner() {
         prev=${COMP_WORDS[COMP_CWORD - 2]}
     fi
 
-    local sub= at
+    local sub='' at
     for ((at = 1; at < COMP_CWORD; at++)); do
         if [[ ${COMP_WORDS[at]} != -* ]]; then
             sub=${COMP_WORDS[at]}
@@ -100,7 +100,7 @@ _runner() {
     done < <(_runner_given "$at")
     [[ $sub == league && ${#positional[@]} -gt 0 ]] && bots_dir=${positional[0]}
 
-    local option= option_value=
+    local option='' option_value=''
     [[ $prev == -* && -n ${takes[$prev]} ]] && option=$prev option_value=${takes[$prev]}
 
     if [[ -n $option ]]; then
