@@ -286,8 +286,9 @@ std::optional<SpawnSpec> BotPlayer::plain_spec(const std::string& board_json, st
         spec.argv.push_back(board_json);
     } else if (!long_board_spec_) {
         result.forfeit = board_too_large(
-            board_json.size(), "the runner's preload library that delivers it is missing (lib/libgol_long_argv.so "
-                               "beside the runner's bin/): rebuild the runner (scripts/setup), or use the stdin protocol");
+            board_json.size(), "the runner's preload library that delivers it is missing (libgol_long_argv.so, in "
+                               "lib/gol-runner/ or lib/ beside the runner's bin/): rebuild or reinstall the runner, "
+                               "or use the stdin protocol");
         return std::nullopt;
     } else {
         spec = *long_board_spec_;

@@ -1,5 +1,6 @@
 #include "runner/sys/launcher.hpp"
 
+#include "runner/sys/helper_programs.hpp"
 #include "runner/sys/launcher/launch_protocol.h"
 #include "runner/sys/pipe_pump.hpp"
 
@@ -90,22 +91,9 @@ bool send_request(int fd, const gol_launch_request& request, const std::vector<i
 
 }  // namespace
 
-namespace {
+std::optional<fs::path> launcher_program() { return find_helper(HelperKind::program, "gol-launcher"); }
 
-// `name` in libexec/ beside the runner's bin/, when it is there with `mode` access.
-std::optional<fs::path> in_libexec(const char* name, int mode) {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    const fs::path file = exe.parent_path().parent_path() / "libexec" / name;
-    if (ec || ::access(file.c_str(), mode) != 0) return std::nullopt;
-    return file;
-}
-
-}  // namespace
-
-std::optional<fs::path> launcher_program() { return in_libexec("gol-launcher", X_OK); }
-
-std::optional<fs::path> warm_script(const std::string& name) { return in_libexec(name.c_str(), R_OK); }
+std::optional<fs::path> warm_script(const std::string& name) { return find_helper(HelperKind::script, name); }
 
 Launcher::Launcher(SpawnSpec start, bool own_uid) : start_(std::move(start)), own_uid_(own_uid) {}
 

@@ -21,9 +21,9 @@ namespace gol::runner {
 // The descriptor number the launcher gets its control socket on.
 inline constexpr int launcher_fd = GOL_LAUNCH_CONTROL_FD;
 
-// libexec/gol-launcher beside the runner's bin/, when it is there.
+// The runner's gol-launcher (helper_programs.hpp), when it is there.
 std::optional<std::filesystem::path> launcher_program();
-// `name` in libexec/ beside the runner's bin/, when it is there to read: a warm interpreter's
+// The runner's helper `name`, when it is there to read: a warm interpreter's
 // script (launcher/warm_python.py, warm_ruby.rb, installed as gol-warm-python.py, gol-warm-ruby.rb).
 std::optional<std::filesystem::path> warm_script(const std::string& name);
 

@@ -1,5 +1,7 @@
 #include "runner/sys/long_argument.hpp"
 
+#include "runner/sys/helper_programs.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -11,14 +13,7 @@ namespace gol::runner {
 
 namespace fs = std::filesystem;
 
-std::optional<fs::path> long_argument_library() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (ec) return std::nullopt;
-    fs::path library = exe.parent_path().parent_path() / "lib" / "libgol_long_argv.so";
-    if (!fs::is_regular_file(library, ec)) return std::nullopt;
-    return library;
-}
+std::optional<fs::path> long_argument_library() { return find_helper(HelperKind::library, "libgol_long_argv.so"); }
 
 std::vector<std::string> long_argument_environment(const fs::path& library, std::size_t index) {
     return {"LD_PRELOAD=" + library.string(),

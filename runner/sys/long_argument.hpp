@@ -27,7 +27,7 @@ inline constexpr const char* long_argument_placeholder = "@gol-long-argument";
 // The descriptor number the memfd has in the bot's process.
 inline constexpr int long_argument_fd = 3;
 
-// The library, lib/libgol_long_argv.so beside the runner's bin/, when it is there.
+// The library, the runner's libgol_long_argv.so (helper_programs.hpp), when it is there.
 std::optional<std::filesystem::path> long_argument_library();
 
 // The environment that has the library (at `library`, as the bot's process sees it) deliver

@@ -1,6 +1,7 @@
 #include "runner/sys/process.hpp"
 
 #include "runner/sys/contain/init_report.h"
+#include "runner/sys/helper_programs.hpp"
 #include "runner/sys/pipe_pump.hpp"
 #include "runner/sys/unique_fd.hpp"
 
@@ -409,16 +410,16 @@ RunOutcome run(const SpawnSpec& spec, const Containment* contain) {
 
 Containment find_containment() {
     Containment c;
-    std::error_code ec;
-    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    const std::filesystem::path init = exe.parent_path().parent_path() / "libexec" / "gol-namespace-init";
+    const std::optional<std::filesystem::path> init = find_helper(HelperKind::program, "gol-namespace-init");
     auto uncontained = [](const std::string& why) {
         std::fprintf(stderr, "runner: warning: %s; so bots without the sandbox run uncontained: what one starts may "
                              "outlive its move\n", why.c_str());
         return Containment{};
     };
-    c.init = UniqueFd(::open(init.c_str(), O_PATH | O_CLOEXEC));
-    if (!c.init) return uncontained(init.string() + " is missing (rebuild the runner)");
+    if (init) c.init = UniqueFd(::open(init->c_str(), O_PATH | O_CLOEXEC));
+    if (!c.init)
+        return uncontained("gol-namespace-init is in neither libexec/gol-runner/ nor libexec/ beside the runner's bin/ "
+                           "(rebuild or reinstall the runner)");
     // The first way a trivial program starts and ends as it should is the way.
     SpawnSpec probe;
     probe.argv = {"/bin/true"};
