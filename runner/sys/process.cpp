@@ -1,5 +1,6 @@
 #include "runner/sys/process.hpp"
 
+#include "runner/sys/child_setup.h"
 #include "runner/sys/contain/init_report.h"
 #include "runner/sys/helper_programs.hpp"
 #include "runner/sys/pipe_pump.hpp"
@@ -145,13 +146,7 @@ struct ChildSetup {
     const char* program;
     char* const* argv;
     char* const* envp;
-    int stdin_fd;  // -1: /dev/null
-    int stdout_fd;
-    int stderr_fd;
-    const char* cwd;  // nullptr: stay
-    const ResourceLimits* limits;
-    int pass_fd;  // -1: none
-    int pass_as;
+    gol_child_setup streams_and_limits;
     const Identity* run_as;  // nullptr: stay
     // Contained: the child execs the init program (init_fd) with init_argv instead, which
     // starts the bot in a PID namespace of its own and reports on report_fd.
@@ -170,43 +165,8 @@ int child_main(void* arg) {
         c->step = step;
         _exit(127);
     };
-    // A session of its own, so a process group of its own (pgid = pid) and no controlling
-    // terminal: a bot cannot open /dev/tty to type into the host's shell.
-    if (::setsid() < 0) fail("setsid");
-    // The runner ignores SIGPIPE and blocks SIGINT/SIGTERM in its threads; ignored and
-    // blocked signals survive exec, so the bot gets the defaults back.
-    struct sigaction dfl {};
-    dfl.sa_handler = SIG_DFL;
-    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGXCPU, SIGXFSZ}) ::sigaction(sig, &dfl, nullptr);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    int in = c->stdin_fd;
-    if (in < 0 && (in = ::open("/dev/null", O_RDONLY)) < 0) fail("open /dev/null");
-    if (::dup2(in, 0) < 0 || ::dup2(c->stdout_fd, 1) < 0 || ::dup2(c->stderr_fd, 2) < 0) fail("dup2");
-    if (c->pass_fd >= 0) {
-        // dup2 onto itself would keep close-on-exec.
-        if (c->pass_fd == c->pass_as ? ::fcntl(c->pass_as, F_SETFD, 0) != 0 : ::dup2(c->pass_fd, c->pass_as) < 0)
-            fail("passing a descriptor");
-    }
     if (c->report_fd >= 0 && ::fcntl(c->report_fd, F_SETFD, 0) != 0) fail("passing the init's channel");
-    if (c->cwd && ::chdir(c->cwd) != 0) fail("chdir");
-    auto limit = [&](int resource, std::uint64_t value, const char* step) {
-        if (value == 0) return;
-        rlimit r{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
-        // CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
-        if (resource == RLIMIT_CPU) r.rlim_max = r.rlim_cur + 1;
-        if (::setrlimit(resource, &r) != 0) fail(step);
-    };
-    limit(RLIMIT_AS, c->limits->address_space, "setrlimit RLIMIT_AS");
-    limit(RLIMIT_CPU, c->limits->cpu_seconds, "setrlimit RLIMIT_CPU");
-    limit(RLIMIT_FSIZE, c->limits->file_size, "setrlimit RLIMIT_FSIZE");
-    limit(RLIMIT_NOFILE, c->limits->open_files, "setrlimit RLIMIT_NOFILE");
-    // It counts every process of the uid on the host: only a uid of the child's own makes it the
-    // child's limit, where under the runner's own uid it would count the user's other processes.
-    if (c->run_as) limit(RLIMIT_NPROC, c->limits->processes, "setrlimit RLIMIT_NPROC");
-    rlimit no_core{0, 0};
-    ::setrlimit(RLIMIT_CORE, &no_core);
+    if (const char* step = gol_set_up_child(&c->streams_and_limits)) fail(step);
     if (c->run_as) {
         if (::setgroups(0, nullptr) != 0) fail("setgroups");
         if (::setgid(c->run_as->gid) != 0) fail("setgid");
@@ -279,16 +239,17 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe, const Containment* c
         for (const std::string& e : *spec.env) envp.push_back(const_cast<char*>(e.c_str()));
         envp.push_back(nullptr);
     }
+    const ResourceLimits& l = spec.limits;
     ChildSetup setup{program.c_str(),
                      argv.data(),
                      spec.env ? envp.data() : environ,
-                     in ? in->read.get() : -1,
-                     out.write.get(),
-                     err.write.get(),
-                     spec.cwd.empty() ? nullptr : spec.cwd.c_str(),
-                     &spec.limits,
-                     spec.pass_fd ? spec.pass_fd->fd : -1,
-                     spec.pass_fd ? spec.pass_fd->as : -1,
+                     gol_child_setup{in ? in->read.get() : -1, out.write.get(), err.write.get(),
+                                     spec.pass_fd ? spec.pass_fd->fd : -1, spec.pass_fd ? spec.pass_fd->as : -1,
+                                     spec.cwd.empty() ? nullptr : spec.cwd.c_str(), l.address_space, l.cpu_seconds,
+                                     l.file_size, l.open_files,
+                                     // It counts every process of the uid on the host: only a uid of
+                                     // the child's own makes it the child's limit.
+                                     spec.run_as ? l.processes : 0},
                      spec.run_as ? &*spec.run_as : nullptr};
     if (contain) {
         setup.init_fd = init_moved ? init_moved.get() : contain->init.get();

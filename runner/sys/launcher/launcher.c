@@ -28,6 +28,7 @@
  * Statically linked (with musl where there is one), like the namespace init. */
 #define _GNU_SOURCE
 #include "launch_protocol.h"
+#include "../child_setup.h"
 #include "../contain/pid_namespace.h"
 
 #include <dirent.h>
@@ -332,51 +333,29 @@ static int exec_in_path(struct move* m) {
 /* The move's process: only async-signal-safe calls until execve. */
 static int start_move(void* arg) {
     struct move* m = arg;
-#define FAIL(what)           \
-    do {                     \
-        m->error = errno;    \
-        m->step = what;      \
-        _exit(127);          \
-    } while (0)
     /* Close-on-exec already; closed first, so that no descriptor of the move's lands on its
      * number before, and not even a failed exec leaves it open. */
     close(control);
-    /* A session and process group of its own, as run_process gives an unsandboxed bot. */
-    if (setsid() < 0) FAIL("setsid");
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    int in = m->stdin_fd;
-    if (in < 0 && (in = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) FAIL("open /dev/null");
-    if (dup2(in, 0) < 0 || dup2(m->stdout_fd, 1) < 0 || dup2(m->stderr_fd, 2) < 0) FAIL("dup2");
-    if (m->pass_fd >= 0) {
-        if (m->pass_fd == m->request->pass_as ? fcntl(m->pass_fd, F_SETFD, 0) != 0
-                                             : dup2(m->pass_fd, m->request->pass_as) < 0)
-            FAIL("passing a descriptor");
-    }
-    if (m->cwd[0] && chdir(m->cwd) != 0) FAIL("chdir");
     const struct gol_launch_request* r = m->request;
-    struct {
-        int resource;
-        uint64_t value;
-        const char* step;
-    } limits[] = {{RLIMIT_AS, r->address_space, "setrlimit RLIMIT_AS"},
-                  {RLIMIT_CPU, r->cpu_seconds, "setrlimit RLIMIT_CPU"},
-                  {RLIMIT_FSIZE, r->file_size, "setrlimit RLIMIT_FSIZE"},
-                  {RLIMIT_NOFILE, r->open_files, "setrlimit RLIMIT_NOFILE"},
-                  {RLIMIT_NPROC, (r->flags & GOL_LAUNCH_NPROC) ? r->processes : 0, "setrlimit RLIMIT_NPROC"}};
-    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; ++i) {
-        if (limits[i].value == 0) continue;
-        struct rlimit l = {(rlim_t)limits[i].value, (rlim_t)limits[i].value};
-        /* CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills. */
-        if (limits[i].resource == RLIMIT_CPU) l.rlim_max = l.rlim_cur + 1;
-        if (setrlimit(limits[i].resource, &l) != 0) FAIL(limits[i].step);
+    const struct gol_child_setup setup = {m->stdin_fd,
+                                          m->stdout_fd,
+                                          m->stderr_fd,
+                                          m->pass_fd,
+                                          r->pass_as,
+                                          m->cwd,
+                                          r->address_space,
+                                          r->cpu_seconds,
+                                          r->file_size,
+                                          r->open_files,
+                                          (r->flags & GOL_LAUNCH_NPROC) ? r->processes : 0};
+    const char* failed = gol_set_up_child(&setup);
+    if (failed == NULL) {
+        exec_in_path(m);
+        failed = "execve";
     }
-    struct rlimit no_core = {0, 0};
-    setrlimit(RLIMIT_CORE, &no_core);
-    exec_in_path(m);
-    FAIL("execve");
-#undef FAIL
+    m->error = errno;
+    m->step = failed;
+    _exit(127);
 }
 
 /* The warm interpreter ended (`reaped`: already waited for) or made to end. */
