@@ -2,6 +2,7 @@
 
 #include "runner/bots/content_hash.hpp"
 #include "runner/sys/copy_tree.hpp"
+#include "runner/sys/launcher.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/sandbox.hpp"
 #include "runner/sys/temp_dir.hpp"
@@ -56,26 +57,22 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     // Build output goes to stderr and stdout alike; one stream keeps their order for the tail.
     std::vector<std::string> command = {"/bin/sh", "-c", "exec \"$@\" 2>&1", "build"};
     command.insert(command.end(), argv.begin(), argv.end());
+    std::optional<TempDir> home;
+    if (!options.sandbox) home.emplace("gol-build-home");
+    const SandboxView view{mounts, workdir,
+                           {std::string("PATH=") + bot_path, "HOME=" + (home ? home->path().string() : "/tmp"),
+                            "LANG=C.UTF-8"}};
+    // Started as a bot's moves are, so that what the build starts ends with it: a daemon holding
+    // its output cannot stall the run.
+    const std::unique_ptr<Launcher> launcher = Launcher::make(options.sandbox, view, who, nullptr);
     SpawnSpec spec;
+    spec.argv = command;
+    spec.env = view.environment;
+    spec.cwd = workdir;
     spec.timeout = options.timeout;
     spec.stdout_cap = kBuildOutputCap;
     spec.limits = kBuildLimits;
-    std::optional<TempDir> home;
-    if (options.sandbox) {
-        SandboxView view{mounts, workdir, {std::string("PATH=") + bot_path, "HOME=/tmp", "LANG=C.UTF-8"}};
-        spec.argv = options.sandbox->command(view, command);
-        spec.env = std::vector<std::string>{};
-        spec.run_as = who;
-    } else {
-        home.emplace("gol-build-home");
-        spec.argv = command;
-        spec.cwd = workdir;
-        spec.env = {std::string("PATH=") + bot_path, "HOME=" + home->path().string(), "LANG=C.UTF-8"};
-        // What the build starts ends with it: a daemon holding its output cannot stall the run.
-        spec.contain = true;
-    }
-    RunOutcome r = run_process(spec);
-    if (options.sandbox) as_seen_inside(r);
+    const RunOutcome r = launcher->run(spec);
     if (r.kind == RunOutcome::Kind::exited && r.exit_status == 0) return;
     std::string msg = bot.name + ": " + what + " failed (" + describe(r) + ")";
     std::string tail = tail_lines(r.out, kTailLines);

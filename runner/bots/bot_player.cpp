@@ -123,29 +123,10 @@ SandboxView BotPlayer::sandbox_view(bool long_board) const {
 }
 
 std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
-    const std::optional<fs::path> program = launcher_program();
-    if (!program)
-        throw std::runtime_error("the runner's launcher (libexec/gol-launcher beside its bin/) is missing, and no bot "
-                                 "runs without it: rebuild the runner (scripts/setup)");
-    SpawnSpec spec;
-    const std::vector<std::string> command = {program->string(), std::to_string(launcher_fd)};
-    if (sandbox_) {
-        // One sandbox for the game's moves, so it shows what any of them needs: the preload
-        // library too, for the moves whose board is too long for an argument.
-        SandboxView view = sandbox_view(long_library_.has_value());
-        // The launcher's folder: the warm interpreters' scripts are there too.
-        std::vector<SandboxView::Mount> launcher = sandbox_->stage("libexec", {program->parent_path()});
-        view.mounts.insert(view.mounts.end(), launcher.begin(), launcher.end());
-        spec.argv = sandbox_->command(view, command, true);
-        spec.env = std::vector<std::string>{};
-        spec.run_as = identity_;
-    } else {
-        spec.argv = command;
-        spec.env = env_;
-        spec.cwd = bot_.dir;
-    }
-    spec.registry = registry_;
-    return std::make_unique<Launcher>(std::move(spec), identity_.has_value());
+    // One sandbox for the game's moves, so it shows what any of them needs: the preload library
+    // too, for the moves whose board is too long for an argument.
+    return Launcher::make(sandbox_, sandbox_ ? sandbox_view(long_library_.has_value()) : SandboxView{{}, bot_.dir, env_},
+                          identity_, registry_);
 }
 
 SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {

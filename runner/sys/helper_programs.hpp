@@ -1,5 +1,5 @@
-// Where the runner finds its helpers: the programs it runs around bots (gol-launcher,
-// gol-namespace-init), the warm interpreters' scripts the launcher runs (gol-warm-python.py,
+// Where the runner finds its helpers: the program it runs every bot's processes through
+// (gol-launcher), the warm interpreters' scripts the launcher runs (gol-warm-python.py,
 // gol-warm-ruby.rb) and the preload library it hands to argv bots (libgol_long_argv.so).
 // They are found from the runner's own binary, never through PATH or the current folder, in
 // one of two layouts:

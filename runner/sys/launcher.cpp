@@ -97,6 +97,29 @@ std::optional<fs::path> warm_script(const std::string& name) { return find_helpe
 
 Launcher::Launcher(SpawnSpec start, bool own_uid) : start_(std::move(start)), own_uid_(own_uid) {}
 
+std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, const std::optional<Identity>& who,
+                                         ProcessRegistry* registry) {
+    const std::optional<fs::path> program = launcher_program();
+    if (!program)
+        throw std::runtime_error("the runner's launcher (gol-launcher, beside its bin/ or installed with it) is "
+                                 "missing, and no bot runs without it: rebuild or reinstall the runner");
+    SpawnSpec spec;
+    const std::vector<std::string> command = {program->string(), std::to_string(launcher_fd)};
+    if (sandbox) {
+        std::vector<SandboxView::Mount> launcher = sandbox->stage("libexec", {program->parent_path()});
+        view.mounts.insert(view.mounts.end(), launcher.begin(), launcher.end());
+        spec.argv = sandbox->command(view, command, true);
+        spec.env = std::vector<std::string>{};
+        spec.run_as = who;
+    } else {
+        spec.argv = command;
+        spec.env = view.environment;
+        spec.cwd = view.workdir;
+    }
+    spec.registry = registry;
+    return std::make_unique<Launcher>(std::move(spec), who.has_value());
+}
+
 Launcher::~Launcher() { stop(); }
 
 int Launcher::pid() const { return process_ ? process_->pid() : -1; }

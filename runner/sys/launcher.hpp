@@ -6,6 +6,7 @@
 
 #include "runner/sys/launcher/launch_protocol.h"
 #include "runner/sys/process.hpp"
+#include "runner/sys/sandbox.hpp"
 #include "runner/sys/unique_fd.hpp"
 
 #include <chrono>
@@ -34,6 +35,13 @@ public:
     // set here. `own_uid`: the launcher's uid is the bot's alone, so RLIMIT_NPROC is set in
     // each move (ResourceLimits::processes says why only then). Nothing starts until run().
     Launcher(SpawnSpec start, bool own_uid);
+    // The launcher of one bot's game or one build: inside `sandbox` as `who` (bubblewrap with
+    // --as-pid-1, showing `view` and the launcher's own folder, where the warm interpreters are
+    // too), or without one in a PID namespace it makes itself, in view.workdir with
+    // view.environment. Throws when the runner has no launcher program: nothing of a bot runs
+    // without one.
+    static std::unique_ptr<Launcher> make(Sandbox* sandbox, SandboxView view, const std::optional<Identity>& who,
+                                          ProcessRegistry* registry);
     ~Launcher();
     Launcher(const Launcher&) = delete;
     Launcher& operator=(const Launcher&) = delete;

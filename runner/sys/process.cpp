@@ -1,8 +1,6 @@
 #include "runner/sys/process.hpp"
 
 #include "runner/sys/child_setup.h"
-#include "runner/sys/contain/init_report.h"
-#include "runner/sys/helper_programs.hpp"
 #include "runner/sys/pipe_pump.hpp"
 #include "runner/sys/unique_fd.hpp"
 
@@ -37,27 +35,13 @@ std::chrono::microseconds cpu_time(const rusage& u) {
     return seconds(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + microseconds(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
-// One whole report from a namespace init, or nullopt at end of file.
-std::optional<gol_init_report> read_report(int fd) {
-    gol_init_report report{};
-    ssize_t got;
-    while ((got = ::read(fd, &report, sizeof report)) < 0 && errno == EINTR) {
-    }
-    if (got != static_cast<ssize_t>(sizeof report)) return std::nullopt;
-    return report;
-}
-
 // A started child that leads its own process group. Until reaped, the destructor kills the
-// group and reaps it, so no exit path leaks a process. A contained bot's child is the init of
-// its namespace, which reports the bot's own outcome on `report`.
+// group and reaps it, so no exit path leaks a process.
 class ChildGroup {
 public:
     // pidfd_open through syscall(): glibc 2.36's <sys/pidfd.h> lacks C linkage for C++.
-    ChildGroup(pid_t pid, ProcessRegistry* registry, UniqueFd report)
-        : pid_(pid),
-          pidfd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))),
-          registry_(registry),
-          report_(std::move(report)) {
+    ChildGroup(pid_t pid, ProcessRegistry* registry)
+        : pid_(pid), pidfd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))), registry_(registry) {
         if (!pidfd_) throw std::runtime_error(std::string("pidfd_open: ") + std::strerror(errno));
         if (registry_) registry_->add(pid_);
     }
@@ -69,13 +53,12 @@ public:
 
     pid_t pid() const { return pid_; }
     int pidfd() const { return pidfd_.get(); }
-    // The bot's peak resident memory, once reaped.
+    // Its peak resident memory, once reaped.
     long max_rss_kb() const { return usage_.ru_maxrss; }
-    // Its CPU time with that of the children it reaped (for a contained bot, the init's, whose
-    // child the bot is), once reaped.
+    // Its CPU time with that of the children it reaped, once reaped.
     std::chrono::microseconds cpu() const { return cpu_time(usage_); }
 
-    // Returns the bot's wait status. Kills the group first: the leader, still unreaped,
+    // Returns its wait status. Kills the group first: the leader, still unreaped,
     // keeps the group id from being reused while we signal it.
     int kill_and_reap() {
         ::kill(-pid_, SIGKILL);
@@ -86,14 +69,6 @@ public:
         }
         reaped_ = true;
         reap_stragglers();
-        // The init wrote the bot's end before exiting; killed first (timeout, overflow), it did
-        // not, and the init's own death stands for the bot's.
-        if (report_) {
-            if (auto end = read_report(report_.get()); end && end->kind == GOL_INIT_ENDED) {
-                status = end->value;
-                usage_.ru_maxrss = static_cast<long>(end->max_rss_kb);
-            }
-        }
         return status;
     }
 
@@ -116,7 +91,6 @@ private:
     pid_t pid_;
     UniqueFd pidfd_;
     ProcessRegistry* registry_;
-    UniqueFd report_;
     bool reaped_ = false;
     rusage usage_{};
 };
@@ -132,14 +106,6 @@ struct Started {
     std::string error;  // set when the program could not be started
 };
 
-// How contained bots start: the init program, opened once so that a run_as identity can exec
-// it wherever the runner lives, and whether the runner clones it into a new PID namespace (as
-// root) or the init makes its namespaces itself (user and PID; namespace_init.c says why).
-struct Containment {
-    UniqueFd init;  // libexec/gol-namespace-init
-    int clone_flags = 0;
-};
-
 // What the child needs between clone() and exec. It shares our memory until it execs (vfork
 // semantics), so it reports a failure by writing `error` here.
 struct ChildSetup {
@@ -148,11 +114,6 @@ struct ChildSetup {
     char* const* envp;
     gol_child_setup streams_and_limits;
     const Identity* run_as;  // nullptr: stay
-    // Contained: the child execs the init program (init_fd) with init_argv instead, which
-    // starts the bot in a PID namespace of its own and reports on report_fd.
-    int init_fd = -1;
-    char* const* init_argv = nullptr;
-    int report_fd = -1;
     int error = 0;
     const char* step = "";
 };
@@ -165,34 +126,15 @@ int child_main(void* arg) {
         c->step = step;
         _exit(127);
     };
-    if (c->report_fd >= 0 && ::fcntl(c->report_fd, F_SETFD, 0) != 0) fail("passing the init's channel");
     if (const char* step = gol_set_up_child(&c->streams_and_limits)) fail(step);
     if (c->run_as) {
         if (::setgroups(0, nullptr) != 0) fail("setgroups");
         if (::setgid(c->run_as->gid) != 0) fail("setgid");
         if (::setuid(c->run_as->uid) != 0) fail("setuid");
     }
-    if (c->init_fd >= 0) {
-        // When the runner dies, so does the init, and the kernel ends the namespace with it.
-        // Set after setuid, which clears it; kept across exec. "Parent" is the thread that
-        // cloned us, blocked right now, and a bot never outlives the thread that plays it.
-        if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail("prctl PR_SET_PDEATHSIG");
-        ::execveat(c->init_fd, "", c->init_argv, c->envp, AT_EMPTY_PATH);
-    } else {
-        ::execve(c->program, c->argv, c->envp);
-    }
+    ::execve(c->program, c->argv, c->envp);
     fail("execve");
     return 127;
-}
-
-// A close-on-exec copy of `fd` when the child would put something else on its number (0-2 are
-// the standard streams, and a passed descriptor takes its own), else an empty one.
-UniqueFd moved_out_of_the_way(int fd, const SpawnSpec& spec) {
-    const int taken = std::max(2, spec.pass_fd ? spec.pass_fd->as : 2);
-    if (fd > 2 && !(spec.pass_fd && fd == spec.pass_fd->as)) return UniqueFd();
-    UniqueFd moved(::fcntl(fd, F_DUPFD_CLOEXEC, taken + 1));
-    if (!moved) throw std::runtime_error(std::string("fcntl: ") + std::strerror(errno));
-    return moved;
 }
 
 // A program named without a slash, looked up in the runner's PATH before the child starts,
@@ -206,7 +148,7 @@ std::string find_program(const std::string& name) {
 
 // Starts spec.argv in a process group of its own with spec.limits applied. stdin is a pipe
 // when `stdin_pipe`, else /dev/null. Our pipe ends are non-blocking.
-Started start_child(const SpawnSpec& spec, bool stdin_pipe, const Containment* contain) {
+Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
     Started started;
     if (spec.argv.empty()) {
         started.error = "empty command";
@@ -218,20 +160,8 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe, const Containment* c
     if (stdin_pipe) in = make_pipe();
 
     std::string program = find_program(spec.argv[0]);
-    std::optional<Pipe> report;
-    UniqueFd init_moved;
-    std::string report_fd;
     std::vector<char*> argv;
-    argv.reserve(spec.argv.size() + 4);
-    if (contain) {
-        report = make_pipe();
-        if (UniqueFd moved = moved_out_of_the_way(report->write.get(), spec)) report->write = std::move(moved);
-        init_moved = moved_out_of_the_way(contain->init.get(), spec);
-        report_fd = std::to_string(report->write.get());
-        argv.push_back(const_cast<char*>("gol-namespace-init"));
-        argv.push_back(report_fd.data());
-        argv.push_back(program.data());
-    }
+    argv.reserve(spec.argv.size() + 1);
     for (const std::string& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     std::vector<char*> envp;
@@ -251,11 +181,6 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe, const Containment* c
                                      // the child's own makes it the child's limit.
                                      spec.run_as ? l.processes : 0},
                      spec.run_as ? &*spec.run_as : nullptr};
-    if (contain) {
-        setup.init_fd = init_moved ? init_moved.get() : contain->init.get();
-        setup.init_argv = argv.data();
-        setup.report_fd = report->write.get();
-    }
 
     // clone(CLONE_VM | CLONE_VFORK), as posix_spawn does: no copy of our memory, so the cost
     // does not grow with the runner's size, and rlimits can be set between fork and exec,
@@ -265,39 +190,22 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe, const Containment* c
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
     started.start = Clock::now();
-    const int flags = CLONE_VM | CLONE_VFORK | SIGCHLD | (contain ? contain->clone_flags : 0);
-    pid_t pid = ::clone(child_main, stack.data() + stack.size(), flags, &setup);
+    pid_t pid = ::clone(child_main, stack.data() + stack.size(), CLONE_VM | CLONE_VFORK | SIGCHLD, &setup);
     int clone_errno = errno;
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
     if (pid < 0) {
         started.error = std::string("could not start ") + spec.argv[0] + ": clone: " + std::strerror(clone_errno);
         return started;
     }
-    auto failed = [&](const std::string& why) {
+    if (setup.error != 0) {
         int status;
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
-        started.error = std::string("could not start ") + spec.argv[0] + ": " + why;
-        return std::move(started);
-    };
-    if (setup.error != 0) {
-        std::string why = std::strerror(setup.error);
-        if (std::strcmp(setup.step, "execve") != 0) why += std::string(" (") + setup.step + ")";
-        return failed(why);
+        started.error = std::string("could not start ") + spec.argv[0] + ": " + std::strerror(setup.error);
+        if (std::strcmp(setup.step, "execve") != 0) started.error += std::string(" (") + setup.step + ")";
+        return started;
     }
-    UniqueFd report_read;
-    if (report) {
-        // Ours closed, the init's end is the only one left: it reports the bot's exec, or its
-        // end of file says it died first.
-        report->write.reset();
-        std::optional<gol_init_report> start = read_report(report->read.get());
-        if (start && start->kind == GOL_INIT_EXEC_FAILED) return failed(std::strerror(start->value));
-        if (start && start->kind == GOL_INIT_SETUP_FAILED)
-            return failed(std::string(std::strerror(start->value)) + " (making its namespaces)");
-        if (!start || start->kind != GOL_INIT_STARTED) return failed("its namespace's init ended before starting it");
-        report_read = std::move(report->read);
-    }
-    started.child = std::make_unique<ChildGroup>(pid, spec.registry, std::move(report_read));
+    started.child = std::make_unique<ChildGroup>(pid, spec.registry);
     set_nonblocking(out.read.get());
     set_nonblocking(err.read.get());
     started.out = std::move(out.read);
@@ -324,10 +232,10 @@ std::chrono::microseconds since(Clock::time_point t) {
     return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t);
 }
 
-// Starts and waits for one process (run_process), contained when `contain` is given.
-RunOutcome run(const SpawnSpec& spec, const Containment* contain) {
+// Starts and waits for one process (run_process).
+RunOutcome run(const SpawnSpec& spec) {
     RunOutcome outcome;
-    Started started = start_child(spec, spec.stdin_data.has_value(), contain);
+    Started started = start_child(spec, spec.stdin_data.has_value());
     if (!started.child) {
         outcome.spawn_error = started.error;
         return outcome;
@@ -369,40 +277,6 @@ RunOutcome run(const SpawnSpec& spec, const Containment* contain) {
     return collect(outcome.kind);
 }
 
-Containment find_containment() {
-    Containment c;
-    const std::optional<std::filesystem::path> init = find_helper(HelperKind::program, "gol-namespace-init");
-    auto uncontained = [](const std::string& why) {
-        std::fprintf(stderr, "runner: warning: %s; so bots without the sandbox run uncontained: what one starts may "
-                             "outlive its move\n", why.c_str());
-        return Containment{};
-    };
-    if (init) c.init = UniqueFd(::open(init->c_str(), O_PATH | O_CLOEXEC));
-    if (!c.init)
-        return uncontained("gol-namespace-init is in neither libexec/gol-runner/ nor libexec/ beside the runner's bin/ "
-                           "(rebuild or reinstall the runner)");
-    // The first way a trivial program starts and ends as it should is the way.
-    SpawnSpec probe;
-    probe.argv = {"/bin/true"};
-    probe.timeout = std::chrono::seconds(10);
-    std::string why;
-    for (int flags : {CLONE_NEWPID, 0}) {
-        c.clone_flags = flags;
-        RunOutcome r = run(probe, &c);
-        if (r.kind == RunOutcome::Kind::exited && r.exit_status == 0) return c;
-        why += (why.empty() ? "" : "; ") + describe(r);
-    }
-    return uncontained("no PID namespace can be made for a bot here (" + why + ")");
-}
-
-// nullptr when contained bots run as others do.
-const Containment* containment() {
-    static const Containment c = find_containment();
-    return c.init ? &c : nullptr;
-}
-
-const Containment* containment_for(const SpawnSpec& spec) { return spec.contain ? containment() : nullptr; }
-
 }  // namespace
 
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs) {
@@ -430,8 +304,6 @@ void ProcessRegistry::kill_all() {
     for (int pgid : groups_) ::kill(-pgid, SIGKILL);
 }
 
-bool containment_available() { return containment() != nullptr; }
-
 void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
 void set_ended(RunOutcome& outcome, int wait_status) {
@@ -441,14 +313,14 @@ void set_ended(RunOutcome& outcome, int wait_status) {
     outcome.exit_status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 0;
 }
 
-RunOutcome run_process(const SpawnSpec& spec) { return run(spec, containment_for(spec)); }
+RunOutcome run_process(const SpawnSpec& spec) { return run(spec); }
 
 struct BackgroundProcess::State {
     Started started;
 };
 
 BackgroundProcess::BackgroundProcess(const SpawnSpec& spec) {
-    Started started = start_child(spec, false, containment_for(spec));
+    Started started = start_child(spec, false);
     if (!started.child) {
         start_error_ = started.error;
         return;

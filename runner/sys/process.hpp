@@ -72,12 +72,6 @@ struct SpawnSpec {
     // The child drops every supplementary group and switches to this group and user after its
     // limits are set, just before exec; that takes a root runner. nullopt: the runner's own.
     std::optional<Identity> run_as;
-    // A PID namespace of the bot's own, whose process 1 (libexec/gol-namespace-init) starts the
-    // program and ends with it: whatever the bot started ends when it does or is killed, or when
-    // the runner dies (even SIGKILLed), daemons that left its session included; and the bot cannot
-    // see the runner's pid. The outcome (status, signal, output, peak memory) reads as without.
-    // Where no namespace can be made here, the runner says so once on stderr and runs without.
-    bool contain = false;
 };
 
 struct RunOutcome {
@@ -129,10 +123,6 @@ private:
 
 // The first executable `dirs`/`name` ("/usr/bin:/bin" style list), or nullopt.
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs);
-
-// Whether SpawnSpec::contain takes effect here (the init program is found and the kernel lets
-// the runner create PID namespaces). Found out once, at the first call.
-bool containment_available();
 
 // Makes orphaned descendants of bots our children so run_process can reap them instead of
 // leaving zombies to an init that may not reap. Call once at program start.

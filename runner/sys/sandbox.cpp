@@ -120,12 +120,4 @@ std::vector<std::string> Sandbox::command(const SandboxView& view, const std::ve
     return argv;
 }
 
-void as_seen_inside(RunOutcome& outcome) {
-    if (outcome.kind != RunOutcome::Kind::exited || outcome.exit_status <= 128 || outcome.exit_status > 128 + SIGRTMAX)
-        return;
-    outcome.kind = RunOutcome::Kind::signaled;
-    outcome.signal = outcome.exit_status - 128;
-    outcome.exit_status = 0;
-}
-
 }  // namespace gol::runner

@@ -69,8 +69,4 @@ private:
     int staged_count_ = 0;
 };
 
-// bwrap reports a command killed by signal N as exit status 128 + N: `outcome` as the command
-// itself ended.
-void as_seen_inside(RunOutcome& outcome);
-
 }  // namespace gol::runner

@@ -22,11 +22,10 @@ namespace {
 
 constexpr const char* kBoard = R"J({"y_size":5,"x_size":5,"board":{"(1,1)":1},"bot_id":1,"tick_id":0})J";
 
-// Where a warm interpreter can run: contained where PID namespaces can be made, and in the sandbox
-// where bubblewrap works.
+// Where a warm interpreter runs: in its launcher's PID namespace always, and in the sandbox where
+// bubblewrap works.
 std::vector<bool> modes() {
-    std::vector<bool> m;
-    if (containment_available()) m.push_back(false);
+    std::vector<bool> m = {false};
     if (Sandbox::find_bubblewrap()) m.push_back(true);
     return m;
 }
@@ -364,7 +363,6 @@ TEST_CASE("warm interpreters: which bots run warm") {
         b.command = std::move(command);
         return BotPlayer(b, {}, BotHost{area, nullptr, nullptr, host_warm}).warm();
     };
-    if (!containment_available()) return;
     CHECK(warm({"python3", file.string()}));
     CHECK(warm({"/usr/bin/python3.11", file.string()}));
     CHECK_FALSE(warm({"python3", file.string()}, false));  // --cold

@@ -1,7 +1,7 @@
 /* A bot's launcher: process 1 of the bot's PID namespace for a whole game, starting each move's
  * process when the runner asks (runner/sys/launcher.cpp, launch_protocol.h). In the sandbox,
  * bubblewrap starts it with --as-pid-1; without the sandbox it makes the namespace itself
- * (contain/pid_namespace.h) and stays its process 1's parent.
+ * (pid_namespace.h) and stays its process 1's parent.
  * Usage, by the runner only: gol-launcher FD (a unix stream socket to the runner).
  *
  * The runner is trusted, the bot is not, and the bot runs in this namespace, as this uid:
@@ -29,7 +29,7 @@
 #define _GNU_SOURCE
 #include "launch_protocol.h"
 #include "../child_setup.h"
-#include "../contain/pid_namespace.h"
+#include "pid_namespace.h"
 
 #include <dirent.h>
 #include <errno.h>

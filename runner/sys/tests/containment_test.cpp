@@ -1,5 +1,5 @@
-// Bots run without the sandbox are contained (SpawnSpec::contain, docs/sandbox.md "Without the
-// sandbox"), through the real runner: what a bot starts, daemons included, ends with its move or
+// Bots run without the sandbox are contained (their launcher makes them a PID namespace,
+// docs/sandbox.md "Without the sandbox"), through the real runner: what a bot starts, daemons included, ends with its move or
 // its game and with the runner, even a SIGKILLed one; and a bot cannot reach the runner.
 #include "runner/testing/runner_fixture.hpp"
 
@@ -73,16 +73,9 @@ Attempts attempts(const fs::path& result) {
     return a;
 }
 
-bool skip_unless_containment() {
-    if (containment_available()) return false;
-    MESSAGE("PID namespaces are not available here: the runner said why on stderr");
-    return true;
-}
-
 }  // namespace
 
 TEST_CASE("containment: a setsid daemon a bot leaves ends with its move") {
-    if (skip_unless_containment()) return;
     Contained f;
     json j = f.duel("block", "contain_daemon", {"--generations", "3"});
     CHECK(j["forfeits"]["contain_daemon"] == 0);
@@ -92,7 +85,6 @@ TEST_CASE("containment: a setsid daemon a bot leaves ends with its move") {
 }
 
 TEST_CASE("containment: a persistent bot's daemon ends with its game") {
-    if (skip_unless_containment()) return;
     Contained f;
     json j = f.duel("block", "contain_persistent_daemon", {"--generations", "3"});
     CHECK(j["forfeits"]["contain_persistent_daemon"] == 0);
@@ -101,7 +93,6 @@ TEST_CASE("containment: a persistent bot's daemon ends with its game") {
 }
 
 TEST_CASE("containment: SIGKILLing the runner mid-game ends its bots and their daemons") {
-    if (skip_unless_containment()) return;
     Contained f;
     ProcessRegistry registry;  // holds the runner's process group, for the kill
     RunOutcome run;
@@ -122,7 +113,6 @@ TEST_CASE("containment: SIGKILLing the runner mid-game ends its bots and their d
 }
 
 TEST_CASE("containment: a bot can neither ptrace nor signal the runner") {
-    if (skip_unless_containment()) return;
     Contained f;
     // Cold: the bot looks for the runner in the host's /proc, which a warm python3's namespace
     // hides behind a /proc of its own (docs/sandbox.md).
@@ -140,7 +130,6 @@ TEST_CASE("containment: under a runner that is not root, bots and builds cannot 
         MESSAGE("not root: cannot start the runner as another user");
         return;
     }
-    if (skip_unless_containment()) return;
     Contained f;
     // A uid no one else has: the runner, its bots and their builds all run as it, as they do
     // when a user runs the runner.
@@ -181,7 +170,7 @@ TEST_CASE("containment: under a runner that is not root, bots and builds cannot 
     CHECK(a.kill == ESRCH);
     CHECK(a.mem == EACCES);
 
-    // A build step runs as the runner's own user, contained like a bot.
+    // A build step runs as the runner's own user, through a launcher like a bot.
     duel("contain_build_snoop");
     // Written beside the snoop, in the built copy in the cache.
     fs::path written;

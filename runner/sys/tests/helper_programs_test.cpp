@@ -56,18 +56,18 @@ TEST_CASE("helpers: an installed runner finds them in its own folders of libexec
           prefix / "lib/gol-runner/libgol_long_argv.so");
     // Not in the kind's folder, or not there at all.
     CHECK_FALSE(find_helper(HelperKind::library, "gol-launcher", runner));
-    CHECK_FALSE(find_helper(HelperKind::program, "gol-namespace-init", runner));
+    CHECK_FALSE(find_helper(HelperKind::program, "gol-no-such-helper", runner));
 }
 
 TEST_CASE("helpers: a runner in its build tree finds them in libexec/ and lib/ beside bin/") {
     const Tree tree("build", "build");
     const fs::path& build = tree.prefix;
     const fs::path& runner = tree.runner;
-    put(build / "libexec" / "gol-namespace-init", executable);
+    put(build / "libexec" / "gol-launcher", executable);
     put(build / "libexec" / "gol-warm-ruby.rb", readable);
     put(build / "lib" / "libgol_long_argv.so", readable);
 
-    CHECK(find_helper(HelperKind::program, "gol-namespace-init", runner) == build / "libexec/gol-namespace-init");
+    CHECK(find_helper(HelperKind::program, "gol-launcher", runner) == build / "libexec/gol-launcher");
     CHECK(find_helper(HelperKind::script, "gol-warm-ruby.rb", runner) == build / "libexec/gol-warm-ruby.rb");
     CHECK(find_helper(HelperKind::library, "libgol_long_argv.so", runner) == build / "lib/libgol_long_argv.so");
 }
@@ -81,9 +81,9 @@ TEST_CASE("helpers: the installed layout comes first, and a program must be exec
     CHECK(find_helper(HelperKind::program, "gol-launcher", runner) == prefix / "libexec/gol-runner/gol-launcher");
 
     // No execute bit for anyone: not even root may run it.
-    put(prefix / installed_program_dir / "gol-namespace-init", readable);
-    CHECK_FALSE(find_helper(HelperKind::program, "gol-namespace-init", runner));
-    CHECK(find_helper(HelperKind::script, "gol-namespace-init", runner));
+    put(prefix / installed_program_dir / "gol-not-executable", readable);
+    CHECK_FALSE(find_helper(HelperKind::program, "gol-not-executable", runner));
+    CHECK(find_helper(HelperKind::script, "gol-not-executable", runner));
     // A folder of the name is no helper.
     fs::create_directories(prefix / "libexec" / "gol-warm-ruby.rb");
     CHECK_FALSE(find_helper(HelperKind::script, "gol-warm-ruby.rb", runner));
@@ -94,7 +94,6 @@ TEST_CASE("helpers: this test program, in the build tree's bin/, finds the helpe
     REQUIRE(launcher);
     CHECK(launcher->filename() == "gol-launcher");
     CHECK(launcher->parent_path().filename() == "libexec");
-    CHECK(find_helper(HelperKind::program, "gol-namespace-init"));
     CHECK(find_helper(HelperKind::script, "gol-warm-python.py"));
     CHECK(find_helper(HelperKind::script, "gol-warm-ruby.rb"));
     CHECK(find_helper(HelperKind::library, "libgol_long_argv.so"));

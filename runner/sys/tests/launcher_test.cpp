@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,11 +68,10 @@ struct Box {
     }
 };
 
-// The ways a launcher can run here: contained always where PID namespaces can be made, and in
-// the sandbox where bubblewrap works.
+// The ways a launcher runs: in a PID namespace of its own always, and in the sandbox where
+// bubblewrap works.
 std::vector<bool> modes() {
-    std::vector<bool> m;
-    if (containment_available()) m.push_back(false);
+    std::vector<bool> m = {false};
     if (Sandbox::find_bubblewrap()) m.push_back(true);
     return m;
 }
@@ -298,4 +298,61 @@ TEST_CASE("launcher: a persistent process that writes two lines for one, or none
         // And a plain move runs on the same launcher afterwards.
         CHECK(box.run("echo plain").out == "plain\n");
     }
+}
+
+// The launcher's outcome is the process's own, as a plain spawn reports it: one protocol for
+// every bot, whatever the way its move ended.
+TEST_CASE("launcher: a move's outcome reads exactly as a plain process's") {
+    int passed = ::memfd_create("gol-passed", MFD_CLOEXEC);
+    REQUIRE(passed >= 0);
+    REQUIRE(::write(passed, "passed\n", 7) == 7);
+    struct Case {
+        const char* name;
+        SpawnSpec spec;
+    };
+    SpawnSpec with_stdin = Box::move("cat; echo end >&2; exit 4");
+    with_stdin.stdin_data = std::string(300000, 'x');
+    SpawnSpec with_fd = Box::move("cat <&5; pwd");
+    with_fd.pass_fd = SpawnSpec::PassedFd{passed, 5};
+    with_fd.cwd = "/tmp";
+    SpawnSpec missing;
+    missing.argv = {"/nonexistent/bot"};
+    SpawnSpec too_long;
+    too_long.argv = {"/bin/true", std::string(200000, 'a')};
+    const std::vector<Case> cases = {
+        {"exit status and both streams", Box::move("printf '[[1,2]]'; echo oops >&2; exit 3")},
+        {"signal", Box::move("kill -SEGV $$")},
+        {"CPU limit", [] {
+             SpawnSpec s = Box::move("while :; do :; done", 5000ms);
+             s.limits.cpu_seconds = 1;
+             return s;
+         }()},
+        {"stdin to end of file", with_stdin},
+        {"passed descriptor and directory", with_fd},
+        {"timeout", Box::move("echo early; sleep 30", 200ms)},
+        {"stdout over the cap", [] {
+             SpawnSpec s = Box::move("yes");
+             s.stdout_cap = 100000;
+             return s;
+         }()},
+        {"missing program", missing},
+        {"argument too long", too_long},
+    };
+    for (bool sandboxed : modes()) {
+        Box box(sandboxed);
+        for (Case c : cases) {
+            CAPTURE(sandboxed);
+            CAPTURE(c.name);
+            c.spec.env = std::vector<std::string>{"PATH=/usr/bin:/bin"};
+            ::lseek(passed, 0, SEEK_SET);
+            RunOutcome plain = run_process(c.spec);
+            ::lseek(passed, 0, SEEK_SET);
+            RunOutcome launched = box.launcher->run(c.spec);
+            CHECK(launched.kind == plain.kind);
+            CHECK(describe(launched) == describe(plain));
+            CHECK(launched.out == plain.out);
+            CHECK(launched.err == plain.err);
+        }
+    }
+    ::close(passed);
 }

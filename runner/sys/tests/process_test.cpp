@@ -139,17 +139,6 @@ bool skip_unless_root() {
     return true;
 }
 
-bool skip_unless_containment() {
-    if (containment_available()) return false;
-    MESSAGE("PID namespaces are not available here: the runner said why on stderr");
-    return true;
-}
-
-SpawnSpec contained(SpawnSpec spec) {
-    spec.contain = true;
-    return spec;
-}
-
 }  // namespace
 
 TEST_CASE("process: run_as switches user and group and drops supplementary groups") {
@@ -209,110 +198,11 @@ TEST_CASE("process: RLIMIT_NPROC with run_as stops a fork bomb") {
     CHECK(r.out == "19 11 Resource temporarily unavailable\n");
 }
 
-TEST_CASE("process: a contained bot's outcome reads exactly as an uncontained one's") {
-    if (skip_unless_containment()) return;
-    int passed = ::memfd_create("gol-passed", MFD_CLOEXEC);
-    REQUIRE(passed >= 0);
-    REQUIRE(::write(passed, "passed\n", 7) == 7);
-    struct Case {
-        const char* name;
-        SpawnSpec spec;
-    };
-    SpawnSpec with_stdin = sh("cat; echo end >&2; exit 4");
-    with_stdin.stdin_data = std::string(300000, 'x');
-    SpawnSpec with_fd = sh("cat <&5; pwd");
-    with_fd.pass_fd = SpawnSpec::PassedFd{passed, 5};
-    with_fd.cwd = "/tmp";
-    SpawnSpec missing;
-    missing.argv = {"/nonexistent/bot"};
-    SpawnSpec too_long;
-    too_long.argv = {"/bin/true", std::string(200000, 'a')};
-    const std::vector<Case> cases = {
-        {"exit status and both streams", sh("printf '[[1,2]]'; echo oops >&2; exit 3")},
-        {"signal", sh("kill -SEGV $$")},
-        {"CPU limit", [] {
-             SpawnSpec s = sh("while :; do :; done", 5000ms);
-             s.limits.cpu_seconds = 1;
-             return s;
-         }()},
-        {"stdin to end of file", with_stdin},
-        {"passed descriptor and directory", with_fd},
-        {"timeout", sh("echo early; sleep 30", 200ms)},
-        {"stdout over the cap", [] {
-             SpawnSpec s = sh("yes");
-             s.stdout_cap = 100000;
-             return s;
-         }()},
-        {"missing program", missing},
-        {"argument too long", too_long},
-    };
-    for (const Case& c : cases) {
-        CAPTURE(c.name);
-        ::lseek(passed, 0, SEEK_SET);
-        RunOutcome plain = run_process(c.spec);
-        ::lseek(passed, 0, SEEK_SET);
-        RunOutcome boxed = run_process(contained(c.spec));
-        CHECK(boxed.kind == plain.kind);
-        CHECK(describe(boxed) == describe(plain));
-        CHECK(boxed.out == plain.out);
-        CHECK(boxed.err == plain.err);
-    }
-    ::close(passed);
-}
-
-TEST_CASE("process: a contained bot gets a passed descriptor on whatever number it asks for") {
-    if (skip_unless_containment()) return;
-    int passed = ::memfd_create("gol-passed", MFD_CLOEXEC);
-    REQUIRE(passed >= 0);
-    REQUIRE(::write(passed, "passed", 6) == 6);
-    // The runner's own descriptors for the init program and its channel sit on low numbers too.
-    for (int as = 3; as <= 16; ++as) {
-        CAPTURE(as);
-        ::lseek(passed, 0, SEEK_SET);
-        SpawnSpec spec = contained(sh("cat /dev/fd/" + std::to_string(as)));
-        spec.pass_fd = SpawnSpec::PassedFd{passed, as};
-        RunOutcome r = run_process(spec);
-        CHECK(describe(r) == "exit status 0");
-        CHECK(r.out == "passed");
-    }
-    ::close(passed);
-}
-
-TEST_CASE("process: a contained bot runs as pid 2 of its own namespace and cannot see the runner") {
-    if (skip_unless_containment()) return;
-    const std::string us = std::to_string(::getpid());
-    const std::string script = "echo $$ $PPID; kill -0 " + us + " 2>/dev/null && echo sees the runner; exit 0";
-    CHECK(run_process(contained(sh(script))).out == "2 1\n");
-    // Without containment the same script does see us: the check above is not vacuous.
-    CHECK(run_process(sh(script)).out.find("sees the runner") != std::string::npos);
-}
-
-TEST_CASE("process: a contained bot's daemon ends with it, and its peak memory is its own") {
-    if (skip_unless_containment()) return;
-    const std::string marker = gol::runner::testing::unique_marker(29);
-    // setsid leaves the bot's session and process group; the daemon is orphaned at once.
-    RunOutcome r = run_process(contained(sh("setsid sh -c 'sleep " + marker + " &'; echo started")));
-    CHECK(r.out == "started\n");
-    CHECK_FALSE(gol::runner::testing::process_with(marker));
-
-    SpawnSpec big;
-    big.argv = {"/usr/bin/python3", "-c", "b = b'x' * (64 << 20); print(len(b))"};
-    RunOutcome mem = run_process(contained(big));
-    CHECK(mem.out == std::to_string(64 << 20) + "\n");
-    CHECK(mem.max_rss_kb >= 64 * 1024);
-    CHECK(mem.max_rss_kb < 256 * 1024);
-}
-
-TEST_CASE("process: a process's CPU time, with its children's, plain and contained") {
+TEST_CASE("process: a process's CPU time, with its children's") {
     // A loop of the shell's and a child's: both count, as the bot's whole move.
     const std::string busy = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; sh -c 'j=0; while [ $j -lt 100000 ]; do j=$((j+1)); done'";
     RunOutcome plain = run_process(sh(busy, 20000ms));
     CHECK(plain.kind == RunOutcome::Kind::exited);
     REQUIRE(plain.cpu);
     CHECK(*plain.cpu > 20ms);
-    if (skip_unless_containment()) return;
-    RunOutcome boxed = run_process(contained(sh(busy, 20000ms)));
-    CHECK(boxed.kind == RunOutcome::Kind::exited);
-    REQUIRE(boxed.cpu);
-    CHECK(*boxed.cpu > 20ms);
 }

@@ -1,7 +1,7 @@
-/* Making a PID namespace from a program that was not started as its process 1: shared by the
- * namespace init (namespace_init.c) and the bot launcher (launcher/launcher.c). C, static. */
-#ifndef GOL_RUNNER_CONTAIN_PID_NAMESPACE_H
-#define GOL_RUNNER_CONTAIN_PID_NAMESPACE_H
+/* Making a PID namespace from a program that was not started as its process 1: the bot launcher
+ * without the sandbox (launcher.c). C, static. */
+#ifndef GOL_RUNNER_LAUNCHER_PID_NAMESPACE_H
+#define GOL_RUNNER_LAUNCHER_PID_NAMESPACE_H
 
 #include <errno.h>
 #include <fcntl.h>
