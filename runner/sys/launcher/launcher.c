@@ -40,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -99,11 +98,9 @@ static int reap_ended(void) {
     return reaped;
 }
 
-/* What /proc/PID/stat says of a process not yet reaped: its state, its parent, and its user
- * plus system CPU time in microseconds with that of the children it reaped. -1 when it cannot be
- * read (gone). */
+/* What /proc/PID/stat says of a process not yet reaped: its parent, and its user plus system
+ * CPU time in microseconds with that of the children it reaped. -1 when it cannot be read (gone). */
 struct stat_line {
-    char state;
     pid_t parent;
     int64_t cpu_us;
 };
@@ -122,8 +119,8 @@ static int read_stat(long pid, struct stat_line* out) {
     const char* after = strrchr(text, ')');
     int ppid = 0;
     unsigned long long utime, stime, cutime, cstime;
-    if (!after || sscanf(after + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &out->state,
-                         &ppid, &utime, &stime, &cutime, &cstime) != 6)
+    if (!after || sscanf(after + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &ppid, &utime,
+                         &stime, &cutime, &cstime) != 5)
         return -1;
     out->parent = (pid_t)ppid;
     out->cpu_us = (int64_t)((utime + stime + cutime + cstime) * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
@@ -165,34 +162,21 @@ static int64_t reaped_cpu_us(void) {
     return usage_cpu_us(&reaped);
 }
 
-struct freeze_count {
-    int running;
-    int64_t cpu_us;
-};
-
-static void count_running(long pid, void* context) {
-    struct freeze_count* count = context;
+static void add_cpu(long pid, void* total) {
     struct stat_line line;
-    if (read_stat(pid, &line) != 0) return;
-    if (line.state != 'T' && line.state != 't' && line.state != 'Z' && line.state != 'X') ++count->running;
-    count->cpu_us += line.cpu_us;
+    if (read_stat(pid, &line) == 0) *(int64_t*)total += line.cpu_us;
 }
 
 /* Stops every process of the namespace (a persistent bot between its moves) and returns their
- * CPU time, with that of every process this one reaped, in microseconds. A process stops when it
- * next leaves the kernel, and one forked meanwhile gets the signal too; stopped again until
- * /proc shows none running, for at most about 200 ms (one in uninterruptible sleep). */
+ * CPU time, with that of every process this one reaped, in microseconds. One kill(-1) from
+ * process 1 is enough: each process stops as it next leaves the kernel, and one with SIGSTOP
+ * pending cannot finish a fork (the kernel restarts the fork once it is continued), so no new
+ * process escapes it. */
 static int64_t freeze_all(void) {
-    struct freeze_count count = {0, 0};
-    for (int round = 0; round < 200; ++round) {
-        kill(-1, SIGSTOP);
-        count.running = 0;
-        count.cpu_us = 0;
-        if (for_each_process(count_running, &count) != 0 || count.running == 0) break;
-        struct timespec pause = {0, 1000000};
-        nanosleep(&pause, NULL);
-    }
-    return count.cpu_us + reaped_cpu_us();
+    kill(-1, SIGSTOP);
+    int64_t total = 0;
+    for_each_process(add_cpu, &total);
+    return total + reaped_cpu_us();
 }
 
 /* SIGKILL to every process of the namespace but this one and the warm interpreter, as /proc
