@@ -4,6 +4,7 @@
 
 #include "runner/bots/answer_import.hpp"
 #include "runner/bots/answer_page.hpp"
+#include "runner/league/tournament.hpp"
 #include "runner/sys/https_get.hpp"
 #include "runner/text/terminal_text.hpp"
 
@@ -24,6 +25,7 @@ struct ImportOptions {
     std::optional<std::int64_t> question;
     std::string site = "codegolf";
     std::filesystem::path bots_dir;
+    std::filesystem::path tournament;
     bool dry_run = false;
     bool prune = false;
 };
@@ -81,8 +83,17 @@ void print_table(const ImportPlan& plan) {
                   << padded(row.bot.empty() ? "-" : row.bot, bot_width + 2) << row.detail << "\n";
 }
 
-int run_import(const ImportOptions& o) {
+int run_import(ImportOptions o) {
     if (o.from.empty() == !o.question) throw UsageError("import needs either --from FILE or --question ID");
+    if (o.bots_dir.empty() == o.tournament.empty()) throw UsageError("import needs either --bots DIR or --tournament FILE");
+    if (!o.tournament.empty()) {
+        try {
+            // Where the league of that tournament finds its bots.
+            o.bots_dir = read_tournament(o.tournament).bots.value_or("bots");
+        } catch (const TournamentError& e) {
+            throw UsageError(e.what());
+        }
+    }
     if (o.question && *o.question <= 0) throw UsageError("--question must be a question's number, such as 111111");
     if (o.site.empty() || !std::all_of(o.site.begin(), o.site.end(), [](char c) {
             return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-';
@@ -136,7 +147,8 @@ void add_import(CLI::App& app, Action& run) {
     CLI::Option* question = cmd->add_option("--question", o->question, "Fetch every answer of this question over HTTPS");
     from->excludes(question);
     cmd->add_option("--site", o->site, "The Stack Exchange site")->capture_default_str();
-    cmd->add_option("--bots", o->bots_dir, "The bots folder to write into")->required();
+    CLI::Option* bots = cmd->add_option("--bots", o->bots_dir, "The bots folder to write into");
+    cmd->add_option("--tournament", o->tournament, "Or the bots folder of this tournament file")->excludes(bots);
     cmd->add_flag("--dry-run", o->dry_run, "Print what would change, write nothing");
     cmd->add_flag("--prune", o->prune, "Remove the bots of answers deleted from the question");
     cmd->callback([o, &run] { run = [o] { return run_import(*o); }; });

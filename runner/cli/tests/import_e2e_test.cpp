@@ -67,11 +67,29 @@ TEST_CASE("import e2e: --dry-run prints the table and writes nothing") {
     CHECK_FALSE(fs::exists(f.bots));
 }
 
+TEST_CASE("import e2e: --tournament writes into the tournament's bots folder, as nightly --import does") {
+    Fixture f;
+    std::ofstream(f.root.path() / "cup.json") << R"({"bots": "entries", "width": 20, "height": 20})";
+    RunOutcome r = f.runner({"import", "--from", kSaved, "--tournament", (f.root.path() / "cup.json").string()});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    CHECK(fs::exists(f.root.path() / "entries" / "LineDot" / "bot.js"));
+    r = f.runner({"import", "--from", kSaved, "--tournament", (f.root.path() / "cup.json").string(), "--bots", "x"});
+    CHECK(r.exit_status == 2);
+    std::ofstream(f.root.path() / "bad.json") << R"({"bots": 3})";
+    r = f.runner({"import", "--from", kSaved, "--tournament", (f.root.path() / "bad.json").string()});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "bad.json"));
+}
+
 TEST_CASE("import e2e: bad input is named, exit status 2") {
     Fixture f;
     RunOutcome r = f.run_import({});
     CHECK(r.exit_status == 2);
     CHECK(contains(r.err, "import needs either --from FILE or --question ID"));
+    r = f.runner({"import", "--from", kSaved});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "import needs either --bots DIR or --tournament FILE"));
     CHECK(f.run_import({"--from", kSaved, "--question", "5"}).exit_status == 2);
     r = f.run_import({"--from", (f.root.path() / "missing.json").string()});
     CHECK(r.exit_status == 2);
