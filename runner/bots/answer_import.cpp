@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <ctime>
 #include <map>
@@ -23,15 +22,35 @@ namespace {
 // rules (bot.cpp). A compiled bot builds in its folder's copy in the build cache.
 struct LanguageRule {
     std::string_view language;
-    std::string_view source;  // the file's name; a Java bot's is its class's
+    std::vector<std::string_view> names;  // as headers write it, lower case, spaces and version dropped
+    std::string_view source;              // the file's name; a Java bot's is its class's
     std::vector<std::string> run;
     std::string build;
 };
 
-// The runner sizes a single-file Java bot's JVM from the memory limit (bot_player.cpp); a
-// manifest's command is fixed, so it carries the sizes for the default 1024 MiB.
-const std::vector<std::string> kJvm = {"java", "-XX:+UseSerialGC", "-Xmx256m", "-XX:CompressedClassSpaceSize=64m",
-                                       "-XX:ReservedCodeCacheSize=64m", "-cp", "."};
+const std::vector<LanguageRule>& language_rules() {
+    static const std::vector<LanguageRule> rules = {
+        {"Python 2", {"python2"}, "bot.py", {"python2", "bot.py"}, ""},
+        // Plain "Python" runs as the runner runs a .py file: python3.
+        {"Python 3", {"python", "python3", "cpython"}, "bot.py", {"python3", "bot.py"}, ""},
+        {"Ruby", {"ruby"}, "bot.rb", {"ruby", "bot.rb"}, ""},
+        {"Node.js", {"node.js", "nodejs", "node", "javascript", "js"}, "bot.js", {"node", "bot.js"}, ""},
+        // The runner sizes a single-file Java bot's JVM from the memory limit (bot_player.cpp); a
+        // manifest's command is fixed, so it carries the sizes for the default 1024 MiB.
+        {"Java", {"java"}, "", {"java", "-XX:+UseSerialGC", "-Xmx256m", "-XX:CompressedClassSpaceSize=64m",
+                                "-XX:ReservedCodeCacheSize=64m", "-cp", "."}, ""},
+        {"C", {"c", "gcc"}, "bot.c", {"./bot"}, "gcc -O2 -o bot bot.c -lm"},
+        {"C++", {"c++", "cpp", "g++"}, "bot.cpp", {"./bot"}, "g++ -O2 -o bot bot.cpp"},
+        {"Bash", {"bash"}, "bot.sh", {"bash", "bot.sh"}, ""},
+        {"sh", {"sh", "posixsh", "dash"}, "bot.sh", {"sh", "bot.sh"}, ""},
+        {"Perl", {"perl"}, "bot.pl", {"perl", "bot.pl"}, ""},
+        // As 2016 ran it: the board is awk's first operand, which the program reads in BEGIN.
+        {"awk", {"awk", "gawk", "mawk"}, "bot.awk", {"awk", "-f", "bot.awk"}, ""},
+        {"R", {"r", "rscript"}, "bot.R", {"Rscript", "bot.R"}, ""},
+        {"CoffeeScript", {"coffeescript", "coffee"}, "bot.coffee", {"coffee", "bot.coffee"}, ""},
+    };
+    return rules;
+}
 
 std::string lowercase(std::string_view s) {
     std::string out;
@@ -51,27 +70,11 @@ std::optional<LanguageRule> language_rule(std::string_view written) {
     std::string key = lowercase(written.substr(0, written.find('(')));
     std::erase_if(key, [](char c) { return c == ' ' || c == '\t' || c == '-' || c == '_'; });
     const std::size_t version_at = key.find_last_not_of("0123456789.") + 1;
-    const std::string version = key.substr(version_at);
-    key.resize(version_at);
-    auto any = [&](std::initializer_list<std::string_view> names) {
-        return std::find(names.begin(), names.end(), key) != names.end();
-    };
-    if (key == "python" && version.starts_with("2")) return LanguageRule{"Python 2", "bot.py", {"python2", "bot.py"}, ""};
-    // Plain "Python" runs as the runner runs a .py file: python3.
-    if (any({"python", "cpython"})) return LanguageRule{"Python 3", "bot.py", {"python3", "bot.py"}, ""};
-    if (any({"ruby"})) return LanguageRule{"Ruby", "bot.rb", {"ruby", "bot.rb"}, ""};
-    if (any({"node.js", "nodejs", "node", "javascript", "js"}))
-        return LanguageRule{"Node.js", "bot.js", {"node", "bot.js"}, ""};
-    if (any({"java"})) return LanguageRule{"Java", "", kJvm, ""};
-    if (any({"c", "gcc"})) return LanguageRule{"C", "bot.c", {"./bot"}, "gcc -O2 -o bot bot.c -lm"};
-    if (any({"c++", "cpp", "g++"})) return LanguageRule{"C++", "bot.cpp", {"./bot"}, "g++ -O2 -o bot bot.cpp"};
-    if (any({"bash"})) return LanguageRule{"Bash", "bot.sh", {"bash", "bot.sh"}, ""};
-    if (any({"sh", "posixsh", "dash"})) return LanguageRule{"sh", "bot.sh", {"sh", "bot.sh"}, ""};
-    if (any({"perl"})) return LanguageRule{"Perl", "bot.pl", {"perl", "bot.pl"}, ""};
-    // As 2016 ran it: the board is awk's first operand, which the program reads in BEGIN.
-    if (any({"awk", "gawk", "mawk"})) return LanguageRule{"awk", "bot.awk", {"awk", "-f", "bot.awk"}, ""};
-    if (any({"r", "rscript"})) return LanguageRule{"R", "bot.R", {"Rscript", "bot.R"}, ""};
-    if (any({"coffeescript", "coffee"})) return LanguageRule{"CoffeeScript", "bot.coffee", {"coffee", "bot.coffee"}, ""};
+    // Only Python's major version picks another command.
+    if (key.substr(0, version_at) == "python" && key.substr(version_at).starts_with("2")) key = "python2";
+    else key.resize(version_at);
+    for (const LanguageRule& rule : language_rules())
+        if (std::find(rule.names.begin(), rule.names.end(), key) != rule.names.end()) return rule;
     return std::nullopt;
 }
 
@@ -124,13 +127,16 @@ std::string answer_record(const Answer& answer, const AnswerBot& bot, const Impo
                     {"answer_id", answer.answer_id}, {"author", answer.author},
                     {"score", answer.score},         {"last_activity_date", iso_date(answer.last_activity_date)},
                     {"header", bot.header},          {"language", bot.language}};
-    return j.dump(2) + "\n";
+    // Bytes that are not UTF-8 (a header cut short) are replaced rather than refused.
+    return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace
 
 std::string known_languages() {
-    return "Python 2, Python 3, Ruby, Node.js, Java, C, C++, Bash, sh, Perl, awk, R, CoffeeScript";
+    std::string list;
+    for (const LanguageRule& rule : language_rules()) list += (list.empty() ? "" : ", ") + std::string(rule.language);
+    return list;
 }
 
 std::variant<AnswerBot, NotABot> answer_bot(const Answer& answer) {

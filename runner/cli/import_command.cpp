@@ -103,14 +103,16 @@ int run_import(ImportOptions o) {
         throw UsageError("--bots " + terminal_line(o.bots_dir.string()) + ": not a folder");
 
     ImportInput answers;
-    try {
-        answers = o.question ? fetch(o) : read_saved(o);
-    } catch (const FetchError& e) {
-        std::cerr << "runner: error: " << e.what() << '\n';
-        return 1;
-    } catch (const AnswerPageError& e) {
-        std::cerr << "runner: error: " << e.what() << '\n';
-        return 1;
+    if (o.question) {
+        // Not reached, or refused (FetchError, AnswerPageError): no fault of the command line.
+        try {
+            answers = fetch(o);
+        } catch (const std::runtime_error& e) {
+            std::cerr << "runner: error: " << e.what() << '\n';
+            return 1;
+        }
+    } else {
+        answers = read_saved(o);
     }
     const std::size_t count = answers.answers.size();
     const ImportPlan plan = plan_import(std::move(answers.answers), o.bots_dir, answers.source, o.prune);

@@ -28,7 +28,7 @@ TEST_CASE("answer html: a code block before any text leaves no header") {
     CHECK_FALSE(read_answer_html("").header.has_value());
 }
 
-TEST_CASE("answer html: the bot is the first code block, its entities decoded; inline code is no block") {
+TEST_CASE("answer html: the bot is the first code block, its entities decoded, and inline code is no block") {
     const AnswerParts parts = read_answer_html(
         "<h1>C, Bot</h1>\n<p>Compile with <code>gcc -O2</code>:</p>\n"
         "<pre><code>#include &lt;stdio.h&gt;\nint main() { if (1 &lt; 2 &amp;&amp; 3 &gt; 2) "

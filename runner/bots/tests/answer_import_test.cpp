@@ -90,7 +90,7 @@ TEST_CASE("answer import: a Java bot's file is named for its public class, which
     CHECK(manifest_of("Java, A", "int x;") == "Java code without a class");
 }
 
-TEST_CASE("answer import: names keep letters and digits; answers that are not bots say why") {
+TEST_CASE("answer import: names keep letters and digits, and answers that are not bots say why") {
     const auto made = answer_bot(answer(1, "<h2>Python 3, Random Bot #2 (v3), extra</h2><pre><code>x</code></pre>"));
     CHECK(std::get<AnswerBot>(made).name == "RandomBot2v3");
     CHECK(std::get<AnswerBot>(answer_bot(answer(42, "<h2>Ruby, ☃</h2><pre><code>x</code></pre>"))).name == "answer42");
@@ -141,7 +141,7 @@ TEST_CASE("answer import: a saved response into a bots folder, then again: nothi
     CHECK(hash_directory(bots) == hash);
 }
 
-TEST_CASE("answer import: an edited answer updates only its bot; a new score alone changes nothing") {
+TEST_CASE("answer import: an edited answer updates only its bot, and a new score alone changes nothing") {
     TempDir dir("import-edit");
     const fs::path bots = dir.path() / "bots";
     apply_import(plan_import(saved_answers(), bots, source(), false), bots);

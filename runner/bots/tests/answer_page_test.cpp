@@ -85,7 +85,7 @@ TEST_CASE("answer page: every page is fetched while has_more, each backoff waite
     CHECK(answers.back().answer_id == 90011);
 }
 
-TEST_CASE("answer page: an API error names the status and the API's reason; no answer at all is a FetchError") {
+TEST_CASE("answer page: an API error names the status and the API's reason, and no answer at all is a FetchError") {
     AnswerFetcher fetcher;
     fetcher.wait = [](std::chrono::seconds) {};
     fetcher.get = [](const std::string&) {
