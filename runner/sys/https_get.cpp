@@ -31,8 +31,8 @@ HttpResponse https_get(const std::string& url, std::chrono::seconds timeout) {
     char reason[CURL_ERROR_SIZE] = "";
     CURL* c = curl.get();
     curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-    // http is allowed for tests against a local port; redirects only to https.
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https,http,file");
+    // Nothing sent in clear text; file:// reads a saved copy. Redirects only to https.
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https,file");
     curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https");
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);

@@ -49,5 +49,7 @@ TEST_CASE("https_get: nobody answering is a FetchError naming the URL and the re
         CHECK(message.starts_with("cannot fetch " + url + ": "));
         CHECK(message.ends_with("(offline, or the host is down?)"));
     }
-    CHECK_THROWS_WITH_AS(https_get("ftp://127.0.0.1/x"), doctest::Contains("cannot fetch ftp://127.0.0.1/x"), FetchError);
+    // Plain http is refused before any connection.
+    CHECK_THROWS_WITH_AS(https_get("http://127.0.0.1:" + std::to_string(closed_port()) + "/x"),
+                         doctest::Contains("Protocol \"http\" not supported"), FetchError);
 }
