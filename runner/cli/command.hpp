@@ -22,6 +22,7 @@ void add_check(CLI::App& app, Action& run);
 void add_replay(CLI::App& app, Action& run);
 void add_league(CLI::App& app, Action& run);
 void add_table(CLI::App& app, Action& run);
+void add_import(CLI::App& app, Action& run);
 
 // Options that name where bots and build products are.
 struct BotLocations {

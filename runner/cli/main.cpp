@@ -89,6 +89,7 @@ int main(int argc, char** argv) {
     cli::add_replay(app, run);
     cli::add_league(app, run);
     cli::add_table(app, run);
+    cli::add_import(app, run);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

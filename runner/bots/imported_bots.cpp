@@ -1,0 +1,79 @@
+#include "runner/bots/imported_bots.hpp"
+
+#include "runner/sys/atomic_file.hpp"
+#include "runner/sys/temp_dir.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+namespace gol::runner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string file_bytes(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + file.string());
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+}  // namespace
+
+std::vector<ImportedFolder> imported_folders(const fs::path& bots_dir) {
+    std::vector<ImportedFolder> found;
+    std::error_code ec;
+    if (!fs::is_directory(bots_dir, ec)) return found;
+    for (const auto& entry : fs::directory_iterator(bots_dir)) {
+        const fs::path record = entry.path() / answer_file_name;
+        if (entry.path().filename().string().starts_with(".") || !fs::is_regular_file(record, ec)) continue;
+        const nlohmann::json j = nlohmann::json::parse(file_bytes(record), nullptr, false);
+        if (!j.is_object() || !j.contains("answer_id") || !j["answer_id"].is_number_integer()) continue;
+        found.push_back({entry.path().filename().string(), j["answer_id"].get<std::int64_t>(),
+                         j.value("question_id", std::int64_t{0})});
+    }
+    return found;
+}
+
+std::vector<std::string> bot_names_in(const fs::path& bots_dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    if (!fs::is_directory(bots_dir, ec)) return names;
+    for (const auto& entry : fs::directory_iterator(bots_dir))
+        names.push_back(entry.is_directory() ? entry.path().filename().string() : entry.path().stem().string());
+    return names;
+}
+
+bool holds_files(const fs::path& dir, const std::vector<BotFile>& files) {
+    std::error_code ec;
+    for (const BotFile& file : files)
+        if (!fs::is_regular_file(dir / file.name, ec) || file_bytes(dir / file.name) != file.contents) return false;
+    return true;
+}
+
+void write_bot_folder(const fs::path& bots_dir, const BotFolder& folder) {
+    fs::create_directories(bots_dir);
+    // Hidden, so that discovery passes over it; removed with what it holds after the swap.
+    const TempDir staging("." + folder.name + ".import", bots_dir);
+    // Sandboxed bots run as another user, who must read their folder (TempDir makes it 0700).
+    fs::permissions(staging.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                        fs::perms::others_read | fs::perms::others_exec);
+    for (const BotFile& file : folder.files) write_file_atomically(staging.path() / file.name, file.contents);
+    write_file_atomically(staging.path() / answer_file_name, folder.answer_json);
+    const fs::path target = bots_dir / folder.name;
+    std::error_code ec;
+    // RENAME_EXCHANGE swaps the two in one step: the old folder ends up in `staging`, which goes.
+    const unsigned flags = fs::exists(target, ec) ? RENAME_EXCHANGE : RENAME_NOREPLACE;
+    if (::renameat2(AT_FDCWD, staging.path().c_str(), AT_FDCWD, target.c_str(), flags) != 0)
+        throw std::runtime_error("cannot move the new " + folder.name + " into " + bots_dir.string() + ": " +
+                                 std::strerror(errno));
+}
+
+}  // namespace gol::runner
