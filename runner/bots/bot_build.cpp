@@ -65,7 +65,7 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     // Started as a bot's moves are, so that what the build starts ends with it: a daemon holding
     // its output cannot stall the run.
     const std::unique_ptr<Launcher> launcher = Launcher::make(options.sandbox, view, who, nullptr);
-    SpawnSpec spec;
+    CommandSpec spec;
     spec.argv = command;
     spec.env = view.environment;
     spec.cwd = workdir;

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -129,8 +128,8 @@ std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
                           identity_, registry_);
 }
 
-SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
-    SpawnSpec spec;
+CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
+    CommandSpec spec;
     std::vector<std::string> command = bot_.command;
     if (bot_.spec.kind == SourceKind::java) {
         const std::vector<std::string> jvm = jvm_options(limits_.resources.address_space);
@@ -142,15 +141,11 @@ SpawnSpec BotPlayer::make_spawn_spec(bool long_board) const {
         command.push_back(long_argument_placeholder);
     }
     // Unsandboxed, found in the runner's PATH as a plain spawn would; inside, in the bot's.
-    if (!sandbox_ && command[0].find('/') == std::string::npos) {
-        const char* path = std::getenv("PATH");
-        command[0] = find_in_path(command[0], path && *path ? path : "/usr/bin:/bin").value_or(command[0]);
-    }
+    if (!sandbox_) command[0] = find_program(command[0]);
     spec.argv = command;
     spec.env = env_;
     spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
     spec.cwd = bot_.dir;
-    spec.registry = registry_;
     spec.timeout = limits_.time_limit;
     spec.stdout_cap = limits_.stdout_cap;
     spec.stderr_cap = limits_.stderr_cap;
@@ -237,7 +232,7 @@ ForfeitRules BotPlayer::forfeit_rules() const {
 BotPlayer::~BotPlayer() = default;
 
 std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json) {
-    SpawnSpec spec = spawn_spec_;
+    CommandSpec spec = spawn_spec_;
     // No exec, so no limit on an argument's length: a long board is an argument like any.
     if (bot_.spec.protocol == Protocol::stdin) spec.stdin_data = board_json + "\n";
     else spec.argv.push_back(board_json);
@@ -258,9 +253,9 @@ Forfeit board_too_large(std::size_t bytes, std::string_view why) {
 
 }  // namespace
 
-std::optional<SpawnSpec> BotPlayer::plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,
+std::optional<CommandSpec> BotPlayer::plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,
                                                MoveReport& result) const {
-    SpawnSpec spec = spawn_spec_;
+    CommandSpec spec = spawn_spec_;
     if (bot_.spec.protocol == Protocol::stdin) {
         spec.stdin_data = board_json + "\n";
     } else if (!too_long_for_argv(board_json)) {
@@ -274,7 +269,7 @@ std::optional<SpawnSpec> BotPlayer::plain_spec(const std::string& board_json, st
     } else {
         spec = *long_board_spec_;
         long_board.emplace(board_json);
-        spec.pass_fd = SpawnSpec::PassedFd{long_board->fd(), long_argument_fd};
+        spec.pass_fd = CommandSpec::PassedFd{long_board->fd(), long_argument_fd};
     }
     return spec;
 }
@@ -285,7 +280,7 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     std::optional<RunOutcome> ran;
     if (warm()) ran = move_warm(board_json);
     if (!ran) {
-        std::optional<SpawnSpec> spec = plain_spec(board_json, long_board, result);
+        std::optional<CommandSpec> spec = plain_spec(board_json, long_board, result);
         if (!spec) return result;
         ran = launcher_->run(*spec);
     }

@@ -73,7 +73,7 @@ private:
     std::optional<RunOutcome> move_warm(const std::string& board_json);
     // The plain way's process for a move: the board as its last argument (through long_board
     // when too long for one) or on stdin; nullopt with the forfeit in `result` when it cannot be.
-    std::optional<SpawnSpec> plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,
+    std::optional<CommandSpec> plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,
                                         MoveReport& result) const;
     // A move that left GOL_SCRATCH over its limit is forfeited, and the folder emptied.
     void check_scratch(MoveReport& result);
@@ -85,7 +85,7 @@ private:
     void end_persistent();
     // What the launcher runs for a move (or a persistent bot's game), as seen inside.
     // `long_board`: the board travels through the preload library (long_argument.hpp).
-    SpawnSpec make_spawn_spec(bool long_board) const;
+    CommandSpec make_spawn_spec(bool long_board) const;
     // What the sandbox shows the bot: its files, the preload library when `long_board`, scratch.
     SandboxView sandbox_view(bool long_board) const;
     // The game's launcher, in the sandbox or in a PID namespace of its own: every process of
@@ -99,10 +99,10 @@ private:
     std::optional<Identity> identity_;  // the host user it runs as in the sandbox, when not ours
     TempDir scratch_;
     std::vector<std::string> env_;
-    SpawnSpec spawn_spec_;
+    CommandSpec spawn_spec_;
     // For an argv bot's boards over the argument limit, when the preload library is there.
     std::optional<std::filesystem::path> long_library_;
-    std::optional<SpawnSpec> long_board_spec_;
+    std::optional<CommandSpec> long_board_spec_;
     std::unique_ptr<Launcher> launcher_;
     // The warm interpreter's script as the launcher sees it, when the moves run warm.
     std::string warm_script_;

@@ -136,7 +136,7 @@ std::string Launcher::start() {
         throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
     UniqueFd ours(sv[0]), theirs(sv[1]);
     SpawnSpec spec = start_;
-    spec.pass_fd = SpawnSpec::PassedFd{theirs.get(), launcher_fd};
+    spec.pass_fd = CommandSpec::PassedFd{theirs.get(), launcher_fd};
     process_ = std::make_unique<BackgroundProcess>(spec);
     theirs.reset();
     if (!process_->started()) {
@@ -153,9 +153,9 @@ std::string Launcher::start() {
     return why;
 }
 
-RunOutcome Launcher::run(const SpawnSpec& spec) { return *run_request(spec, ""); }
+RunOutcome Launcher::run(const CommandSpec& spec) { return *run_request(spec, ""); }
 
-std::optional<RunOutcome> Launcher::run_warm(const SpawnSpec& spec, const std::string& warm_script) {
+std::optional<RunOutcome> Launcher::run_warm(const CommandSpec& spec, const std::string& warm_script) {
     if (spec.argv.size() < 2 || spec.pass_fd) throw std::logic_error("Launcher::run_warm needs a file and no pass_fd");
     return run_request(spec, warm_script);
 }
@@ -168,7 +168,7 @@ struct Launcher::Request {
     std::optional<Pipe> in;
 };
 
-Launcher::Request Launcher::make_request(const SpawnSpec& spec, const std::string& warm_script,
+Launcher::Request Launcher::make_request(const CommandSpec& spec, const std::string& warm_script,
                                          bool persistent) const {
     if (spec.argv.empty() || !spec.env) throw std::logic_error("Launcher::run needs argv and env");
     Request r;
@@ -278,7 +278,7 @@ int Launcher::kill_move(RunOutcome* outcome) {
     return read_end(Clock::now() + kKillLimit, outcome);
 }
 
-std::optional<RunOutcome> Launcher::run_request(const SpawnSpec& spec, const std::string& warm_script) {
+std::optional<RunOutcome> Launcher::run_request(const CommandSpec& spec, const std::string& warm_script) {
     if (persistent_) throw std::logic_error("Launcher::run during a persistent process");
     Request request = make_request(spec, warm_script, false);
     Sent sent = send(request, spec.argv[0]);
@@ -339,7 +339,7 @@ struct Launcher::Persistent {
     std::optional<int> ended_status;
 };
 
-std::string Launcher::start_persistent(const SpawnSpec& spec) {
+std::string Launcher::start_persistent(const CommandSpec& spec) {
     if (persistent_) throw std::logic_error("Launcher::start_persistent: one runs already");
     Request request = make_request(spec, "", true);
     Sent sent = send(request, spec.argv[0]);

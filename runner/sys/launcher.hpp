@@ -51,20 +51,20 @@ public:
     // timeout (counted from the request) and caps. Every other process of the namespace is
     // killed before it returns. A launcher that is not running is started first; one that dies
     // during the move ends it as killed by SIGKILL, and the next move starts a new one.
-    RunOutcome run(const SpawnSpec& spec);
+    RunOutcome run(const CommandSpec& spec);
 
     // The move as run() does, but forked from the launcher's warm interpreter, which runs
     // `warm_script` (as seen by the launcher) with spec.argv[0] and is started at the first such
     // move: spec.argv[1] is the bot's file, and no pass_fd. Its time counts from the fork.
     // nullopt when the launcher has no warm interpreter to fork from (nothing of the move ran):
     // the caller runs it the plain way.
-    std::optional<RunOutcome> run_warm(const SpawnSpec& spec, const std::string& warm_script);
+    std::optional<RunOutcome> run_warm(const CommandSpec& spec, const std::string& warm_script);
 
     // The persistent protocol: one process for the game, spoken to a line at a time. Starts it
     // as run() would start a move (spec.timeout and stdin_data are not used); an empty string
     // when it started, else why not. Its processes run until the first exchange's reply, and
     // are frozen (stopped, by the launcher) between exchanges.
-    std::string start_persistent(const SpawnSpec& spec);
+    std::string start_persistent(const CommandSpec& spec);
     bool persistent_running() const { return persistent_ != nullptr; }
 
     struct LineReply {
@@ -96,14 +96,14 @@ private:
     // What a request carries: its header, its strings and its descriptors, and our ends of the
     // move's pipes (stdin's only with spec.stdin_data, or for a persistent process).
     struct Request;
-    Request make_request(const SpawnSpec& spec, const std::string& warm_script, bool persistent) const;
+    Request make_request(const CommandSpec& spec, const std::string& warm_script, bool persistent) const;
     // Sends the request, starting the launcher first when none runs; the launcher's STARTED or
     // FAILED report, or a RunOutcome for a start that failed here (spawn_failed) or a launcher
     // that died with the request (signaled, SIGKILL).
     struct Sent;
     Sent send(Request& request, const std::string& name);
     // run() and run_warm(); nullopt only for a warm move that could not start.
-    std::optional<RunOutcome> run_request(const SpawnSpec& spec, const std::string& warm_script);
+    std::optional<RunOutcome> run_request(const CommandSpec& spec, const std::string& warm_script);
 
     // Sends a request without descriptors or strings (KILL, FREEZE, THAW); false once the
     // launcher is gone.

@@ -137,15 +137,6 @@ int child_main(void* arg) {
     return 127;
 }
 
-// A program named without a slash, looked up in the runner's PATH before the child starts,
-// so the child itself only needs execve.
-std::string find_program(const std::string& name) {
-    if (name.find('/') != std::string::npos) return name;
-    const char* path = std::getenv("PATH");
-    // Not found: execve fails with ENOENT, reported like any other start failure.
-    return find_in_path(name, path && *path ? path : "/usr/bin:/bin").value_or(name);
-}
-
 // Starts spec.argv in a process group of its own with spec.limits applied. stdin is a pipe
 // when `stdin_pipe`, else /dev/null. Our pipe ends are non-blocking.
 Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
@@ -278,6 +269,13 @@ RunOutcome run(const SpawnSpec& spec) {
 }
 
 }  // namespace
+
+std::string find_program(const std::string& name) {
+    if (name.find('/') != std::string::npos) return name;
+    const char* path = std::getenv("PATH");
+    // Not found: execve fails with ENOENT, reported like any other start failure.
+    return find_in_path(name, path && *path ? path : "/usr/bin:/bin").value_or(name);
+}
 
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs) {
     while (!dirs.empty()) {

@@ -52,15 +52,16 @@ struct Identity {
     gid_t gid;
 };
 
-struct SpawnSpec {
-    std::vector<std::string> argv;  // argv[0] without a slash is looked up in the runner's PATH
+// What runs, with what and under which limits, wherever it is started: a bot's move through its
+// launcher (launcher.hpp) or a process of the runner's own (SpawnSpec).
+struct CommandSpec {
+    std::vector<std::string> argv;  // argv[0] without a slash is looked up in the PATH
     std::filesystem::path cwd;
     std::optional<std::string> stdin_data;  // nullopt: stdin is /dev/null
     std::optional<std::vector<std::string>> env;  // nullopt: inherit the runner's
     std::chrono::milliseconds timeout{1000};
     std::size_t stdout_cap = std::size_t{1} << 20;
     std::size_t stderr_cap = std::size_t{64} << 10;
-    ProcessRegistry* registry = nullptr;  // optional: where the running group is registered
     ResourceLimits limits;
     // One of our descriptors the child gets under another number (above 2), close-on-exec
     // cleared there; ours may stay close-on-exec, so no concurrent spawn inherits it.
@@ -69,6 +70,11 @@ struct SpawnSpec {
         int as;
     };
     std::optional<PassedFd> pass_fd;
+};
+
+// A process the runner starts itself (run_process, BackgroundProcess): the command, and how.
+struct SpawnSpec : CommandSpec {
+    ProcessRegistry* registry = nullptr;  // optional: where the running group is registered
     // The child drops every supplementary group and switches to this group and user after its
     // limits are set, just before exec; that takes a root runner. nullopt: the runner's own.
     std::optional<Identity> run_as;
@@ -121,6 +127,9 @@ private:
     std::string start_error_;
 };
 
+// A program named without a slash as found in the runner's own PATH (so that a child needs only
+// execve), or `name` unchanged.
+std::string find_program(const std::string& name);
 // The first executable `dirs`/`name` ("/usr/bin:/bin" style list), or nullopt.
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs);
 
