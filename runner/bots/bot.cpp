@@ -1,12 +1,11 @@
 #include "runner/bots/bot.hpp"
+#include "runner/sys/small_file.hpp"
 #include "runner/text/terminal_text.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
-#include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace gol::runner {
@@ -76,11 +75,12 @@ std::string_view name(Protocol protocol) {
 
 BotSpec read_manifest(const fs::path& dir) {
     const fs::path file = dir / "bot.json";
-    std::ifstream in(file);
-    if (!in) throw BotError(quoted(file) + ": cannot be read");
-    std::stringstream text;
-    text << in.rdbuf();
-    return parse_manifest(text.str(), dir);
+    try {
+        return parse_manifest(read_small_file(file, max_manifest_bytes), dir);
+    } catch (const SmallFileError& e) {
+        throw BotError(quoted(file) + " " + e.what() + " (a manifest is a plain JSON file of at most " +
+                       std::to_string(max_manifest_bytes >> 10) + " KiB)");
+    }
 }
 
 BotSpec parse_manifest(std::string_view text, const fs::path& dir) {

@@ -1,6 +1,7 @@
 // Bots: naming a bot by path or by name, reading its manifest, discovering a folder of them.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -35,7 +36,11 @@ struct BotSpec {
     bool warm = true;
 };
 
-// Reads `dir`/bot.json. Throws BotError naming the file and the field.
+// The most a bot.json may hold: a manifest is a few lines, and one is read on every run.
+inline constexpr std::size_t max_manifest_bytes = std::size_t{64} << 10;
+
+// Reads `dir`/bot.json: a regular file (not a link, FIFO or device) of at most
+// max_manifest_bytes. Throws BotError naming the file and the field.
 BotSpec read_manifest(const std::filesystem::path& dir);
 
 // The manifest's text, as read_manifest() checks it (messages name `dir`/bot.json).

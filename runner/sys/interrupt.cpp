@@ -2,6 +2,9 @@
 
 #include <signal.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace gol::runner {
 
 namespace {
@@ -27,6 +30,16 @@ InterruptWatcher::InterruptWatcher(ProcessRegistry& registry) : registry_(regist
             signal_.store(sig);
             stop_.request_stop();
             registry_.kill_all();
+            // The runner stops at once wherever it is: work that does not come back in time (a
+            // read that blocks, a walk of a huge folder) is left, as a second signal leaves it.
+            // What was stored stays stored; the next run removes what was left in the work area.
+            timespec grace{kStopGraceSeconds, 0};
+            siginfo_t info{};
+            const int again = sigtimedwait(&set, &info, &grace);
+            if (closing_.load()) return;
+            std::fprintf(stderr, "runner: %s\n",
+                         again > 0 ? "stopped by a second signal" : "still busy after the stop was asked for: stopped");
+            std::_Exit(128 + sig);
         }
     });
 }

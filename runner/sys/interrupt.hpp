@@ -1,5 +1,7 @@
 // Ctrl-C and SIGTERM as an orderly stop: running bots are killed at once, work in flight is
-// abandoned, and what was already stored stays stored.
+// abandoned, and what was already stored stays stored. A runner that has not finished
+// kStopGraceSeconds after the signal, or gets a second one, exits there and then with 128 + the
+// signal, wherever it is (a discovery that waits on a file, say).
 #pragma once
 
 #include "runner/sys/process.hpp"
@@ -10,6 +12,8 @@
 #include <thread>
 
 namespace gol::runner {
+
+inline constexpr int kStopGraceSeconds = 5;
 
 class InterruptWatcher {
 public:

@@ -175,3 +175,46 @@ TEST_CASE("builds: a missing interpreter is reported before any game") {
     CHECK_THROWS_WITH_AS(prepare_bot(read_manifest(dir.path() / "m"), BuildOptions{cache.path()}),
                          doctest::Contains("no-such-interpreter-xyz is not installed"), BotError);
 }
+
+// A manifest is a stranger's file: a FIFO would block discovery for ever, a link to /dev/zero
+// grow the runner without end, and a link may lead anywhere on the host.
+TEST_CASE("manifest: only a regular file of at most 64 KiB, never waited on nor followed") {
+    TempDir dir("bot-test");
+    const fs::path fifo = dir.path() / "fifo";
+    fs::create_directories(fifo);
+    REQUIRE(::mkfifo((fifo / "bot.json").c_str(), 0644) == 0);
+    const fs::path zero = dir.path() / "zero";
+    fs::create_directories(zero);
+    fs::create_symlink("/dev/zero", zero / "bot.json");
+    const fs::path linked = dir.path() / "linked";
+    write(dir.path() / "elsewhere.json", R"({"run": ["./bot"]})");
+    fs::create_directories(linked);
+    fs::create_symlink(dir.path() / "elsewhere.json", linked / "bot.json");
+    const fs::path big = dir.path() / "big";
+    write(big / "bot.json", R"({"run": ["./bot"], "build": ")" + std::string(70000, 'x') + "\"}");
+    const fs::path folder = dir.path() / "folder";
+    fs::create_directories(folder / "bot.json");
+
+    auto error = [](const fs::path& bot) {
+        try {
+            read_manifest(bot);
+        } catch (const BotError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(contains(error(fifo), "bot.json is a FIFO, not a regular file (a manifest is a plain JSON file of at most 64 KiB)"));
+    CHECK(contains(error(zero), "is a symbolic link, not a regular file"));
+    CHECK(contains(error(linked), "is a symbolic link, not a regular file"));
+    CHECK(contains(error(big), "is over 65536 bytes"));
+    CHECK(contains(error(folder), "is a folder, not a regular file"));
+    // Discovery goes on past them, each with its reason.
+    write(dir.path() / "good" / "bot.json", R"({"run": ["python3", "bot.py"]})");
+    int usable = 0, refused = 0;
+    for (const Discovered& d : discover_bots(dir.path())) {
+        if (d.bot) ++usable;
+        if (contains(d.error, "not a regular file") || contains(d.error, "is over 65536 bytes")) ++refused;
+    }
+    CHECK(usable == 1);
+    CHECK(refused == 5);
+}

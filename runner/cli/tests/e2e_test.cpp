@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
+
+#include <signal.h>
 
 using namespace gol::runner;
 using gol::runner::testing::process_with;
@@ -351,4 +354,39 @@ TEST_CASE("e2e: a league with fewer than two usable bots says why and makes no r
     CHECK(contains(r.err, "has 1 (block); excluded, for the reasons above: notes.xyz"));
     CHECK(contains(r.err, "league: excluded notes.xyz: cannot tell how to run this file"));
     CHECK_FALSE(fs::exists(results));
+}
+
+// A runner asked to stop that is still busy (here with a build that never ends) exits once the
+// grace is over, wherever it is, with the status the signal gives (kStopGraceSeconds).
+TEST_CASE("e2e: SIGTERM stops a league even while a build hangs") {
+    Fixture f;
+    const std::string marker = testing::unique_marker(32);
+    fs::create_directories(f.bots / "slow_build");
+    std::ofstream(f.bots / "slow_build" / "bot.json") << R"({"run": ["./bot"], "build": "sleep )" << marker << R"("})";
+    const fs::path results = f.root.path() / "results-sigterm";
+    RunOutcome run;
+    std::thread league([&] {
+        run = f.runner({"league", f.bots.string(), "--cache", (f.root.path() / "cache").string(), "--results",
+                        results.string(), "--no-sandbox", "--width", "20", "--height", "20", "--generations", "3"});
+    });
+    // The build's sleep runs: the runner is in the middle of preparing the bots.
+    for (int i = 0; i < 6000 && !process_with(marker); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const bool building = process_with(marker);
+    int runner_pid = 0;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string cmdline = read_text(entry.path() / "cmdline");
+        if (cmdline.starts_with(RUNNER_BIN) && cmdline.find(results.string()) != std::string::npos)
+            runner_pid = std::stoi(entry.path().filename().string());
+    }
+    if (runner_pid > 0) ::kill(runner_pid, SIGTERM);
+    league.join();
+    CHECK(building);
+    REQUIRE(runner_pid > 0);
+    INFO("stderr: " << run.err);
+    CHECK(run.kind == RunOutcome::Kind::exited);
+    CHECK(run.exit_status == 128 + SIGTERM);
+    CHECK(contains(run.err, "still busy after the stop was asked for: stopped"));
+    // The build's sleep ended with its launcher when the runner did.
+    for (int i = 0; i < 500 && process_with(marker); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CHECK_FALSE(process_with(marker));
 }
