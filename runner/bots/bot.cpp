@@ -60,6 +60,17 @@ std::string resolve_program(const std::string& program, const fs::path& dir) {
     return program;
 }
 
+// A bot entry that is a link, resolved once, here: the bot is what it points to, hashed and
+// copied into the sandbox as such (a link copied as a link would show the host's files, or
+// nothing). Anything else as it is.
+fs::path resolved(const fs::path& abs) {
+    if (!fs::is_symlink(abs)) return abs;
+    std::error_code ec;
+    fs::path target = fs::canonical(abs, ec);
+    if (ec) throw BotError(quoted(abs) + ": a link to nothing (" + ec.message() + ")");
+    return target;
+}
+
 }  // namespace
 
 BotError::BotError(const std::string& message) : std::runtime_error(terminal_lines(message)) {}
@@ -99,9 +110,10 @@ BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
 
     BotSpec bot;
     bot.path = dir;
-    bot.dir = fs::absolute(dir).lexically_normal();
+    const fs::path entry = fs::absolute(dir).lexically_normal();
+    bot.dir = resolved(entry);
     bot.kind = SourceKind::manifest;
-    bot.name = bot.dir.filename().string();
+    bot.name = entry.filename().string();
 
     if (!j.contains("run")) throw BotError(quoted(file) + ": missing \"run\" (an array of strings: the command)");
     const json& run = j["run"];
@@ -143,10 +155,11 @@ BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
 
 BotSpec single_file_bot(const fs::path& file) {
     BotSpec bot;
-    bot.path = file;
     fs::path abs = fs::absolute(file).lexically_normal();
-    bot.dir = abs.parent_path();
     bot.name = abs.stem().string();
+    abs = resolved(abs);
+    bot.path = abs;
+    bot.dir = abs.parent_path();
     check_name(bot.name, file, "rename the file");
     const std::string ext = abs.extension().string();
     for (const ExtensionRule& rule : kExtensions)

@@ -102,9 +102,18 @@ void add_file_bytes(Sha256& h, const fs::path& path) {
     if (total != size) fail(path, "it changed size while being hashed");
 }
 
+// Whether a link at `rel` in a bot's folder, pointing to `target`, stays inside the folder,
+// judged by the text alone: an absolute target, or one with more ".." than the link is deep,
+// leaves it (into the host's files outside the sandbox, into nothing inside it).
+bool stays_inside(std::string_view rel, const fs::path& target) {
+    if (target.is_absolute()) return false;
+    const fs::path lands = (fs::path(rel).parent_path() / target).lexically_normal();
+    return lands.empty() || *lands.begin() != "..";
+}
+
 // One entry as lstat sees it: its relative path, its type and executable bits, then a regular
 // file's bytes or a symlink's target text. Other types count by type alone.
-void add_entry(Sha256& h, const fs::path& path, std::string_view rel) {
+void add_entry(Sha256& h, const fs::path& path, std::string_view rel, bool links_stay_inside) {
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) fail(path, std::strerror(errno));
     h.add_field(rel).add_field(type_name(st.st_mode)).add_u64(st.st_mode & 0111);
@@ -114,6 +123,9 @@ void add_entry(Sha256& h, const fs::path& path, std::string_view rel) {
         std::error_code ec;
         const fs::path target = fs::read_symlink(path, ec);
         if (ec) fail(path, ec.message());
+        if (links_stay_inside && !stays_inside(rel, target))
+            fail(path, "the link leads out of the bot's folder (to " + target.string() +
+                           "): a bot's links must point to its own files");
         h.add_field(target.native());
     }
 }
@@ -140,13 +152,13 @@ std::string hash_directory(const fs::path& dir) {
     std::sort(entries.begin(), entries.end());
     Sha256 h;
     h.add_u64(entries.size());
-    for (const std::string& rel : entries) add_entry(h, dir / rel, rel);
+    for (const std::string& rel : entries) add_entry(h, dir / rel, rel, true);
     return h.hex();
 }
 
 std::string hash_file(const fs::path& file) {
     Sha256 h;
-    add_entry(h, file, file.filename().native());
+    add_entry(h, file, file.filename().native(), false);
     return h.hex();
 }
 

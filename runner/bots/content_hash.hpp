@@ -37,7 +37,8 @@ private:
 // SHA-256 over every entry below `dir` in sorted order: its relative path, its type and
 // executable bits, and a regular file's bytes or a symlink's target text. Symlinks are never
 // followed and fifos, sockets and devices are never opened (they count by type only).
-// Version-control and interpreter caches are skipped.
+// Version-control and interpreter caches are skipped. A link that leads out of `dir` (an
+// absolute target, or more ".." than it is deep) is refused: throws std::runtime_error naming it.
 std::string hash_directory(const std::filesystem::path& dir);
 
 // The same for one file (its name, type, executable bits and bytes, or its target if a symlink).

@@ -42,7 +42,9 @@ void copy_tree(const fs::path& from, const fs::path& to) {
     copy_entry(from, to, top);
     if (!fs::is_directory(top)) return;
     for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator(); ++it)
-        copy_entry(it->path(), to / fs::relative(it->path(), from), it->symlink_status());
+        // Lexically: fs::relative would resolve a link (main.py -> bot.py) and copy it over its
+        // target, or (a link to ../x) to a place outside `to`.
+        copy_entry(it->path(), to / it->path().lexically_relative(from), it->symlink_status());
 }
 
 void chown_tree(const fs::path& dir, uid_t uid, gid_t gid) {

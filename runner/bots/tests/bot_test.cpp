@@ -1,6 +1,7 @@
 #include "runner/bots/bot.hpp"
 #include "runner/bots/bot_build.hpp"
 #include "runner/bots/content_hash.hpp"
+#include "runner/sys/copy_tree.hpp"
 #include "runner/sys/temp_dir.hpp"
 
 #include <doctest/doctest.h>
@@ -217,4 +218,56 @@ TEST_CASE("manifest: only a regular file of at most 64 KiB, never waited on nor 
     }
     CHECK(usable == 1);
     CHECK(refused == 5);
+}
+
+// Links in and to bots, as a contestant and a host make them.
+TEST_CASE("links: inside a bot they are kept, out of it refused, and a linked bot is its target") {
+    TempDir dir("bot-test");
+    const fs::path bots = dir.path() / "bots";
+    // An ordinary link inside a bot, and one that leads out of it.
+    write(bots / "inner" / "bot.py", "print('[]')\n");
+    fs::create_symlink("bot.py", bots / "inner" / "main.py");
+    write(bots / "inner" / "bot.json", R"({"run": ["python3", "main.py"]})");
+    write(bots / "outer" / "bot.json", R"({"run": ["python3", "bot.py"]})");
+    write(bots / "outer" / "bot.py", "print('[]')\n");
+    fs::create_symlink("/etc/passwd", bots / "outer" / "secret");
+    fs::create_directories(bots / "climber" / "sub");
+    write(bots / "climber" / "bot.json", R"({"run": ["python3", "bot.py"]})");
+    fs::create_symlink("../../elsewhere", bots / "climber" / "sub" / "up");
+    // A host's link to a bot kept elsewhere, as a folder and as a file.
+    write(dir.path() / "kept" / "far" / "bot.json", R"({"run": ["python3", "bot.py"]})");
+    write(dir.path() / "kept" / "far" / "bot.py", "print('[]')\n");
+    write(dir.path() / "kept" / "one.py", "print('[]')\n");
+    fs::create_symlink(dir.path() / "kept" / "far", bots / "linked");
+    fs::create_symlink(dir.path() / "kept" / "one.py", bots / "single.py");
+
+    const PreparedBot inner = prepare_bot(read_manifest(bots / "inner"), BuildOptions{dir.path() / "cache"});
+    CHECK(inner.hash.size() == 64);
+    // Its staged copy keeps the link as a link, next to its target.
+    copy_tree(bots / "inner", dir.path() / "copy");
+    CHECK(fs::is_symlink(dir.path() / "copy" / "main.py"));
+    CHECK(fs::read_symlink(dir.path() / "copy" / "main.py") == "bot.py");
+    CHECK(fs::is_regular_file(dir.path() / "copy" / "bot.py"));
+
+    auto refusal = [&](const char* name) {
+        try {
+            prepare_bot(read_manifest(bots / name), BuildOptions{dir.path() / "cache"});
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(contains(refusal("outer"), "the link leads out of the bot's folder (to /etc/passwd)"));
+    CHECK(contains(refusal("climber"), "the link leads out of the bot's folder (to ../../elsewhere)"));
+
+    const BotSpec linked = read_manifest(bots / "linked");
+    CHECK(linked.name == "linked");
+    CHECK(linked.dir == fs::canonical(dir.path() / "kept" / "far"));
+    const BotSpec single = single_file_bot(bots / "single.py");
+    CHECK(single.name == "single");
+    CHECK(single.path == fs::canonical(dir.path() / "kept" / "one.py"));
+    // The target's bytes are hashed, not the link's text: an edit of the target replays its games.
+    const std::string before = prepare_bot(single, BuildOptions{dir.path() / "cache"}).hash;
+    write(dir.path() / "kept" / "one.py", "print('[[0,0]]')\n");
+    CHECK(prepare_bot(single, BuildOptions{dir.path() / "cache"}).hash != before);
 }

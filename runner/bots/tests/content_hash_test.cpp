@@ -36,22 +36,34 @@ TEST_CASE("sha256: known test vectors, streamed in pieces, and hex() leaves the 
 TEST_CASE("content hash: a symlink counts as its target text and is never followed") {
     TempDir dir("hash-symlink");
     write(dir.path() / "bot.py", "print('hi')\n");
+    write(dir.path() / "other.py", "print('ho')\n");
     const std::string plain = hash_directory(dir.path());
-    // Followed, the first would read /proc's page map (gigabytes, without end) and the second
-    // would walk the whole filesystem: this test would not finish.
-    fs::create_symlink("/proc/self/pagemap", dir.path() / "pagemap");
-    fs::create_symlink("/", dir.path() / "root");
-    const std::string with_links = hash_directory(dir.path());
-    CHECK(with_links.size() == 64);
-    CHECK(with_links != plain);
-    CHECK(hash_directory(dir.path()) == with_links);
-    CHECK(hash_file(dir.path() / "pagemap") == hash_file(dir.path() / "pagemap"));
-    CHECK(hash_file(dir.path() / "pagemap").size() == 64);
-
+    fs::create_symlink("bot.py", dir.path() / "alias.py");
+    const std::string with_link = hash_directory(dir.path());
+    CHECK(with_link.size() == 64);
+    CHECK(with_link != plain);
+    CHECK(hash_directory(dir.path()) == with_link);
     // The target text is what counts.
+    fs::remove(dir.path() / "alias.py");
+    fs::create_symlink("other.py", dir.path() / "alias.py");
+    CHECK(hash_directory(dir.path()) != with_link);
+
+    // Followed, the first would read /proc's page map (gigabytes, without end) and the second
+    // would walk the whole filesystem: this test would not finish. Both lead out of the bot,
+    // which is refused by name.
+    fs::create_symlink("/proc/self/pagemap", dir.path() / "pagemap");
+    std::string refused;
+    try {
+        hash_directory(dir.path());
+    } catch (const std::runtime_error& e) {
+        refused = e.what();
+    }
+    CHECK(refused.find("pagemap: the link leads out of the bot's folder (to /proc/self/pagemap)") != std::string::npos);
     fs::remove(dir.path() / "pagemap");
-    fs::create_symlink("/proc/self/maps", dir.path() / "pagemap");
-    CHECK(hash_directory(dir.path()) != with_links);
+    fs::create_symlink("/", dir.path() / "root");
+    CHECK_THROWS_AS(hash_directory(dir.path()), std::runtime_error);
+    CHECK(hash_file(dir.path() / "root") == hash_file(dir.path() / "root"));
+    CHECK(hash_file(dir.path() / "root").size() == 64);
 }
 
 TEST_CASE("content hash: a fifo is counted by type, never opened") {
