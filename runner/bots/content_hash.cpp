@@ -134,12 +134,27 @@ bool skipped_name(const std::string& name) {
     return name == ".git" || name == "__pycache__" || name.ends_with(".pyc");
 }
 
+// A bot's files as its copies will take them: a sparse file at its full size, as a copy writes it.
+[[noreturn]] void too_big(const fs::path& path, std::uint64_t bytes) {
+    fail(path, "the bot's files take " + std::to_string(bytes >> 20) + " MiB, over the " +
+                   std::to_string(max_bot_bytes >> 20) + " MiB a bot may take (a sparse file counts at its full size)");
+}
+
+std::uint64_t size_of(const fs::path& path) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) fail(path, std::strerror(errno));
+    return S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
 }  // namespace
 
 std::string hash_directory(const fs::path& dir) {
     // Directories are not entries of their own: they are in their files' paths. The iterator
     // does not follow directory symlinks, and each entry's type is its own (symlink_status).
+    // The limits are checked before a byte is read: a bot of a million files or a 4 GiB sparse
+    // file costs a walk, not a copy.
     std::vector<std::string> entries;
+    std::uint64_t bytes = 0;
     for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
         const bool is_dir = it->symlink_status().type() == fs::file_type::directory;
         if (skipped_name(it->path().filename().string())) {
@@ -147,7 +162,10 @@ std::string hash_directory(const fs::path& dir) {
             continue;
         }
         if (is_dir) continue;
+        if (entries.size() == max_bot_files)
+            fail(dir, "the bot has more than " + std::to_string(max_bot_files) + " files, the most a bot may have");
         entries.push_back(it->path().lexically_relative(dir).generic_string());
+        if ((bytes += size_of(it->path())) > max_bot_bytes) too_big(dir, bytes);
     }
     std::sort(entries.begin(), entries.end());
     Sha256 h;
@@ -157,6 +175,7 @@ std::string hash_directory(const fs::path& dir) {
 }
 
 std::string hash_file(const fs::path& file) {
+    if (const std::uint64_t bytes = size_of(file); bytes > max_bot_bytes) too_big(file, bytes);
     Sha256 h;
     add_entry(h, file, file.filename().native(), false);
     return h.hex();

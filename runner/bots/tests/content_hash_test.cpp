@@ -108,3 +108,34 @@ TEST_CASE("content hash: paths and bytes cannot be traded for each other, caches
     write(one.path() / "a", "bd");
     CHECK(hash_directory(one.path()) != before);
 }
+
+// Checked before a byte is read or copied: a 4 GiB sparse file would be copied whole into the
+// sandbox, and read whole at every run.
+TEST_CASE("content hash: a bot over the size or file-count limit is refused by name, unread") {
+    TempDir dir("hash-limits");
+    write(dir.path() / "bot.py", "print('[]')\n");
+    {
+        std::ofstream sparse(dir.path() / "sparse.bin");
+    }
+    fs::resize_file(dir.path() / "sparse.bin", std::uintmax_t{4} << 30);
+    std::string refused;
+    try {
+        hash_directory(dir.path());
+    } catch (const std::runtime_error& e) {
+        refused = e.what();
+    }
+    CHECK(refused.find("the bot's files take 4096 MiB, over the 256 MiB a bot may take") != std::string::npos);
+    CHECK_THROWS_AS(hash_file(dir.path() / "sparse.bin"), std::runtime_error);
+    fs::remove(dir.path() / "sparse.bin");
+    CHECK(hash_directory(dir.path()).size() == 64);
+
+    // Empty files cost nothing but their number.
+    for (std::size_t i = 0; i < max_bot_files; ++i) std::ofstream(dir.path() / ("f" + std::to_string(i)));
+    refused.clear();
+    try {
+        hash_directory(dir.path());
+    } catch (const std::runtime_error& e) {
+        refused = e.what();
+    }
+    CHECK(refused.find("the bot has more than 10000 files, the most a bot may have") != std::string::npos);
+}
