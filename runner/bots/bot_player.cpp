@@ -184,23 +184,21 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
                                                     " times (its first forfeits say why)"};
         return result;
     }
+    MoveOutcome outcome;
+    outcome.kind = MoveOutcome::Kind::could_not_start;
     if (!launcher_->persistent_running()) {
         ++restarts_;
-        if (std::string why = launcher_->start_persistent(spawn_spec_); !why.empty()) {
-            if (restarts_ >= max_restarts) gave_up_ = true;
-            MoveOutcome outcome;
-            outcome.kind = MoveOutcome::Kind::could_not_start;
-            outcome.start_error = why;
-            result.forfeit = move_forfeit(outcome, forfeit_rules());
-            return result;
-        }
+        outcome.start_error = launcher_->start_persistent(spawn_spec_);
     }
-    Launcher::LineReply reply = launcher_->exchange(board_json, limits_.time_limit);
-    result.elapsed = reply.elapsed;
-    result.out = reply.line.substr(0, kOutputPreview);
-    result.err = std::move(reply.err);
-    MoveOutcome outcome = move_outcome(reply);
-    outcome.err = result.err;
+    Launcher::LineReply reply;
+    if (outcome.start_error.empty()) {
+        reply = launcher_->exchange(board_json, limits_.time_limit);
+        result.elapsed = reply.elapsed;
+        result.out = reply.line.substr(0, kOutputPreview);
+        result.err = std::move(reply.err);
+        outcome = move_outcome(reply);
+        outcome.err = result.err;
+    }
     if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules())) {
         // Every forfeit ends the process (a reply over the CPU limit: here); the next tick starts
         // a new one, up to max_restarts.

@@ -17,6 +17,13 @@ Forfeit over_limit(const std::string& limit, const std::string& how, const char*
 
 namespace {
 
+// `detail` and the last line of the bot's stderr, when it wrote one: a crash's traceback ends
+// with the line that names the error.
+std::string with_last_stderr_line(std::string detail, std::string_view err) {
+    if (const std::vector<std::string> last = last_lines(err, 1); !last.empty()) detail += "; its stderr ends: " + last[0];
+    return detail;
+}
+
 // "exit status 1", "killed by signal 9 (Killed)".
 std::string how_it_ended(const MoveOutcome& o) {
     return o.signal ? "killed by signal " + std::to_string(o.signal) + " (" + ::strsignal(o.signal) + ")"
@@ -62,7 +69,8 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
 Forfeit ended(const MoveOutcome& o, const ForfeitRules& r) {
     const ForfeitKind kind = o.signal ? ForfeitKind::signal : ForfeitKind::exit_status;
     if (r.run == ForfeitRules::Run::persistent)
-        return Forfeit{kind, with_last_stderr_line("the bot's process ended (" + how_it_ended(o) + ") before replying", o.err)};
+        return Forfeit{kind,
+                       with_last_stderr_line("the bot's process ended (" + how_it_ended(o) + ") before replying", o.err)};
     return Forfeit{kind, with_last_stderr_line(o.signal ? "the bot was killed by signal " + std::to_string(o.signal) +
                                                               " (" + ::strsignal(o.signal) + ")"
                                                         : "the bot exited with status " + std::to_string(o.exit_status),
@@ -108,11 +116,6 @@ MoveOutcome move_outcome(const Launcher::LineReply& reply) {
             break;
     }
     return o;
-}
-
-std::string with_last_stderr_line(std::string detail, std::string_view err) {
-    if (const std::vector<std::string> last = last_lines(err, 1); !last.empty()) detail += "; its stderr ends: " + last[0];
-    return detail;
 }
 
 std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r) {

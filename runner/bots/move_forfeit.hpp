@@ -61,8 +61,4 @@ Forfeit over_limit(const std::string& limit, const std::string& how, const char*
 // "64 MiB".
 std::string mib(std::uint64_t bytes);
 
-// `detail` and the last line of the bot's stderr, when it wrote one: a crash's traceback ends
-// with the line that names the error.
-std::string with_last_stderr_line(std::string detail, std::string_view err);
-
 }  // namespace gol::runner

@@ -1,5 +1,6 @@
-/* A bot's launcher: process 1 of the bot's PID namespace for a whole game, starting each move's
- * process when the runner asks (runner/sys/launcher.cpp, launch_protocol.h). In the sandbox,
+/* A bot's launcher: process 1 of the bot's PID namespace for a whole game (or a build), starting
+ * each move's process when the runner asks, or a persistent bot's once for the game and stopping
+ * its namespace between moves (runner/sys/launcher.cpp, launch_protocol.h). In the sandbox,
  * bubblewrap starts it with --as-pid-1; without the sandbox it makes the namespace itself
  * (pid_namespace.h) and stays its process 1's parent.
  * Usage, by the runner only: gol-launcher FD (a unix stream socket to the runner).
@@ -25,7 +26,7 @@
  *   0 sends DONE (SIGUSR1) here as it exits, and the move is over then: its end is reported
  *   without waiting for the kernel to unmap it, nor for the interpreter to say so.
  *
- * Statically linked (with musl where there is one), like the namespace init. */
+ * Statically linked (with musl where there is one): nothing of a bot's LD_PRELOAD reaches it. */
 #define _GNU_SOURCE
 #include "launch_protocol.h"
 #include "../child_setup.h"
@@ -179,15 +180,15 @@ static int64_t freeze_all(void) {
     return total + reaped_cpu_us();
 }
 
-/* SIGKILL to every process of the namespace but this one and the warm interpreter, as /proc
- * lists them; how many were sent (zombies included) to processes that are ours to reap, or -1
- * when /proc cannot be read. The interpreter's children (a move that said it was done, and is
- * being unmapped) are its to reap: killed, but not waited for. */
 static void kill_unless_warm(long pid, void* sent) {
     if (pid == warm_pid) return;
     if (kill((pid_t)pid, SIGKILL) == 0 && parent_of(pid) != warm_pid) ++*(int*)sent;
 }
 
+/* SIGKILL to every process of the namespace but this one and the warm interpreter, as /proc
+ * lists them; how many were sent (zombies included) to processes that are ours to reap, or -1
+ * when /proc cannot be read. The interpreter's children (a move that said it was done, and is
+ * being unmapped) are its to reap: killed, but not waited for. */
 static int kill_all_but_warm(void) {
     int sent = 0;
     return for_each_process(kill_unless_warm, &sent) == 0 ? sent : -1;
@@ -247,8 +248,8 @@ static int read_exact(void* buffer, size_t size) {
     return 0;
 }
 
-/* One request's header and the descriptors it carries (up to GOL_LAUNCH_MAX_FDS; -1 where none). At end of
- * file the runner is gone, and so is everything here. */
+/* One request's header and the descriptors it carries (up to GOL_LAUNCH_MAX_FDS; -1 where
+ * none). At end of file the runner is gone, and so is everything here. */
 static void read_request(struct gol_launch_request* request, int fds[GOL_LAUNCH_MAX_FDS]) {
     union { /* for cmsghdr's alignment */
         char bytes[CMSG_SPACE(GOL_LAUNCH_MAX_FDS * sizeof(int))];
@@ -412,15 +413,12 @@ static int start_warm(const struct move* m, const char* script) {
         return -1;
     }
     if (pid == 0) {
+        /* A move's set-up, but with no limits (each move sets its own), nothing on its standard
+         * streams and its socket as descriptor 3. */
         close(control);
-        setsid();
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        const int null = open("/dev/null", O_RDWR);
-        if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 || dup2(sv[1], 3) < 0 ||
-            syscall(SYS_close_range, 4, ~0u, 0) != 0 || (m->cwd[0] && chdir(m->cwd) != 0))
-            _exit(127);
+        const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        const struct gol_child_setup setup = {null, null, null, sv[1], 3, m->cwd, 0, 0, 0, 0, 0};
+        if (null < 0 || gol_set_up_child(&setup) != NULL || syscall(SYS_close_range, 4, ~0u, 0) != 0) _exit(127);
         exec_in_path(&warm);
         _exit(127);
     }
@@ -440,8 +438,8 @@ static int start_warm(const struct move* m, const char* script) {
 /* Has the warm interpreter run the move: the request and its stdout, stderr (and stdin)
  * forwarded as they came, which the process it forked for the move reads. The move's pid, or -1
  * with errno; the interpreter reports its end. */
-static pid_t fork_warm(const struct gol_launch_request* request, const int fds[GOL_LAUNCH_MAX_FDS], const char* strings,
-                       const struct move* m, const char* script, int64_t* started_ns) {
+static pid_t fork_warm(const struct gol_launch_request* request, const int fds[GOL_LAUNCH_MAX_FDS],
+                       const char* strings, const struct move* m, const char* script, int64_t* started_ns) {
     if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
     const int count = (request->flags & GOL_LAUNCH_STDIN) ? 3 : 2;
     union {
@@ -540,8 +538,8 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     struct signalfd_siginfo info;
     while (warm_move && read(children, &info, sizeof info) > 0) {
     }
-    /* A persistent move is frozen between its moves by a walk of this namespace's /proc, and its
-     * CPU time counts from here: what earlier moves' processes used is reaped already. */
+    /* A persistent move's CPU time is read from this namespace's /proc (freeze_all) and counts
+     * from here: what earlier moves' processes used is reaped already. */
     const int64_t cpu_before = reaped_cpu_us();
     pid_t child = -1;
     if (persistent && own_proc() != 0) m.step = "proc";
