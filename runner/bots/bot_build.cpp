@@ -61,7 +61,8 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     if (!options.sandbox) home.emplace("gol-build-home");
     const SandboxView view{mounts, workdir,
                            {std::string("PATH=") + bot_path, "HOME=" + (home ? home->path().string() : "/tmp"),
-                            "LANG=C.UTF-8"}};
+                            "LANG=C.UTF-8"},
+                           {}};
     // Started as a bot's moves are, so that what the build starts ends with it: a daemon holding
     // its output cannot stall the run.
     const std::unique_ptr<Launcher> launcher = Launcher::make(options.sandbox, view, who, nullptr);

@@ -2,6 +2,7 @@
 
 #include "runner/bots/move_forfeit.hpp"
 #include "runner/game/protocol.hpp"
+#include "runner/sys/cpu_pin.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/sandbox.hpp"
 
@@ -71,20 +72,15 @@ std::vector<std::string> jvm_options(std::uint64_t address_space) {
             "-XX:ReservedCodeCacheSize=" + std::to_string(small) + "m"};
 }
 
-TempDir make_scratch(const BotHost& host, const std::optional<Identity>& who) {
-    return host.sandbox ? host.sandbox->writable_dir("gol-scratch", who) : TempDir("gol-scratch", host.area.path());
+// Without the sandbox, a folder of the work area; inside it, a filesystem of its own there
+// (sandbox_view).
+std::optional<TempDir> make_scratch(const BotHost& host) {
+    if (host.sandbox) return std::nullopt;
+    return TempDir("gol-scratch", host.area.path());
 }
 
-// Bytes a folder takes on disk (sparse files count what they use), links not followed.
-std::uint64_t disk_usage(const fs::path& dir) {
-    std::uint64_t bytes = 0;
-    std::error_code ec;
-    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        struct stat st {};
-        if (::lstat(it->path().c_str(), &st) == 0) bytes += static_cast<std::uint64_t>(st.st_blocks) * 512;
-    }
-    return bytes;
-}
+// Besides the bot's own limit: bubblewrap, the launcher and a warm interpreter.
+constexpr std::uint64_t kSandboxProcesses = 4;
 
 }  // namespace
 
@@ -94,8 +90,8 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
       registry_(host.registry),
       sandbox_(host.sandbox),
       identity_(sandbox_ ? sandbox_->new_identity() : std::nullopt),
-      scratch_(make_scratch(host, identity_)) {
-    const std::string scratch = sandbox_ ? kScratchInside : scratch_.path().string();
+      scratch_(make_scratch(host)) {
+    const std::string scratch = sandbox_ ? kScratchInside : scratch_->path().string();
     // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
     env_ = {std::string("PATH=") + bot_path, "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
     if (host.seed) env_.push_back("GOL_SEED=" + std::to_string(*host.seed));
@@ -115,7 +111,7 @@ SandboxView BotPlayer::sandbox_view(bool long_board) const {
         std::vector<SandboxView::Mount> library = sandbox_->stage("preload library", {*long_library_});
         view.mounts.insert(view.mounts.end(), library.begin(), library.end());
     }
-    view.mounts.push_back({scratch_.path(), kScratchInside, true});
+    view.tmpfs.push_back({kScratchInside, limits_.scratch_bytes, Sandbox::tmp_files});
     view.workdir = bot_.dir;
     view.environment = env_;
     return view;
@@ -124,8 +120,12 @@ SandboxView BotPlayer::sandbox_view(bool long_board) const {
 std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
     // One sandbox for the game's moves, so it shows what any of them needs: the preload library
     // too, for the moves whose board is too long for an argument.
-    return Launcher::make(sandbox_, sandbox_ ? sandbox_view(long_library_.has_value()) : SandboxView{{}, bot_.dir, env_},
-                          identity_, registry_);
+    if (!sandbox_) return Launcher::make(nullptr, SandboxView{{}, bot_.dir, env_, {}}, identity_, registry_);
+    // One CPU's time at most, on the CPUs of the game's thread: a bot cannot take more than
+    // its share of a -j league, however many processes it starts.
+    const ResourceLimits& r = limits_.resources;
+    const GroupLimits group{r.address_space, r.processes ? r.processes + kSandboxProcesses : 0, 100, allowed_cpus()};
+    return Launcher::make(sandbox_, sandbox_view(long_library_.has_value()), identity_, registry_, group);
 }
 
 CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
@@ -154,26 +154,13 @@ CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     return spec;
 }
 
-void BotPlayer::check_scratch(MoveReport& result) {
-    const std::uint64_t used = disk_usage(scratch_.path());
-    if (used <= limits_.scratch_bytes) return;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(scratch_.path(), ec)) fs::remove_all(entry.path(), ec);
-    result.cells.clear();
-    result.forfeit = over_limit("scratch limit of " + mib(limits_.scratch_bytes),
-                                "GOL_SCRATCH held " + mib(used) + "; emptied", "keep less in $GOL_SCRATCH");
-}
-
 MoveReport BotPlayer::move(const Board& board, int seat, int tick) {
     encode_board(board, seat, tick, board_json_);
     return move(board_json_);
 }
 
 MoveReport BotPlayer::move(const std::string& board_json) {
-    MoveReport result =
-        bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
-    check_scratch(result);
-    return result;
+    return bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
 }
 
 MoveReport BotPlayer::move_persistent(const std::string& board_json) {
@@ -223,6 +210,7 @@ ForfeitRules BotPlayer::forfeit_rules() const {
     rules.stdout_cap = limits_.stdout_cap;
     rules.limits = limits_.resources;
     rules.tmp_bytes = sandbox_ ? Sandbox::tmp_bytes : 0;
+    if (sandbox_ && sandbox_->groups().holds("memory")) rules.group_memory = limits_.resources.address_space;
     return rules;
 }
 

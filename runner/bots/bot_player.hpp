@@ -27,7 +27,7 @@ struct MoveLimits {
     // CPU seconds per move. A bot started per move gets them as RLIMIT_CPU; a persistent bot's
     // moves are measured by its launcher instead (BotPlayer::move_persistent).
     ResourceLimits resources{std::uint64_t{1} << 30, 1, std::uint64_t{64} << 20, 256, 128};
-    // What GOL_SCRATCH may hold after a move.
+    // What GOL_SCRATCH may hold: in the sandbox, the size of its filesystem (unbounded without).
     std::uint64_t scratch_bytes = std::uint64_t{64} << 20;
 };
 
@@ -76,7 +76,6 @@ private:
     std::optional<CommandSpec> plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,
                                         MoveReport& result) const;
     // A move that left GOL_SCRATCH over its limit is forfeited, and the folder emptied.
-    void check_scratch(MoveReport& result);
     MoveReport move_persistent(const std::string& board_json);
     // What its forfeits' words depend on (move_forfeit.hpp).
     ForfeitRules forfeit_rules() const;
@@ -97,7 +96,7 @@ private:
     ProcessRegistry* registry_;
     Sandbox* sandbox_;
     std::optional<Identity> identity_;  // the host user it runs as in the sandbox, when not ours
-    TempDir scratch_;
+    std::optional<TempDir> scratch_;  // without the sandbox
     std::vector<std::string> env_;
     CommandSpec spawn_spec_;
     // For an argv bot's boards over the argument limit, when the preload library is there.

@@ -36,7 +36,7 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
     const std::string file = "file size limit of " + mib(limits.file_size);
     const std::string memory = "memory limit of " + mib(limits.address_space) + " of address space";
     const std::string processes = "process limit of " + std::to_string(limits.processes) + " processes and threads";
-    const std::string tmp = "size limit of " + mib(r.tmp_bytes) + " on /tmp and /dev/shm";
+    const std::string tmp = "size limit of " + mib(r.tmp_bytes) + " on /tmp, /dev/shm and $GOL_SCRATCH each";
     if (o.signal == SIGXCPU) return over_limit(cpu, "SIGXCPU", "its own work took that long; compute less per move");
     if (o.signal == SIGXFSZ) return over_limit(file, "SIGXFSZ", "write smaller files");
     if (o.signal == 0 && o.exit_status == 0) return std::nullopt;
@@ -60,7 +60,7 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
                              Sign{"OutOfMemoryError", memory, limits.address_space, smaller},
                              Sign{"File too large", file, limits.file_size, "write smaller files"},
                              Sign{"No space left on device", tmp, r.tmp_bytes,
-                                  "write less there; a file to keep belongs under $GOL_SCRATCH"}})
+                                  "write less, and fewer files, there"}})
         if (sign.value != 0 && o.err.find(sign.text) != std::string_view::npos)
             return over_limit(sign.limit, how_it_ended(o), sign.fix);
     return std::nullopt;
@@ -97,12 +97,14 @@ MoveOutcome move_outcome(const RunOutcome& run) {
             o.start_error = run.spawn_error;
             break;
     }
+    o.out_of_memory = run.out_of_memory;
     return o;
 }
 
 MoveOutcome move_outcome(const Launcher::LineReply& reply) {
     MoveOutcome o;
     o.cpu = reply.cpu;
+    o.out_of_memory = reply.out_of_memory;
     using Kind = Launcher::LineReply::Kind;
     switch (reply.kind) {
         case Kind::line: o.kind = MoveOutcome::Kind::replied; break;
@@ -121,6 +123,10 @@ MoveOutcome move_outcome(const Launcher::LineReply& reply) {
 std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r) {
     using Kind = MoveOutcome::Kind;
     const bool persistent = r.run == ForfeitRules::Run::persistent;
+    if (o.out_of_memory && o.kind != Kind::replied && r.group_memory != 0)
+        return over_limit("memory limit of " + mib(r.group_memory) +
+                              " (its processes, shared memory and files in memory, together)",
+                          "the kernel killed one of its processes", "use less memory");
     switch (o.kind) {
         case Kind::replied: {
             const auto limit = std::chrono::seconds(r.limits.cpu_seconds);

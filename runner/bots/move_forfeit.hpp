@@ -34,6 +34,8 @@ struct MoveOutcome {
     // A persistent bot's CPU time during the move (its launcher measures it; RLIMIT_CPU would
     // count the whole game).
     std::optional<std::chrono::microseconds> cpu;
+    // The kernel killed a process of the bot's control group for memory during the move.
+    bool out_of_memory = false;
 };
 
 // A per-move process's outcome, and a persistent bot's reply, in those terms (err left to the caller).
@@ -47,7 +49,8 @@ struct ForfeitRules {
     std::chrono::milliseconds time_limit{1000};
     std::size_t stdout_cap = 0;
     ResourceLimits limits;  // as set on the process (cpu_seconds: per move, also for a persistent bot)
-    std::uint64_t tmp_bytes = 0;  // the sandbox's /tmp and /dev/shm; 0 without the sandbox
+    std::uint64_t tmp_bytes = 0;  // the sandbox's /tmp, /dev/shm and scratch each; 0 without the sandbox
+    std::uint64_t group_memory = 0;  // the bot's control group's memory limit; 0 without one
 };
 
 // The forfeit for `outcome`, or nullopt for a reply whose text is still to be judged

@@ -193,6 +193,7 @@ int run_check(const CheckOptions& o) {
               << (setup.sandbox() ? "yes, as a league runs it (--no-sandbox to leave it)"
                                   : "no (--no-sandbox; a league runs bots in the sandbox)")
               << "\n";
+    if (setup.sandbox()) std::cout << "  limits:   " << setup.sandbox()->limits_line() << "\n";
     BotPlayer player(bot, o.game.limits(), setup.host(nullptr, !o.game.cold));
     std::cout << "  runs:     " << how_it_runs(player) << "\n";
     std::optional<TracedMover> traced;

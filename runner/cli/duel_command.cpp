@@ -170,6 +170,7 @@ int run_duel(const DuelOptions& o) {
     } else {
         print_summary(std::cout, names, result, stats, o.game.config, seed);
         std::cout << (sandboxed ? "Bots ran in the sandbox\n" : "Bots ran without the sandbox (--sandbox to use it)\n");
+        if (sandboxed) std::cout << "Limits: " << setup.sandbox()->limits_line() << "\n";
     }
 
     // The result is printed first: a file that cannot be written loses nothing else.

@@ -156,6 +156,7 @@ int run_league_command(const LeagueArgs& a) {
     o.area = &setup.area();
     o.sandbox = setup.sandbox();
     o.settings.sandboxed = o.sandbox != nullptr;
+    if (o.sandbox && !a.quiet && !a.plan) std::cerr << "league: limits: " << o.sandbox->limits_line() << "\n";
     if (a.plan) {
         try {
             std::cout << plan_text(plan_league(o, stderr), a.format);

@@ -93,13 +93,33 @@ TEST_CASE("move forfeit: a limit is named by its signal or by the runtime's word
     CHECK(has(move_forfeit(ended(1, 0, "MemoryError\n"), rules(Run::cold)), ForfeitKind::resource_limit,
               "memory limit of 128 MiB of address space (exit status 1)"));
     CHECK(has(move_forfeit(ended(1, 0, "OSError: [Errno 28] No space left on device"), rules(Run::persistent)),
-              ForfeitKind::resource_limit, "64 MiB on /tmp and /dev/shm"));
+              ForfeitKind::resource_limit, "64 MiB on /tmp, /dev/shm and $GOL_SCRATCH each"));
     CHECK(has(move_forfeit(ended(2, 0, "fork: Resource temporarily unavailable"), rules(Run::cold)),
               ForfeitKind::resource_limit, "process limit of 16"));
     // Without the sandbox there is no /tmp limit to blame.
     ForfeitRules plain = rules(Run::cold);
     plain.tmp_bytes = 0;
     CHECK(has(move_forfeit(ended(1, 0, "No space left on device"), plain), ForfeitKind::exit_status, "status 1"));
+}
+
+TEST_CASE("move forfeit: a death for memory in the bot's control group names the group's limit") {
+    using Run = ForfeitRules::Run;
+    ForfeitRules grouped = rules(Run::cold);
+    grouped.group_memory = std::uint64_t{256} << 20;
+    MoveOutcome killed = ended(0, SIGKILL);
+    killed.out_of_memory = true;
+    CHECK(has(move_forfeit(killed, grouped), ForfeitKind::resource_limit,
+              "memory limit of 256 MiB (its processes, shared memory and files in memory, together)"));
+    // A move whose process was killed for memory and that timed out is named for memory too.
+    MoveOutcome slow = outcome(MoveOutcome::Kind::timed_out);
+    slow.out_of_memory = true;
+    CHECK(has(move_forfeit(slow, grouped), ForfeitKind::resource_limit, "the kernel killed one of its processes"));
+    // A reply stands: a child it did not need died, the reply did not.
+    MoveOutcome replied = outcome(MoveOutcome::Kind::replied);
+    replied.out_of_memory = true;
+    CHECK_FALSE(move_forfeit(replied, grouped));
+    // Without a group there is no such limit to name: SIGKILL is a plain signal.
+    CHECK(has(move_forfeit(killed, rules(Run::cold)), ForfeitKind::signal, "killed by signal 9"));
 }
 
 TEST_CASE("move forfeit: a start that failed, and an argument too long to start with") {
