@@ -360,3 +360,19 @@ TEST_CASE("sandbox: memory that is no process's own counts against the bot's mem
               std::string::npos);
     }
 }
+
+TEST_CASE("sandbox: a bot cannot pin itself onto CPUs its game was not given") {
+    if (!sandbox_works() || !ControlGroups().holds("cpuset") || std::thread::hardware_concurrency() < 2) {
+        MESSAGE("no cpuset controller or a single CPU here: nothing to escape to");
+        return;
+    }
+    SandboxFixture f;
+    write(f.bots / "repin.py",
+          "import os, sys\ntry:\n    os.sched_setaffinity(0, range(os.cpu_count()))\nexcept OSError:\n    pass\n"
+          "print('cpus %d' % len(os.sched_getaffinity(0)), file=sys.stderr)\nprint('[]')\n");
+    const fs::path log = f.root.path() / "repin.log";
+    // A game runs on the CPUs of its thread: one CPU in a league of -j 1 (and in this duel).
+    f.runner({"duel", (f.bots / "repin.py").string(), (f.bots / "block.py").string(), "--sandbox", "--generations", "1",
+              "--log", log.string()});
+    CHECK(read_text(log).find("cpus 1\n") != std::string::npos);
+}
