@@ -42,13 +42,18 @@ std::string warm_script_name(const std::vector<std::string>& command) {
     return "";
 }
 
+// Whole seconds, rounded up: what RLIMIT_CPU takes.
+std::uint64_t seconds_up(std::chrono::milliseconds ms) { return static_cast<std::uint64_t>((ms.count() + 999) / 1000); }
+
 // A reply that arrived in time: the move it holds, or the forfeit it earns.
 void take_reply(MoveReport& result, std::string_view text) { static_cast<Move&>(result) = parse_reply(text); }
 
 }  // namespace
 
-MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s) {
+MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s, int startup_limit_ms, bool cpu_time) {
     MoveLimits limits;
+    limits.startup_limit = std::chrono::milliseconds(startup_limit_ms);
+    limits.cpu_time = cpu_time;
     limits.time_limit = std::chrono::milliseconds(time_limit_ms);
     limits.resources.address_space = static_cast<std::uint64_t>(memory_limit_mb) << 20;
     limits.resources.cpu_seconds =
@@ -61,9 +66,18 @@ namespace {
 // Where GOL_SCRATCH is inside the sandbox: outside any bot's own folder, even one directly in /tmp.
 constexpr const char* kScratchInside = "/run/gol/scratch";
 
+// A `java` command whose heap the bot's own options do not size (a single-file Java bot's, or
+// a manifest's `"run": ["java", "Bot"]`).
+bool runs_java_unsized(const std::vector<std::string>& command) {
+    if (command.empty() || fs::path(command[0]).filename() != "java") return false;
+    return std::none_of(command.begin() + 1, command.end(), [](const std::string& a) {
+        return a.starts_with("-Xmx") || a.starts_with("-XX:MaxRAM") || a.starts_with("-XX:MaxHeapSize");
+    });
+}
+
 // The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of
-// class space) fail under a move's address-space limit: a single-file Java bot's JVM is sized
-// from it (a quarter for the heap), which works from 512 MiB up.
+// class space) fail under a move's address-space limit: every `java` run is sized from it (a
+// quarter for the heap), which works from 512 MiB up, unless the bot sizes its heap itself.
 std::vector<std::string> jvm_options(std::uint64_t address_space) {
     if (address_space == 0) return {"-XX:+UseSerialGC"};
     const std::uint64_t mib = address_space >> 20, small = std::min<std::uint64_t>(64, mib / 16);
@@ -90,10 +104,11 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
       registry_(host.registry),
       sandbox_(host.sandbox),
       identity_(sandbox_ ? sandbox_->new_identity() : std::nullopt),
-      scratch_(make_scratch(host)) {
+      scratch_(make_scratch(host)),
+      interpreters_(host.interpreters) {
     const std::string scratch = sandbox_ ? kScratchInside : scratch_->path().string();
     // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
-    env_ = {std::string("PATH=") + bot_path, "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
+    env_ = {"PATH=" + bots_path(host.interpreters), "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
     if (host.seed) env_.push_back("GOL_SEED=" + std::to_string(*host.seed));
     if (bot_.spec.protocol == Protocol::argv) long_library_ = long_argument_library();
     launcher_ = make_launcher();
@@ -112,6 +127,11 @@ SandboxView BotPlayer::sandbox_view(bool long_board) const {
         view.mounts.insert(view.mounts.end(), library.begin(), library.end());
     }
     view.tmpfs.push_back({kScratchInside, limits_.scratch_bytes, Sandbox::tmp_files});
+    // Copies, made once per run: the bot's user may not reach the originals (a root's pyenv).
+    for (const fs::path& dir : interpreters_) {
+        std::vector<SandboxView::Mount> copy = sandbox_->stage("interpreter " + dir.string(), {dir});
+        view.mounts.insert(view.mounts.end(), copy.begin(), copy.end());
+    }
     view.workdir = bot_.dir;
     view.environment = env_;
     return view;
@@ -131,7 +151,7 @@ std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
 CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     CommandSpec spec;
     std::vector<std::string> command = bot_.command;
-    if (bot_.spec.kind == SourceKind::java) {
+    if (runs_java_unsized(command)) {
         const std::vector<std::string> jvm = jvm_options(limits_.resources.address_space);
         command.insert(command.begin() + 1, jvm.begin(), jvm.end());
     }
@@ -176,17 +196,20 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
     if (!launcher_->persistent_running()) {
         ++restarts_;
         outcome.start_error = launcher_->start_persistent(spawn_spec_);
+        fresh_start_ = true;
     }
+    const std::chrono::milliseconds limit = time_limit(fresh_start_);
+    fresh_start_ = false;
     Launcher::LineReply reply;
     if (outcome.start_error.empty()) {
-        reply = launcher_->exchange(board_json, limits_.time_limit);
+        reply = launcher_->exchange(board_json, wall_limit(limit));
         result.elapsed = reply.elapsed;
         result.out = reply.line.substr(0, kOutputPreview);
         result.err = std::move(reply.err);
         outcome = move_outcome(reply);
         outcome.err = result.err;
     }
-    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules())) {
+    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules(limit))) {
         // Every forfeit ends the process (a reply over the CPU limit: here); the next tick starts
         // a new one, up to max_restarts.
         end_persistent();
@@ -201,14 +224,18 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
 
 void BotPlayer::end_persistent() { launcher_->end_persistent(); }
 
-ForfeitRules BotPlayer::forfeit_rules() const {
+ForfeitRules BotPlayer::forfeit_rules(std::chrono::milliseconds time_limit) const {
     ForfeitRules rules;
     rules.run = bot_.spec.protocol == Protocol::persistent ? ForfeitRules::Run::persistent
                 : warm()                                  ? ForfeitRules::Run::warm
                                                           : ForfeitRules::Run::cold;
-    rules.time_limit = limits_.time_limit;
+    rules.time_limit = time_limit;
+    rules.startup = time_limit > limits_.time_limit;
+    rules.cpu_time = limits_.cpu_time;
+    rules.wall_limit = wall_limit(time_limit);
     rules.stdout_cap = limits_.stdout_cap;
     rules.limits = limits_.resources;
+    if (rules.startup && rules.limits.cpu_seconds != 0) rules.limits.cpu_seconds += seconds_up(limits_.startup_limit);
     rules.tmp_bytes = sandbox_ ? Sandbox::tmp_bytes : 0;
     if (sandbox_ && sandbox_->groups().holds("memory")) rules.group_memory = limits_.resources.address_space;
     return rules;
@@ -217,8 +244,23 @@ ForfeitRules BotPlayer::forfeit_rules() const {
 // The launcher's end ends the bot's namespace, a persistent bot's processes with it.
 BotPlayer::~BotPlayer() = default;
 
-std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json) {
+std::chrono::milliseconds BotPlayer::time_limit(bool first) const {
+    return limits_.time_limit + (first ? limits_.startup_limit : std::chrono::milliseconds(0));
+}
+
+std::chrono::milliseconds BotPlayer::wall_limit(std::chrono::milliseconds time_limit) const {
+    return limits_.cpu_time ? time_limit * MoveLimits::cpu_time_backstop : time_limit;
+}
+
+void BotPlayer::with_limit(CommandSpec& spec, std::chrono::milliseconds limit) const {
+    spec.timeout = wall_limit(limit);
+    // The CPU limit grows by the start-up allowance too: a JVM's start is CPU time.
+    if (spec.limits.cpu_seconds != 0 && limit > limits_.time_limit) spec.limits.cpu_seconds += seconds_up(limit - limits_.time_limit);
+}
+
+std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json, std::chrono::milliseconds limit) {
     CommandSpec spec = spawn_spec_;
+    with_limit(spec, limit);
     // No exec, so no limit on an argument's length: a long board is an argument like any.
     if (bot_.spec.protocol == Protocol::stdin) spec.stdin_data = board_json + "\n";
     else spec.argv.push_back(board_json);
@@ -264,10 +306,13 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     MoveReport result;
     std::optional<LongArgument> long_board;
     std::optional<RunOutcome> ran;
-    if (warm()) ran = move_warm(board_json);
+    const std::chrono::milliseconds limit = time_limit(!moved_);
+    moved_ = true;
+    if (warm()) ran = move_warm(board_json, limit);
     if (!ran) {
         std::optional<CommandSpec> spec = plain_spec(board_json, long_board, result);
         if (!spec) return result;
+        with_limit(*spec, limit);
         ran = launcher_->run(*spec);
     }
     RunOutcome& run = *ran;
@@ -285,7 +330,7 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     result.err = std::move(run.err);
     MoveOutcome outcome = move_outcome(run);
     outcome.err = result.err;
-    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules())) {
+    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules(limit))) {
         result.forfeit = std::move(forfeit);
         return result;
     }

@@ -6,6 +6,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -435,6 +436,8 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
         return newline != std::string::npos;
     });
     reply.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+    int in_pipe = 0;
+    reply.input_unread = !s.to_write.empty() || (s.in && ::ioctl(s.in.get(), FIONREAD, &in_pipe) == 0 && in_pipe > 0);
     s.to_write = {};
     switch (r) {
         case Pumped::done: break;

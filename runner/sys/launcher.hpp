@@ -81,6 +81,7 @@ public:
         // For line: the CPU time of every process of its namespace during this exchange.
         std::chrono::microseconds cpu{0};
         bool out_of_memory = false;  // as RunOutcome's
+        bool input_unread = false;  // timed_out: the process had not read all of `line`
     };
     // Continues the persistent process's tree, sends `line` plus a newline and waits for one
     // line back, then freezes the tree again. extra_output: the process wrote beyond its

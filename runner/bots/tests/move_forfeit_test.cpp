@@ -168,3 +168,39 @@ TEST_CASE("move forfeit: a sandboxed bot that exits with status 137 reads as suc
         CHECK(m.forfeit->detail == "the bot exited with status 137");
     }
 }
+
+TEST_CASE("move forfeit: Python 2 code run by python3, and a program the sandbox does not show, say what to do") {
+    using Run = ForfeitRules::Run;
+    const std::optional<Forfeit> py2 =
+        move_forfeit(ended(1, 0, "    print json.dumps(move)\nSyntaxError: Missing parentheses in call to 'print'. Did you "
+                                 "mean print(...)?\n"),
+                     rules(Run::cold));
+    CHECK(has(py2, ForfeitKind::exit_status, "this is Python 2 code"));
+    CHECK(has(py2, ForfeitKind::exit_status, "--interpreter DIR"));
+    CHECK_FALSE(has(move_forfeit(ended(1, 0, "SyntaxError: invalid syntax\n"), rules(Run::cold)), ForfeitKind::exit_status,
+                    "Python 2"));
+
+    MoveOutcome missing = outcome(MoveOutcome::Kind::could_not_start);
+    missing.start_error = "could not start /opt/py2/bin/python2: No such file or directory";
+    CHECK(has(move_forfeit(missing, rules(Run::cold)), ForfeitKind::could_not_start, "inside the sandbox, which shows /usr"));
+    ForfeitRules plain = rules(Run::cold);
+    plain.tmp_bytes = 0;  // no sandbox: the host's own view, nothing to explain
+    CHECK(move_forfeit(missing, plain)->detail == missing.start_error);
+}
+
+TEST_CASE("move forfeit: a CPU-time limit judges a reply by its CPU time, and names the start-up allowance") {
+    ForfeitRules r = rules(ForfeitRules::Run::cold);
+    r.cpu_time = true;
+    r.wall_limit = r.time_limit * 5;
+    MoveOutcome o = outcome(MoveOutcome::Kind::replied);
+    o.elapsed = std::chrono::milliseconds(900);  // waited, on a busy machine
+    o.cpu = std::chrono::milliseconds(10);
+    CHECK_FALSE(move_forfeit(o, r));
+    o.cpu = std::chrono::milliseconds(450);
+    CHECK(has(move_forfeit(o, r), ForfeitKind::timeout, "the bot used 450.0 ms of CPU time, over its limit of 300 ms"));
+    // The wall clock's backstop, in words.
+    CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::timed_out), r), ForfeitKind::timeout,
+              "1500 ms of wall-clock time (the backstop of a CPU-time limit of 300 ms)"));
+    r.startup = true;
+    CHECK(has(move_forfeit(o, r), ForfeitKind::timeout, "the start-up allowance of a first move"));
+}

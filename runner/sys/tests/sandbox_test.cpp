@@ -376,3 +376,31 @@ TEST_CASE("sandbox: a bot cannot pin itself onto CPUs its game was not given") {
               "--log", log.string()});
     CHECK(read_text(log).find("cpus 1\n") != std::string::npos);
 }
+
+TEST_CASE("sandbox: an interpreter outside /usr is found and shown read-only with --interpreter") {
+    if (!sandbox_works()) return;
+    SandboxFixture f;
+    const fs::path interpreter = f.root.path() / "interp";
+    fs::create_directories(interpreter / "bin");
+    write(interpreter / "bin" / "myinterp", "#!/bin/sh\nexec /bin/sh \"$@\"\n");
+    fs::permissions(interpreter / "bin" / "myinterp", fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add);
+    const fs::path bot = f.bots / "interpreted";
+    fs::create_directories(bot);
+    write(bot / "bot.json", R"({"run": ["myinterp", "bot.sh"]})");
+    write(bot / "bot.sh", "echo '[[1,1]]'\n");
+    const std::vector<std::string> check = {"check", bot.string(), "--runs", "1", "--width", "20", "--height", "20"};
+
+    RunOutcome missing = f.runner(check);
+    CHECK(missing.exit_status != 0);
+    CHECK(missing.err.find("myinterp is not installed") != std::string::npos);
+    CHECK(missing.err.find("--interpreter DIR") != std::string::npos);
+
+    std::vector<std::string> with = check;
+    with.insert(with.end(), {"--interpreter", interpreter.string()});
+    RunOutcome found = f.runner(with);
+    CAPTURE(found.out);
+    CHECK(found.exit_status == 0);
+    CHECK(found.out.find("sandbox:  yes") != std::string::npos);
+    CHECK(found.out.find("OK: every reply was valid") != std::string::npos);
+}
