@@ -200,6 +200,7 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
     }
     const std::chrono::milliseconds limit = time_limit(fresh_start_);
     fresh_start_ = false;
+    result.startup = limit > limits_.time_limit;
     Launcher::LineReply reply;
     if (outcome.start_error.empty()) {
         reply = launcher_->exchange(board_json, wall_limit(limit));
@@ -308,6 +309,7 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     std::optional<RunOutcome> ran;
     const std::chrono::milliseconds limit = time_limit(!moved_);
     moved_ = true;
+    result.startup = limit > limits_.time_limit;
     if (warm()) ran = move_warm(board_json, limit);
     if (!ran) {
         std::optional<CommandSpec> spec = plain_spec(board_json, long_board, result);

@@ -42,7 +42,7 @@ MoveTiming move_timing(const SeatStats& seat, std::chrono::milliseconds time_lim
     t.cpu_moves = static_cast<int>(seat.cpu_times.size());
     for (auto c : seat.cpu_times) t.cpu_total += c;
     t.cpu_max = maximum(seat.cpu_times);
-    t.timeouts = t.moves - static_cast<int>(seat.in_time_move_times.size());
+    t.timeouts = seat.timeouts;
     // Over 80% of the limit, compared in whole microseconds: elapsed * 5 > limit * 4.
     for (auto m : seat.in_time_move_times)
         if (m.count() * 5 > std::chrono::microseconds(time_limit).count() * 4) ++t.near_timeouts;
@@ -53,7 +53,9 @@ void GameStats::on_move(int tick, int seat, const MoveReport& move) {
     SeatStats& s = seats_[seat - 1];
     s.move_times.push_back(move.elapsed);
     if (move.cpu) s.cpu_times.push_back(*move.cpu);
-    if (!move.forfeit || move.forfeit->kind != ForfeitKind::timeout) s.in_time_move_times.push_back(move.elapsed);
+    const bool timed_out = move.forfeit && move.forfeit->kind == ForfeitKind::timeout;
+    s.timeouts += timed_out;
+    if (!timed_out && !move.startup) s.in_time_move_times.push_back(move.elapsed);
     if (move.forfeit) {
         ++s.forfeits_by_reason[std::string(name(move.forfeit->kind))];
         s.last_forfeit = std::string(name(move.forfeit->kind)) + ": " + move.forfeit->detail;

@@ -16,8 +16,10 @@ namespace gol::runner {
 struct SeatStats {
     std::vector<std::chrono::microseconds> move_times;
     std::vector<std::chrono::microseconds> cpu_times;  // of the moves whose CPU time is known
-    // Of the moves that did not time out: near-timeouts are counted against the game's limit later.
+    // Of the moves that did not time out, but for those with a start-up allowance (a bot's first):
+    // near-timeouts are counted against the game's limit later.
     std::vector<std::chrono::microseconds> in_time_move_times;
+    int timeouts = 0;
     std::map<std::string, int> forfeits_by_reason;
     std::string last_forfeit;  // "reason: detail" of the most recent forfeit
     // The last lines of stderr of the most recent move that crashed (exit_status or signal), and

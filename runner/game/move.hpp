@@ -66,6 +66,9 @@ struct MoveReport : Move {
     std::optional<std::chrono::microseconds> cpu;
     std::string err;  // the bot's stderr, capped
     std::string out;  // the start of the bot's stdout, for reports on a forfeited turn
+    // Its time limit included the start-up allowance (a bot's first move): not a near-timeout
+    // however long it took within it.
+    bool startup = false;
 };
 
 // Something that answers a board with a move: a real bot, a recorded game, or a script in tests.

@@ -55,6 +55,21 @@ TEST_CASE("move timing: totals, longest, CPU where measured, timeouts and moves 
     CHECK(move_timing(SeatStats{}, milliseconds(1000)) == MoveTiming{});
 }
 
+TEST_CASE("move timing: a move with the start-up allowance is no near-timeout, but its timeout counts") {
+    GameStats stats;
+    MoveReport start = move(microseconds(5'000'000), microseconds(4'000'000));
+    start.startup = true;
+    stats.on_move(1, 1, start);  // 5 s of a 1 s limit plus the allowance: in time
+    MoveReport slow_start = move(microseconds(11'000'000), std::nullopt, ForfeitKind::timeout);
+    slow_start.startup = true;
+    stats.on_move(1, 2, slow_start);
+    const MoveTiming one = move_timing(stats.seat(1), milliseconds(1000));
+    CHECK(one.near_timeouts == 0);
+    CHECK(one.timeouts == 0);
+    CHECK(one.wall_max == microseconds(5'000'000));  // still the longest move
+    CHECK(move_timing(stats.seat(2), milliseconds(1000)).timeouts == 1);
+}
+
 TEST_CASE("game stats: a seat keeps the last lines of stderr of its latest crash, not of other forfeits") {
     GameStats stats;
     MoveReport crash = move(microseconds(1000), std::nullopt, ForfeitKind::exit_status);
