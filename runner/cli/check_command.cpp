@@ -22,7 +22,6 @@ struct CheckOptions {
     GameOptions game;
     BotLocations where;
     int runs = 5;
-    bool no_sandbox = false;  // --sandbox is the default, still accepted so old command lines work
     bool verbose = false;
 };
 
@@ -177,8 +176,7 @@ void print_warm_against_cold(const std::vector<WarmAgainstCold>& compared) {
 }
 
 int run_check(const CheckOptions& o) {
-    if (o.game.sandbox && o.no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
-    PlaySetup setup(!o.no_sandbox);
+    PlaySetup setup(o.game.sandboxed());
     auto t0 = std::chrono::steady_clock::now();
     PreparedBot bot = load_bot(o.bot, o.where, setup.sandbox());
     auto built = std::chrono::steady_clock::now() - t0;
@@ -242,7 +240,6 @@ void add_check(CLI::App& app, Action& run) {
     cmd->add_option("BOT", o->bot, "A path, or a name under --bots")->required();
     add_game_options(*cmd, o->game);
     add_bot_locations(*cmd, o->where);
-    cmd->add_flag("--no-sandbox", o->no_sandbox, "Run the bot without bubblewrap (a league runs it inside)");
     cmd->add_option("--runs", o->runs, "Moves per board and seat")->check(CLI::Range(1, 1000))->capture_default_str();
     cmd->add_flag("-v,--verbose", o->verbose, "Trace each board sent and each reply on stderr, one line each");
     cmd->callback([o, &run] { run = [o] { return run_check(*o); }; });

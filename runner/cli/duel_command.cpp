@@ -114,7 +114,7 @@ int run_duel(const DuelOptions& o) {
                                      std::pair{"--log", &o.log_file}})
         if (!path->empty()) check_writable(flag, *path);
 
-    PlaySetup setup(o.game.sandbox);
+    PlaySetup setup(o.game.sandboxed());
     std::array<PreparedBot, 2> bots = {load_bot(o.a, o.where, setup.sandbox()),
                                        load_bot(o.b, o.where, setup.sandbox())};
     if (bots[0].spec.name == bots[1].spec.name) bots[1].spec.name += "#2";
@@ -169,7 +169,8 @@ int run_duel(const DuelOptions& o) {
         std::cout << json_text(j) << std::endl;
     } else {
         print_summary(std::cout, names, result, stats, o.game.config, seed);
-        std::cout << (sandboxed ? "Bots ran in the sandbox\n" : "Bots ran without the sandbox (--sandbox to use it)\n");
+        std::cout << (sandboxed ? "Bots ran in the sandbox, as in a league (--no-sandbox to leave it)\n"
+                                : "Bots ran without the sandbox (--no-sandbox; a league runs them inside it)\n");
     }
 
     // The result is printed first: a file that cannot be written loses nothing else.

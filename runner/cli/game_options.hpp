@@ -15,9 +15,12 @@ struct GameOptions {
     int time_limit_ms = 1000;
     int memory_limit_mb = 1024;
     int cpu_limit_s = 0;
-    bool sandbox = false;
-    bool cold = false;  // no bot runs warm (BotHost::warm)
+    bool sandbox = false;     // --sandbox: the default, still accepted so old command lines work
+    bool no_sandbox = false;  // --no-sandbox
+    bool cold = false;        // no bot runs warm (BotHost::warm)
     MoveLimits limits() const { return move_limits(time_limit_ms, memory_limit_mb, cpu_limit_s); }
+    // Whether bots run in the sandbox: yes unless --no-sandbox. Throws UsageError when both flags are given.
+    bool sandboxed() const;
 };
 
 void add_game_options(CLI::App& cmd, GameOptions& options);

@@ -36,7 +36,6 @@ struct LeagueArgs {
     std::uint64_t seed = 1;
     int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     bool quiet = false;
-    bool no_sandbox = false;
     bool plan = false;
     std::string one_game;  // --game: an index or a key
     std::string gauntlet;  // --gauntlet: a bot's name
@@ -89,8 +88,6 @@ LeagueOptions resolve(const LeagueArgs& a) {
     o.cache_dir = a.cache.empty() ? default_cache_dir() : std::filesystem::path(a.cache);
     o.jobs = a.jobs;
     o.warm = !a.game.cold;
-    // Leagues run strangers' code: sandboxed unless told not to. One that cannot be stops.
-    if (a.game.sandbox && a.no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
     return o;
 }
 
@@ -152,7 +149,8 @@ int run_league_command(const LeagueArgs& a) {
     std::optional<GameChoice> choice;
     if (a.set("--game")) choice = game_choice(a.one_game);
     LeagueOptions o = resolve(a);
-    PlaySetup setup(!a.no_sandbox);
+    // Leagues run strangers' code: sandboxed unless told not to. One that cannot be stops.
+    PlaySetup setup(a.game.sandboxed());
     o.area = &setup.area();
     o.sandbox = setup.sandbox();
     o.settings.sandboxed = o.sandbox != nullptr;
@@ -245,7 +243,6 @@ void add_league(CLI::App& app, Action& run) {
     cmd->add_option("--cache", a->cache, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
     cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
     cmd->add_flag("--quiet", a->quiet, "No progress: no live line, no line per game");
-    cmd->add_flag("--no-sandbox", a->no_sandbox, "Run bots and builds without bubblewrap (the default needs it)");
     CLI::Option* plan = cmd->add_flag(
         "--plan", a->plan, "Play nothing: list the games the store does not hold yet, a JSON object a line");
     a->given["--game"] = cmd->add_option(

@@ -58,6 +58,19 @@ TEST_CASE("e2e: duel --json reports the winner, reason, cells, forfeits and seat
     CHECK(j["seats"]["idle"] == 2);
 }
 
+TEST_CASE("e2e: a duel runs its bots in the sandbox unless told --no-sandbox") {
+    Fixture f;
+    CHECK(f.duel("block", "idle")["sandboxed"] == true);
+    CHECK(f.duel("block", "idle", {"--no-sandbox"})["sandboxed"] == false);
+    RunOutcome r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(),
+                             "--width", "20", "--height", "20", "--generations", "2", "--quiet"});
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "Bots ran in the sandbox, as in a league (--no-sandbox to leave it)\n"));
+    r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--sandbox", "--no-sandbox"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--sandbox and --no-sandbox contradict each other"));
+}
+
 TEST_CASE("e2e: Python, C++, stdin and persistent bots play full games to a draw") {
     Fixture f;
     json j = f.duel((f.bots / "block.cpp").string(), "block");
