@@ -151,14 +151,17 @@ CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boar
                 if (m.ok() || m.forfeit->kind != ForfeitKind::timeout) in_time.push_back(m.elapsed);
                 else ++report.timeouts;
                 int applied = 0;
+                std::optional<OffBoard> off;
                 if (m.ok()) {
                     Board placed = c.board;
                     applied = placed.place(seat == 1 ? Player::one : Player::two, m.cells);
+                    off = mostly_off_board(m.cells, c.board.height(), c.board.width());
+                    if (off && report.off_board++ == 0) report.first_off_board = off;
                 } else {
                     ++report.invalid;
                     if (settings.sandboxed && !report.sandbox_refusals) report.sandbox_refusals = refusals(m);
                 }
-                on_move(CheckedMove{c, seat, run, json.size(), m, applied});
+                on_move(CheckedMove{c, seat, run, json.size(), m, applied, off});
             }
         }
         if (!in_time.empty()) board_times.push_back(BoardTime{c.what, median(std::move(in_time))});

@@ -98,6 +98,11 @@ public:
             std::cout << reply_text(m);
         }
         std::cout << "\n";
+        if (c.off_board) {
+            const std::string off = off_board_text(*c.off_board, c.board.board.height(), c.board.board.width());
+            std::cout << "      warning: " << (off == last_off_board_ ? "as above" : off) << "\n";
+            last_off_board_ = off;
+        }
         if (m.ok()) return;
         if (!m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
         if (!m.err.empty() && m.err == last_err_) std::cout << "      stderr: as above\n";
@@ -107,6 +112,7 @@ public:
 
 private:
     std::string last_err_;
+    std::string last_off_board_;
 };
 
 // What a move that failed in the sandbox tells of the sandbox, from its own stderr.
@@ -222,6 +228,10 @@ int run_check(const CheckOptions& o) {
         std::cout << "  warning: the bot answers " << differ << " of " << r.warm_against_cold.size()
                   << " boards differently run warm than run cold; run it with --cold, or give it a bot.json with "
                      "\"warm\": false (docs/protocol.md)\n";
+    if (r.off_board)
+        std::cout << "  warning: " << r.off_board << " of " << r.moves
+                  << " replies put most of their cells off the board, where nothing is placed; the first: "
+                  << off_board_text(*r.first_off_board, o.game.config.height, o.game.config.width) << "\n";
     if (r.invalid) std::cout << "  NOT OK: " << r.invalid << " of " << r.moves << " moves would be forfeited\n";
     if (differ) std::cout << "  NOT OK: its warm replies differ from its cold ones\n";
     if (!r.passes()) return kBotFails;

@@ -4,6 +4,7 @@
 
 #include "runner/sys/atomic_file.hpp"
 #include "runner/sys/cpu_pin.hpp"
+#include "runner/game/off_board.hpp"
 #include "runner/game/play_and_record.hpp"
 #include "runner/game/traced_mover.hpp"
 #include "runner/sys/interrupt.hpp"
@@ -80,6 +81,14 @@ void print_summary(std::ostream& out, const std::array<std::string, 2>& names, c
     }
 }
 
+// A seat whose replies put most of their cells off the board: valid moves that place nothing.
+void print_off_board(std::ostream& out, const std::string& name, const OffBoardWatch& watch, const GameConfig& config) {
+    if (!watch.moves()) return;
+    out << "  warning: " << name << " put most of a move's cells off the board in " << watch.moves() << " of its moves; "
+        << "the first, at tick " << watch.first_tick() << ": "
+        << off_board_text(*watch.first(), config.height, config.width) << "\n";
+}
+
 nlohmann::json duel_json(const std::array<std::string, 2>& names, const GameResult& r, const GameStats& stats,
                            const GameConfig& config, std::uint64_t seed) {
     using nlohmann::json;
@@ -140,8 +149,10 @@ int run_duel(const DuelOptions& o) {
         traced_one.emplace(one, names[0], std::cerr);
         traced_two.emplace(two, names[1], std::cerr);
     }
-    Mover& seat1 = o.verbose ? static_cast<Mover&>(*traced_one) : one;
-    Mover& seat2 = o.verbose ? static_cast<Mover&>(*traced_two) : two;
+    std::array<OffBoardWatch, 2> watched = {OffBoardWatch(o.verbose ? static_cast<Mover&>(*traced_one) : one),
+                                            OffBoardWatch(o.verbose ? static_cast<Mover&>(*traced_two) : two)};
+    Mover& seat1 = watched[0];
+    Mover& seat2 = watched[1];
     const ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
     std::vector<GameObserver*> observers;
     std::unique_ptr<GameLog> game_log;
@@ -165,10 +176,12 @@ int run_duel(const DuelOptions& o) {
     const bool sandboxed = setup.sandbox() != nullptr;
     if (o.json) {
         nlohmann::json j = duel_json(names, result, stats, o.game.config, seed);
+        for (int seat = 1; seat <= 2; ++seat) j["off_board_moves"][names[seat - 1]] = watched[seat - 1].moves();
         j["sandboxed"] = sandboxed;
         std::cout << json_text(j) << std::endl;
     } else {
         print_summary(std::cout, names, result, stats, o.game.config, seed);
+        for (int seat = 1; seat <= 2; ++seat) print_off_board(std::cout, names[seat - 1], watched[seat - 1], o.game.config);
         std::cout << (sandboxed ? "Bots ran in the sandbox, as in a league (--no-sandbox to leave it)\n"
                                 : "Bots ran without the sandbox (--no-sandbox; a league runs them inside it)\n");
     }

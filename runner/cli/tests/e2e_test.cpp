@@ -71,6 +71,21 @@ TEST_CASE("e2e: a duel runs its bots in the sandbox unless told --no-sandbox") {
     CHECK(contains(r.err, "--sandbox and --no-sandbox contradict each other"));
 }
 
+TEST_CASE("e2e: a duel's summary warns of a seat whose cells land off the board, with the likely cause") {
+    Fixture f;
+    RunOutcome r = f.runner({"duel", "idle", "check_off_board", "--bots", f.bots.string(), "--cache",
+                             f.cache.string(), "--width", "30", "--height", "20", "--generations", "3", "--quiet"});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "  warning: check_off_board put most of a move's cells off the board in 3 of its moves; the "
+                          "first, at tick 0: 2 of 2 cells off the 30x20 board (a cell is [y, x], y 0..19, x 0..29): "
+                          "likely its coordinates count from 1 and it writes [x, y]"));
+    CHECK_FALSE(contains(r.out, "warning: idle"));
+    json j = f.duel("idle", "check_off_board", {"--width", "30", "--generations", "3"});
+    CHECK(j["off_board_moves"]["check_off_board"] == 3);
+    CHECK(j["off_board_moves"]["idle"] == 0);
+}
+
 TEST_CASE("e2e: Python, C++, stdin and persistent bots play full games to a draw") {
     Fixture f;
     json j = f.duel((f.bots / "block.cpp").string(), "block");
