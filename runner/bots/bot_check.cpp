@@ -99,8 +99,10 @@ std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, con
     std::vector<WarmAgainstCold> compared;
     for (const CheckBoard& b : boards)
         for (int seat = 1; seat <= 2; ++seat) {
-            const Move first = cold.move(b.board, seat, 0), second = cold.move(b.board, seat, 0);
-            const Move warm_reply = warm.move(b.board, seat, 0);
+            if (!b.plays(seat)) continue;
+            const int tick = b.tick.value_or(0);
+            const Move first = cold.move(b.board, seat, tick), second = cold.move(b.board, seat, tick);
+            const Move warm_reply = warm.move(b.board, seat, tick);
             using Outcome = WarmAgainstCold::Outcome;
             const Outcome outcome = first != second        ? Outcome::varies
                                     : warm_reply == first ? Outcome::same
@@ -142,9 +144,10 @@ CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boar
     for (const CheckBoard& c : boards) {
         std::vector<std::chrono::microseconds> in_time;
         for (int seat = 1; seat <= 2; ++seat) {
-            encode_board(c.board, seat, 0, json);
+            if (!c.plays(seat)) continue;
+            encode_board(c.board, seat, c.tick.value_or(0), json);
             for (int run = 0; run < settings.runs; ++run) {
-                const MoveReport m = bot.mover.move(c.board, seat, run);
+                const MoveReport m = bot.mover.move(c.board, seat, c.tick.value_or(run));
                 if (c.over_argument_limit)
                     big_delivered = big_delivered.value_or(true) && (m.ok() || m.forfeit->kind != ForfeitKind::board_too_large);
                 times.push_back(m.elapsed);

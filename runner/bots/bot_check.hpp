@@ -34,6 +34,9 @@ struct CheckBoard {
     const char* what;
     Board board;
     bool over_argument_limit = false;
+    int seat = 0;  // the one seat it is played as; 0: both
+    std::optional<int> tick{};  // the tick_id it is sent with; by default the run's number
+    bool plays(int s) const { return seat == 0 || seat == s; }
 };
 
 // The empty board, a busy one, and one whose JSON is over Linux's 128 KiB argument limit when the

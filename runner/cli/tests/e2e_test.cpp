@@ -177,6 +177,47 @@ TEST_CASE("e2e: a replay re-simulates to its result, and a doctored one does not
     CHECK(bad.out.find("MISMATCH") != std::string::npos);
 }
 
+TEST_CASE("e2e: replay --board prints the JSON a seat was sent, and check --board runs a bot on it") {
+    Fixture f;
+    const fs::path replay = f.root.path() / "echo.replay", log = f.root.path() / "echo.log";
+    f.duel("echo_board", "echo_board", {"--replay", replay.string(), "--log", log.string(), "--generations", "6"});
+    // The log holds what each seat was sent, in the order sent: "tick T seat S (...) stderr:" then "BOARD <json>".
+    std::istringstream lines(read_text(log));
+    std::vector<std::string> sent;
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with("BOARD ")) sent.push_back(line.substr(6));
+    REQUIRE(sent.size() == 12);
+    for (int tick = 0; tick < 6; ++tick)
+        for (int seat = 1; seat <= 2; ++seat) {
+            CAPTURE(tick);
+            CAPTURE(seat);
+            RunOutcome r = f.runner({"replay", replay.string(), "--board", std::to_string(tick), "--seat", std::to_string(seat)});
+            CHECK(r.exit_status == 0);
+            CHECK(r.out == sent[static_cast<std::size_t>(tick * 2 + seat - 1)] + "\n");
+        }
+    RunOutcome r = f.runner({"replay", replay.string(), "--board", "6", "--seat", "1"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--board 6 --seat 1: tick 6 is not in the game: it has ticks 0..5"));
+
+    // The board seat 2 was sent at tick 2, played again: the same reply as in the game.
+    const fs::path board = f.root.path() / "tick2.json";
+    std::ofstream(board) << f.runner({"replay", replay.string(), "--board", "2", "--seat", "2"}).out;
+    r = f.check("echo_board", {"--board", board.string()});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "  board:    " + board.string() + ", 20x20, as seat 2 at tick 2\n"));
+    CHECK_FALSE(contains(r.out, "note:"));
+    CHECK(contains(r.out, "  board from --board ("));
+    CHECK(contains(r.out, "), seat 2:\n"));
+    CHECK_FALSE(contains(r.out, "seat 1:"));
+    CHECK(contains(r.out, ": [[8,4],[8,5],[9,4],[9,5]]\n"));
+
+    std::ofstream(board) << R"j({"y_size":20,"x_size":20,"board":{"(25,1)":1},"bot_id":1,"tick_id":0})j";
+    r = f.check("echo_board", {"--board", board.string()});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--board " + board.string() + ": \"board\": the key \"(25,1)\" is not \"(y,x)\" on the 20x20 board"));
+}
+
 TEST_CASE("e2e: seats can be drawn from a seed, repeatably") {
     Fixture f;
     json a = f.duel("block", "idle", {"--seats", "random", "--seed", "7"});
