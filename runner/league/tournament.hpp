@@ -21,6 +21,12 @@ struct Tournament {
     std::optional<int> width, height, generations, time_limit_ms, memory_limit_mb, cpu_limit_s, games_per_pair;
     std::optional<std::string> scoring;
     std::optional<std::uint64_t> seed;
+    // What the league's flags of the same names say: -j, --sandbox/--no-sandbox, --cold,
+    // --until-separated, --format, --cache (resolved against the file's folder).
+    std::optional<int> jobs, until_separated;
+    std::optional<bool> sandbox, cold;
+    std::optional<std::string> format;
+    std::optional<std::filesystem::path> cache;
 
     // tournaments/NAME.json keeps its results in tournaments/NAME/.
     std::filesystem::path results_dir() const;

@@ -374,6 +374,28 @@ TEST_CASE("league e2e: a tournament file supplies settings, flags override, resu
     CHECK(fs::exists(f.root.path() / "cup" / "league.json"));
 }
 
+TEST_CASE("league e2e: a tournament file carries the league's flags too: jobs, sandbox, format, until_separated") {
+    LeagueFixture f;
+    fs::remove(f.bots / "nap.sh");
+    fs::remove(f.bots / "cblock.cpp");
+    std::ofstream(f.root.path() / "cup.json")
+        << R"({"bots": "bots", "width": 20, "height": 20, "generations": 10, "jobs": 1, "sandbox": false,
+               "cold": true, "format": "markdown", "until_separated": 4})";
+    RunOutcome r = f.runner({"league", "--tournament", (f.root.path() / "cup.json").string(), "--cache", f.cache.string()});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    CHECK(r.out.starts_with("| Rank | Bot |"));  // "format": "markdown"
+    CHECK(r.out.find("Sandboxed: no (bots ran without a sandbox)") != std::string::npos);  // "sandbox": false
+    CHECK(r.err.find("league: --until-separated: ") != std::string::npos);
+    // A flag wins over its key; `table --tournament` takes the file's format.
+    r = f.runner({"league", "--tournament", (f.root.path() / "cup.json").string(), "--cache", f.cache.string(),
+                  "--format", "json"});
+    REQUIRE(r.exit_status == 0);
+    CHECK(json::parse(r.out)["sandboxed"] == false);
+    r = f.runner({"table", "--tournament", (f.root.path() / "cup.json").string()});
+    CHECK(r.out.starts_with("| Rank | Bot |"));
+}
+
 TEST_CASE("league e2e: leaderboard.html and a viewer page for every game, table --format html, names escaped") {
     LeagueFixture f;
     fs::remove(f.bots / "nap.sh");

@@ -124,6 +124,47 @@ TEST_CASE("tournament files: fields, relative bots folder, and errors naming the
     CHECK(error(R"({"seed": 1})").find("t.json") == std::string::npos);  // valid: no error
 }
 
+TEST_CASE("tournament files: every league option that is a setting of the tournament, and errors naming it") {
+    TempDir dir("tournament-options-test");
+    auto write = [&](const std::string& text) {
+        std::ofstream(dir.path() / "t.json") << text;
+        return dir.path() / "t.json";
+    };
+    Tournament t = read_tournament(write(R"({"jobs": 3, "sandbox": false, "cold": true, "until_separated": 40,
+                                              "format": "markdown", "cache": "build-cache", "memory_limit_mb": 512,
+                                              "cpu_limit_s": 2})"));
+    CHECK(*t.jobs == 3);
+    CHECK(*t.sandbox == false);
+    CHECK(*t.cold == true);
+    CHECK(*t.until_separated == 40);
+    CHECK(*t.format == "markdown");
+    CHECK(*t.cache == dir.path() / "build-cache");
+    CHECK(*t.memory_limit_mb == 512);
+    CHECK(*t.cpu_limit_s == 2);
+    t = read_tournament(write("{}"));
+    CHECK_FALSE(t.jobs.has_value());
+    CHECK_FALSE(t.sandbox.has_value());
+    auto error = [&](const std::string& text) {
+        try {
+            read_tournament(write(text));
+        } catch (const TournamentError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(error(R"({"jobs": 0})").ends_with("\"jobs\" must be an integer from 1 to 256"));
+    CHECK(error(R"({"sandbox": "yes"})").ends_with("\"sandbox\" must be true or false"));
+    CHECK(error(R"({"cold": 1})").ends_with("\"cold\" must be true or false"));
+    CHECK(error(R"({"until_separated": 1})").ends_with("\"until_separated\" must be an integer from 2 to 1000000"));
+    CHECK(error(R"({"format": "yaml"})").ends_with(
+        "\"format\" must be one of \"text\", \"markdown\", \"json\", \"csv\", \"html\""));
+    CHECK(error(R"({"cache": ""})").ends_with("\"cache\" must be a folder path (relative to the file)"));
+    // The list of keys in the error is the list the reader takes.
+    CHECK(error(R"({"job": 2})").ends_with(
+        "unknown key \"job\" (allowed: bots, width, height, generations, time_limit_ms, memory_limit_mb, cpu_limit_s, "
+        "games_per_pair, scoring, seed, jobs, sandbox, cold, until_separated, format, cache)"));
+}
+
 TEST_CASE("standings: a likelihood of superiority as the tables and --until-separated's log write it") {
     CHECK(format_los(0.8321) == "83.2%");
     CHECK(format_los(std::nullopt) == "-");
