@@ -177,7 +177,7 @@ int run_league_command(const LeagueArgs& a) {
         }
         return 0;
     }
-    LeaguePages pages(stderr);
+    LeaguePages pages(stderr, !choice);
     o.observer = &pages;
     if (choice) return run_one_game(o, *choice, a.quiet);
     std::optional<LeagueProgressDisplay> progress;

@@ -146,8 +146,9 @@ void LeagueProgressDisplay::game_finished(const FinishedGame& game) {
                                     ? "draw" + after
                                     : terminal_line(game.bots[r.verdict.winner_seat - 1]) + " won by " +
                                           std::string(name(r.verdict.reason)) + after;
+    last_result_ = terminal_line(game.bots[0]) + " vs " + terminal_line(game.bots[1]) + ": " + outcome;
     display_.log("league: " + std::to_string(game.counts.stored) + "/" + std::to_string(game.counts.total) + " " +
-                 terminal_line(game.bots[0]) + " vs " + terminal_line(game.bots[1]) + ": " + outcome);
+                 last_result_);
     draw(game.counts);
 }
 
@@ -171,7 +172,8 @@ void LeagueProgressDisplay::draw(const LeagueCounts& counts) {
     const std::string left =
         counts.played > 0 ? "~" + format_duration(elapsed * (counts.total - counts.stored) / counts.played) : "?";
     display_.show("league: " + std::to_string(counts.stored) + "/" + std::to_string(counts.total) + " games done, " +
-                  std::to_string(counts.running) + " running, elapsed " + format_duration(elapsed) + ", left " + left);
+                  std::to_string(counts.running) + " running, elapsed " + format_duration(elapsed) + ", left " + left +
+                  (last_result_.empty() ? "" : "; last: " + last_result_));
 }
 
 }  // namespace gol::runner

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -394,6 +395,28 @@ TEST_CASE("league e2e: a tournament file carries the league's flags too: jobs, s
     CHECK(json::parse(r.out)["sandboxed"] == false);
     r = f.runner({"table", "--tournament", (f.root.path() / "cup.json").string()});
     CHECK(r.out.starts_with("| Rank | Bot |"));
+}
+
+TEST_CASE("league e2e: the leaderboard page is there after the first game, while the league still plays") {
+    LeagueFixture f;
+    f.add_gate("results");
+    RunOutcome outcome;
+    std::atomic<bool> finished = false;
+    std::thread league([&] {
+        outcome = f.runner(f.league_args("results"), std::chrono::seconds(120));
+        finished = true;
+    });
+    const fs::path page = f.root.path() / "results" / "leaderboard.html";
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!fs::exists(page) && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // The gate holds the league until it is opened: the page is one written after a game.
+    CHECK(fs::exists(page));
+    CHECK_FALSE(finished);
+    CHECK(read_text(page).find("block") != std::string::npos);
+    f.open_gate();
+    league.join();
+    CHECK(outcome.exit_status == 0);
 }
 
 TEST_CASE("league e2e: leaderboard.html and a viewer page for every game, table --format html, names escaped") {
