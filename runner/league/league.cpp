@@ -461,14 +461,26 @@ OneGameOutcome play_league_game(const LeagueOptions& o, const GameChoice& which,
 LeagueTable table_from_store(const fs::path& dir, std::optional<Scoring> scoring, std::FILE* log) {
     const StoredIndex index = load_index(dir);
     // The games as the index's bots and settings schedule them: each record is checked against
-    // its game, as a league run checks it.
+    // its game, as a league run checks it. A gauntlet's bot is placed among the full league's
+    // standings: the table counts every stored game of the full schedule, the gauntlet's and
+    // those an earlier run stored, not only the games of its bot.
+    LeagueIndex full = index;
+    full.settings.gauntlet.clear();
     std::vector<ScheduledGame> schedule;
     try {
-        schedule = expected_games(index);
+        schedule = expected_games(full);
     } catch (const std::invalid_argument& e) {
         throw StoreError(index_file(dir).string() + ": " + e.what());
     }
-    if (keys_of(schedule) != index.keys)
+    std::vector<std::string> keys = keys_of(schedule);
+    if (!index.settings.gauntlet.empty()) {
+        // The gauntlet's games are some of the full league's.
+        std::vector<std::string> sorted = keys, held = index.keys;
+        std::sort(sorted.begin(), sorted.end());
+        std::sort(held.begin(), held.end());
+        if (std::includes(sorted.begin(), sorted.end(), held.begin(), held.end())) keys = index.keys;
+    }
+    if (keys != index.keys)
         throw StoreError(index_file(dir).string() +
                          ": its games are not the ones its bots and settings schedule; run the league again");
     std::vector<GameRecord> records = table_records(dir, schedule, log);

@@ -205,6 +205,7 @@ std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& hea
     out += t.settings.sandboxed
                ? "<p id=\"sandbox\" class=\"settings\">Bots ran inside the bubblewrap sandbox.</p>\n"
                : "<p id=\"sandbox\" class=\"unsandboxed\">Bots ran without a sandbox.</p>\n";
+    for (const std::string& note : table_notes(t)) out += "<p class=\"note\">Note: " + html_escape(note) + ".</p>\n";
     out += "</header>\n" + standings_table(t);
     if (!t.excluded.empty()) {
         out += "<h2>Excluded</h2>\n<ul id=\"excluded\">\n";

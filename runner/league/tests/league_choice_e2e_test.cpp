@@ -120,14 +120,20 @@ TEST_CASE("league choice e2e: a duel gives both bots its --seed as GOL_SEED") {
 TEST_CASE("league choice e2e: --gauntlet plays one bot's pairs only, under the full league's keys") {
     ChoiceFixture f;
     json gauntlet = f.league("gauntlet", {"--gauntlet", "idle"});
-    CHECK(gauntlet["games"]["total"] == 4);
+    // The table is the full league's: its 6 games, of which the gauntlet stored 4, and it says so.
+    CHECK(gauntlet["games"]["total"] == 6);
     CHECK(gauntlet["games"]["played"] == 4);
+    CHECK(gauntlet["standings"].size() == 3);
+    REQUIRE(gauntlet["notes"].size() == 2);
+    CHECK(gauntlet["notes"][0] == "a gauntlet of idle: this run played its games only; the table counts every stored "
+                                  "game of the full league, 4 of 6, so idle stands among the full standings");
+    CHECK(gauntlet["notes"][1].get<std::string>().starts_with("the bots played from 2 to 4 games"));
     const std::set<std::string> idle_games = f.keys("gauntlet");
     CHECK(idle_games.size() == 4);
-    // `runner table` schedules the gauntlet's games again from the index.
+    // `runner table` schedules the full league's games again from the index.
     RunOutcome table = f.runner({"table", "--results", (f.root.path() / "gauntlet").string(), "--format", "json"});
     REQUIRE(table.exit_status == 0);
-    CHECK(json::parse(table.out)["games"]["total"] == 4);
+    CHECK(json::parse(table.out)["games"]["total"] == 6);
 
     json full = f.league("full");
     CHECK(full["games"]["total"] == 6);
@@ -137,7 +143,11 @@ TEST_CASE("league choice e2e: --gauntlet plays one bot's pairs only, under the f
     // On the full league's store, the gauntlet's games are all stored, and its plan is empty.
     json again = f.league("full", {"--gauntlet", "idle"});
     CHECK(again["games"]["played"] == 0);
-    CHECK(again["games"]["reused"] == 4);
+    // Its place among the full standings, in the same run: every bot with all its games.
+    CHECK(again["games"]["reused"] == 6);
+    for (const json& row : again["standings"]) CHECK(row["played"] == 4);
+    CHECK(again["standings"] == full["standings"]);
+    CHECK(again["notes"].size() == 1);  // the gauntlet's; the counts are equal
     RunOutcome plan = f.run("fresh", {"--gauntlet", "block", "--plan"});
     REQUIRE(plan.exit_status == 0);
     CHECK(json::parse(plan.out)["games"] == 4);
