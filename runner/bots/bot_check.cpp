@@ -92,9 +92,16 @@ std::optional<SlowMoves> slow_moves(RunMode mode, const std::vector<BoardTime>& 
     return SlowMoves{cause, slowest->what, slowest->median, fastest->what, fastest->median};
 }
 
+// Two replies alike: the same cells, or forfeits of the same kind. A forfeit's detail is not the
+// reply: a timeout is worded by how the move ran (warm, cold, where the time went).
+bool same_reply(const Move& a, const Move& b) {
+    if (a.ok() != b.ok()) return false;
+    return a.ok() ? a.cells == b.cells : a.forfeit->kind == b.forfeit->kind;
+}
+
 // Answers each board twice run cold and once run warm. Two cold replies that differ mean the
 // replies vary by themselves, and that board is not compared. Only the replies are compared, not
-// the time or stderr they came with.
+// the time, stderr or forfeit detail they came with.
 std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, const std::vector<CheckBoard>& boards) {
     std::vector<WarmAgainstCold> compared;
     for (const CheckBoard& b : boards)
@@ -104,9 +111,9 @@ std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, con
             const Move first = cold.move(b.board, seat, tick), second = cold.move(b.board, seat, tick);
             const Move warm_reply = warm.move(b.board, seat, tick);
             using Outcome = WarmAgainstCold::Outcome;
-            const Outcome outcome = first != second        ? Outcome::varies
-                                    : warm_reply == first ? Outcome::same
-                                                          : Outcome::different;
+            const Outcome outcome = !same_reply(first, second)    ? Outcome::varies
+                                    : same_reply(warm_reply, first) ? Outcome::same
+                                                                    : Outcome::different;
             compared.push_back({b.what, seat, outcome, warm_reply, first});
         }
     return compared;
