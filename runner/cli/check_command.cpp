@@ -2,6 +2,7 @@
 #include "runner/cli/game_options.hpp"
 
 #include "runner/bots/bot_check.hpp"
+#include "runner/bots/stdin_hint.hpp"
 #include "runner/game/protocol.hpp"
 #include "runner/game/traced_mover.hpp"
 #include "runner/sys/long_argument.hpp"
@@ -89,6 +90,7 @@ std::string how_it_runs(const BotPlayer& player) {
 // Prints each move as the check makes it; the same stderr every run would repeat its lines for nothing.
 class MovePrinter {
 public:
+    explicit MovePrinter(Protocol protocol) : protocol_(protocol) {}
     void operator()(const CheckedMove& c) {
         const MoveReport& m = c.report;
         if (c.run == 0)
@@ -112,10 +114,13 @@ public:
         if (!m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
         if (!m.err.empty() && m.err == last_err_) std::cout << "      stderr: as above\n";
         else print_stderr(m.err);
+        if (m.err != last_err_)
+            if (const std::optional<std::string> hint = stdin_hint(protocol_, m.err)) std::cout << "      hint: " << *hint << "\n";
         last_err_ = m.err;
     }
 
 private:
+    Protocol protocol_;
     std::string last_err_;
     std::string last_off_board_;
 };
@@ -259,7 +264,7 @@ int run_check(const CheckOptions& o) {
                                  return std::make_unique<BotPlayer>(bot, o.game.limits(), setup.host(nullptr, false));
                              }};
     const CheckReport r = check_bot(checked, boards, CheckSettings{o.runs, config.generations, setup.sandbox() != nullptr},
-                                    MovePrinter());
+                                    MovePrinter(bot.spec.protocol));
 
     // --board plays the game's own board, not the samples: whether one over 128 KiB was tried is moot.
     if (r.big_board == BigBoard::not_tried && o.board_file.empty())

@@ -1,6 +1,8 @@
 #include "runner/cli/command.hpp"
+#include "runner/text/count_text.hpp"
 #include "runner/text/json_text.hpp"
 #include "runner/cli/game_options.hpp"
+#include "runner/bots/stdin_hint.hpp"
 
 #include "runner/sys/atomic_file.hpp"
 #include "runner/sys/cpu_pin.hpp"
@@ -57,15 +59,16 @@ void check_writable(const char* flag, const std::string& path) {
         throw UsageError(std::string(flag) + " " + path + ": the folder " + where.string() + " is not writable");
 }
 
-void print_summary(std::ostream& out, const std::array<std::string, 2>& names, const GameResult& r,
+void print_summary(std::ostream& out, const std::array<PreparedBot, 2>& bots, const GameResult& r,
                    const GameStats& stats, const GameConfig& config, std::uint64_t seed) {
+    const std::array<std::string, 2> names = {bots[0].spec.name, bots[1].spec.name};
     out << names[0] << " (seat 1) vs " << names[1] << " (seat 2) on " << config.width << "x" << config.height
         << ", " << config.generations << " generations, seed " << seed << "\n";
     if (r.verdict.winner_seat == 0)
-        out << "Draw after " << r.generations << " generations\n";
+        out << "Draw after " << count_text(r.generations, "generation") << "\n";
     else
         out << "Winner: " << names[r.verdict.winner_seat - 1] << " by " << name(r.verdict.reason) << " after "
-            << r.generations << " generations\n";
+            << count_text(r.generations, "generation") << "\n";
     for (int seat = 1; seat <= 2; ++seat) {
         const SeatStats& s = stats.seat(seat);
         out << "  " << names[seat - 1] << ": " << r.cells[seat - 1] << " cells, " << r.forfeits[seat - 1]
@@ -78,6 +81,10 @@ void print_summary(std::ostream& out, const std::array<std::string, 2>& names, c
             out << "    its stderr when it crashed at tick " << s.crash_tick << " ended:\n";
             for (const std::string& line : s.crash_stderr) out << "      " << terminal_line(line) << "\n";
         }
+        std::string said = s.last_forfeit;
+        for (const std::string& line : s.crash_stderr) said += "\n" + line;
+        if (const std::optional<std::string> hint = stdin_hint(bots[seat - 1].spec.protocol, said))
+            out << "    hint: " << *hint << "\n";
     }
 }
 
@@ -180,7 +187,7 @@ int run_duel(const DuelOptions& o) {
         j["sandboxed"] = sandboxed;
         std::cout << json_text(j) << std::endl;
     } else {
-        print_summary(std::cout, names, result, stats, o.game.config, seed);
+        print_summary(std::cout, bots, result, stats, o.game.config, seed);
         for (int seat = 1; seat <= 2; ++seat) print_off_board(std::cout, names[seat - 1], watched[seat - 1], o.game.config);
         std::cout << (sandboxed ? "Bots ran in the sandbox, as in a league (--no-sandbox to leave it)\n"
                                 : "Bots ran without the sandbox (--no-sandbox; a league runs them inside it)\n");

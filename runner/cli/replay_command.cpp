@@ -3,6 +3,7 @@
 #include "runner/sys/atomic_file.hpp"
 #include "runner/report/board_png.hpp"
 #include "runner/game/replay.hpp"
+#include "runner/text/count_text.hpp"
 #include "runner/text/terminal_text.hpp"
 #include "runner/report/viewer_page.hpp"
 
@@ -19,8 +20,8 @@ namespace {
 std::string describe_result(const Replay& replay, const GameResult& r) {
     const auto& bots = replay.header.bots;
     std::string who = r.verdict.winner_seat == 0 ? "draw" : terminal_line(bots[r.verdict.winner_seat - 1]) + " wins";
-    return who + " by " + std::string(name(r.verdict.reason)) + " after " + std::to_string(r.generations) +
-           " generations, cells " + std::to_string(r.cells[0]) + "-" + std::to_string(r.cells[1]) + ", forfeits " +
+    return who + " by " + std::string(name(r.verdict.reason)) + " after " + count_text(r.generations, "generation") +
+           ", cells " + std::to_string(r.cells[0]) + "-" + std::to_string(r.cells[1]) + ", forfeits " +
            std::to_string(r.forfeits[0]) + "-" + std::to_string(r.forfeits[1]);
 }
 

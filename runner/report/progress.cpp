@@ -1,4 +1,5 @@
 #include "runner/report/progress.hpp"
+#include "runner/text/count_text.hpp"
 #include "runner/text/terminal_text.hpp"
 #include "runner/text/text_width.hpp"
 #include "runner/text/time_text.hpp"
@@ -141,7 +142,7 @@ void LeagueProgressDisplay::game_started(const LeagueCounts& counts) {
 void LeagueProgressDisplay::game_finished(const FinishedGame& game) {
     std::lock_guard lock(mutex_);
     const GameResult& r = game.result;
-    const std::string after = " after " + std::to_string(r.generations) + (r.generations == 1 ? " generation" : " generations");
+    const std::string after = " after " + count_text(r.generations, "generation");
     const std::string outcome = r.verdict.winner_seat == 0
                                     ? "draw" + after
                                     : terminal_line(game.bots[r.verdict.winner_seat - 1]) + " won by " +

@@ -191,6 +191,8 @@ std::string format_timeouts(const std::optional<MoveTiming>& t) {
 }
 
 std::string format_record(const PairRecord& r) {
+    // 0-0-0 would read as games that all went nowhere.
+    if (r.games.empty()) return "unplayed";
     return std::to_string(r.wins) + "-" + std::to_string(r.draws) + "-" + std::to_string(r.losses);
 }
 

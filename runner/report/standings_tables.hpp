@@ -37,7 +37,7 @@ std::string format_timeouts(const std::optional<MoveTiming>& t);
 // and bots that played different numbers of games are ranked by totals that favour the busier.
 std::vector<std::string> table_notes(const LeagueTable& table);
 
-// "wins-draws-losses", as the crosstable's cells show a pair.
+// "wins-draws-losses", as the crosstable's cells show a pair; "unplayed" for a pair without a stored game.
 std::string format_record(const PairRecord& record);
 
 }  // namespace gol::runner

@@ -218,6 +218,33 @@ TEST_CASE("e2e: replay --board prints the JSON a seat was sent, and check --boar
     CHECK(contains(r.err, "--board " + board.string() + ": \"board\": the key \"(25,1)\" is not \"(y,x)\" on the 20x20 board"));
 }
 
+TEST_CASE("e2e: small words: a missing bot named, check . by its folder's name, one generation singular") {
+    Fixture f;
+    RunOutcome r = f.runner({"duel", "block"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "runner: error: duel is missing B (Second bot): runner duel [OPTIONS] A B (runner duel --help)\n"));
+    r = f.runner({"check"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "check is missing BOT (A path, or a name under --bots)"));
+
+    // A manifest bot without a "name", checked from inside its folder, is named by the folder.
+    fs::create_directories(f.bots / "mine");
+    fs::copy(f.bots / "block.py", f.bots / "mine" / "block.py");
+    std::ofstream(f.bots / "mine" / "bot.json") << R"({"run": ["python3", "block.py"]})";
+    SpawnSpec spec;
+    spec.argv = {RUNNER_BIN, "check", ".", "--cache", f.cache.string(), "--runs", "1", "--width", "20", "--height", "20"};
+    spec.cwd = f.bots / "mine";
+    spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + f.root.path().string()};
+    spec.timeout = std::chrono::seconds(120);
+    r = run_process(spec);
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.out.starts_with("mine: .\n"));
+
+    r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(), "--width", "20",
+                  "--height", "20", "--generations", "5", "--quiet"});
+    CHECK(contains(r.out, "Winner: block by extinction after 1 generation\n"));
+}
+
 TEST_CASE("e2e: seats can be drawn from a seed, repeatably") {
     Fixture f;
     json a = f.duel("block", "idle", {"--seats", "random", "--seed", "7"});

@@ -94,10 +94,10 @@ TEST_CASE("table formats: ratings beside the scoring, and the crosstable in text
     CHECK(md.find("| 1 | a | 4 | 3 | 0 | 1 | 3 | " + format_elo(t.standings[0].elo) + " | " +
                   format_interval(t.standings[0].elo_interval) + " | " + format_los(t.standings[0].los_next) +
                   " |") != std::string::npos);
-    CHECK(md.find("| a | - | 3-0-1 | 0-0-0 |\n| b | 1-0-3 | - | 0-2-0 |\n| c | 0-0-0 | 0-2-0 | - |\n") !=
+    CHECK(md.find("| a | - | 3-0-1 | unplayed |\n| b | 1-0-3 | - | 0-2-0 |\n| c | unplayed | 0-2-0 | - |\n") !=
           std::string::npos);
     const std::string text = format_table(t, TableFormat::text);
-    CHECK(text.find("\n       a      b      c\na      -  3-0-1  0-0-0\nb  1-0-3      -  0-2-0\nc  0-0-0  0-2-0      -\n") !=
+    CHECK(text.find("\n          a         b         c\na         -     3-0-1  unplayed\nb     1-0-3         -     0-2-0\nc  unplayed     0-2-0         -\n") !=
           std::string::npos);
 }
 
