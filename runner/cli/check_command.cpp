@@ -266,11 +266,12 @@ int run_check(const CheckOptions& o) {
     const CheckReport r = check_bot(checked, boards, CheckSettings{o.runs, config.generations, setup.sandbox() != nullptr},
                                     MovePrinter(bot.spec.protocol));
 
-    // --board plays the game's own board, not the samples: whether one over 128 KiB was tried is moot.
-    if (r.big_board == BigBoard::not_tried && o.board_file.empty())
-        std::cout << "  a board over 128 KiB: not tried, a " << config.width << "x" << config.height
-                  << " board cannot hold one\n";
-    else if (r.big_board == BigBoard::delivered)
+    // --board plays the game's own board, not the samples: a small one says nothing of big ones.
+    if (r.big_board == BigBoard::not_tried) {
+        if (o.board_file.empty())
+            std::cout << "  a board over 128 KiB: not tried, a " << config.width << "x" << config.height
+                      << " board cannot hold one\n";
+    } else if (r.big_board == BigBoard::delivered)
         std::cout << "  a board over 128 KiB: the bot receives it whole\n";
     else
         std::cout << "  a board over 128 KiB: NOT delivered (see the forfeits above); a busy 1000x1000 game has such "

@@ -211,6 +211,7 @@ TEST_CASE("e2e: replay --board prints the JSON a seat was sent, and check --boar
     CHECK(contains(r.out, "), seat 2:\n"));
     CHECK_FALSE(contains(r.out, "seat 1:"));
     CHECK(contains(r.out, ": [[8,4],[8,5],[9,4],[9,5]]\n"));
+    CHECK_FALSE(contains(r.out, "a board over 128 KiB"));  // the game's board was small
 
     std::ofstream(board) << R"j({"y_size":20,"x_size":20,"board":{"(25,1)":1},"bot_id":1,"tick_id":0})j";
     r = f.check("echo_board", {"--board", board.string()});
