@@ -1,20 +1,14 @@
 // Replies whose cells lie mostly off the board: when they count, and the likely cause named.
 #include "runner/game/off_board.hpp"
 
+#include "runner/testing/fixed_mover.hpp"
+
 #include <doctest/doctest.h>
 
 using namespace gol;
 using namespace gol::runner;
 
-namespace {
-
-// Answers with a fixed move.
-struct Fixed : Mover {
-    MoveReport reply;
-    MoveReport move(const Board&, int, int) override { return reply; }
-};
-
-}  // namespace
+using Fixed = testing::FixedMover;
 
 TEST_CASE("off board: only a reply with more than half of its cells off the board counts") {
     // A 10-row, 20-column board: y 0..9, x 0..19.
