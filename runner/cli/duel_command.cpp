@@ -148,7 +148,7 @@ int run_duel(const DuelOptions& o) {
     ProcessRegistry registry;
     InterruptWatcher interrupt(registry);
     pin_to_current_cpu();
-    BotHost host = setup.host(&registry, !o.game.cold);
+    BotHost host = setup.host(&registry, !o.game.cold, o.where.interpreters);
     host.seed = seed;  // GOL_SEED: the duel's seed, which its replay records
     BotPlayer one(bots[0], o.game.limits(), host), two(bots[1], o.game.limits(), host);
     std::optional<TracedMover> traced_one, traced_two;
@@ -191,6 +191,7 @@ int run_duel(const DuelOptions& o) {
         for (int seat = 1; seat <= 2; ++seat) print_off_board(std::cout, names[seat - 1], watched[seat - 1], o.game.config);
         std::cout << (sandboxed ? "Bots ran in the sandbox, as in a league (--no-sandbox to leave it)\n"
                                 : "Bots ran without the sandbox (--no-sandbox; a league runs them inside it)\n");
+        if (sandboxed) std::cout << "Limits: " << setup.sandbox()->limits_line() << "\n";
     }
 
     // The result is printed first: a file that cannot be written loses nothing else.

@@ -17,9 +17,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 16> kKeys = {
-    "bots",    "width", "height",          "generations", "time_limit_ms", "memory_limit_mb", "cpu_limit_s", "games_per_pair",
-    "scoring", "seed",  "jobs",            "sandbox",     "cold",          "until_separated", "format",      "cache"};
+constexpr std::array<std::string_view, 19> kKeys = {
+    "bots",           "width",     "height", "generations",  "time_limit_ms", "memory_limit_mb", "cpu_limit_s",
+    "startup_limit_ms", "time_mode", "games_per_pair", "scoring", "seed",       "interpreters",     "jobs",
+    "sandbox",        "cold",      "until_separated", "format", "cache"};
 
 std::string allowed_keys() {
     std::string list;
@@ -94,6 +95,22 @@ Tournament parse_tournament(std::string_view text, const fs::path& file) {
     t.time_limit_ms = int_field(j, "time_limit_ms", 1, 600'000, file);
     t.memory_limit_mb = int_field(j, "memory_limit_mb", 16, 1 << 20, file);
     t.cpu_limit_s = int_field(j, "cpu_limit_s", 1, 3600, file);
+    t.startup_limit_ms = int_field(j, "startup_limit_ms", 0, 600'000, file);
+    if (j.contains("interpreters")) {
+        const json& list = j["interpreters"];
+        auto folder = [](const json& v) { return v.is_string() && !v.get<std::string>().empty(); };
+        if (!list.is_array() || !std::all_of(list.begin(), list.end(), folder))
+            throw TournamentError(file.string() + ": \"interpreters\" must be a list of folders");
+        t.interpreters.emplace();
+        for (const json& dir : list)
+            t.interpreters->push_back(fs::absolute(file.parent_path() / dir.get<std::string>()).lexically_normal());
+    }
+    if (j.contains("time_mode")) {
+        const json& m = j["time_mode"];
+        const std::string v = m.is_string() ? m.get<std::string>() : "";
+        if (v != "wall" && v != "cpu") throw TournamentError(file.string() + ": \"time_mode\" must be \"wall\" or \"cpu\"");
+        t.time_mode = v;
+    }
     t.games_per_pair = int_field(j, "games_per_pair", 2, 1000, file);
     if (t.games_per_pair && *t.games_per_pair % 2 != 0)
         throw TournamentError(file.string() + ": \"games_per_pair\" must be even, so each bot plays each seat equally often");

@@ -37,9 +37,6 @@ std::vector<std::string> base_command(const std::string& bwrap) {
         "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--uid", kInsideId, "--gid",
         kInsideId, "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc", "/proc", "--dev", "/dev",
-        // RAM-backed and writable, so capped; the rest of /dev is read-only.
-        "--size", std::to_string(Sandbox::tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
-        "--size", std::to_string(Sandbox::tmp_bytes), "--tmpfs", "/tmp",
     };
     for (const char* etc : kEtc)
         if (::access(etc, F_OK) == 0) argv.insert(argv.end(), {"--ro-bind", etc, etc});
@@ -66,6 +63,14 @@ std::optional<std::string> Sandbox::find_bubblewrap() {
 }
 
 Sandbox::Sandbox(std::string bwrap, const WorkArea& area) : bwrap_(std::move(bwrap)), area_(area) {}
+
+std::string Sandbox::limits_line() const {
+    const std::string files = ::geteuid() == 0 ? " and " + std::to_string(tmp_files) + " files" : " (no file count: not root)";
+    const std::string filesystems = "/tmp, /dev/shm and the scratch folder: " + std::to_string(tmp_bytes >> 20) + " MiB" + files + " each";
+    if (!groups_.available())
+        return "no control group (" + groups_.why_not() + "): memory, CPU and processes limited per process only; " + filesystems;
+    return "control group v" + std::to_string(groups_.version()) + " per bot (" + groups_.holding() + "); " + filesystems;
+}
 
 std::optional<Identity> Sandbox::new_identity() {
     if (::geteuid() != 0) return std::nullopt;
@@ -103,12 +108,19 @@ TempDir Sandbox::writable_dir(const std::string& prefix, const std::optional<Ide
     return dir;
 }
 
-std::vector<std::string> Sandbox::command(const SandboxView& view, const std::vector<std::string>& command,
-                                          bool as_pid_1) const {
-    std::vector<std::string> argv = base_command(bwrap_);
-    if (as_pid_1) argv.push_back("--as-pid-1");
+SandboxCommand Sandbox::command(const SandboxView& view, const std::vector<std::string>& command,
+                                const std::optional<Identity>& who) const {
+    SandboxCommand c;
+    std::vector<std::string>& argv = c.argv = base_command(bwrap_);
+    argv.push_back("--as-pid-1");
+    // RAM-backed and writable, so capped; the rest of /dev is read-only.
+    add_tmpfs(c, {"/dev/shm", tmp_bytes, tmp_files}, who);
+    argv.insert(argv.end(), {"--remount-ro", "/dev"});
+    // Before the mounts: a bot's files may lie in the host's /tmp.
+    add_tmpfs(c, {"/tmp", tmp_bytes, tmp_files}, who);
     for (const SandboxView::Mount& m : view.mounts)
         argv.insert(argv.end(), {m.writable ? "--bind" : "--ro-bind", m.source.string(), m.target.string()});
+    for (const SandboxView::Tmpfs& t : view.tmpfs) add_tmpfs(c, t, who);
     // The folders bwrap made for the mounts stay read-only.
     argv.insert(argv.end(), {"--remount-ro", "/", "--clearenv"});
     for (const std::string& entry : view.environment) {
@@ -117,7 +129,21 @@ std::vector<std::string> Sandbox::command(const SandboxView& view, const std::ve
     }
     argv.insert(argv.end(), {"--chdir", view.workdir.string(), "--"});
     argv.insert(argv.end(), command.begin(), command.end());
-    return argv;
+    return c;
+}
+
+void Sandbox::add_tmpfs(SandboxCommand& c, const SandboxView::Tmpfs& t, const std::optional<Identity>& who) const {
+    if (::geteuid() != 0) {
+        c.argv.insert(c.argv.end(), {"--size", std::to_string(t.bytes), "--tmpfs", t.target.string()});
+        return;
+    }
+    // Mounted by the spawn, before bubblewrap runs, on a folder of the work area that only
+    // bubblewrap's mount namespace ever sees filled; shown inside with a bind.
+    TempDir& at = c.mount_points.emplace_back("tmpfs", area_.path());
+    std::string options = "size=" + std::to_string(t.bytes) + ",nr_inodes=" + std::to_string(t.files) + ",mode=0700";
+    if (who) options += ",uid=" + std::to_string(who->uid) + ",gid=" + std::to_string(who->gid);
+    c.tmpfs.push_back({at.path(), options});
+    c.argv.insert(c.argv.end(), {"--bind", at.path().string(), t.target.string()});
 }
 
 }  // namespace gol::runner
