@@ -397,6 +397,21 @@ TEST_CASE("league e2e: a tournament file carries the league's flags too: jobs, s
     CHECK(r.out.starts_with("| Rank | Bot |"));
 }
 
+TEST_CASE("league e2e: a league with a start-up limit and time mode of its own reads its store back") {
+    LeagueFixture f;
+    fs::remove(f.bots / "cblock.cpp");
+    std::vector<std::string> args = f.league_args("results");
+    for (const char* extra : {"--startup-limit", "5000", "--time-mode", "cpu"}) args.push_back(extra);
+    RunOutcome r = f.runner(args);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);  // the table is made from the store, whose keys hold both
+    CHECK(json::parse(r.out)["games"]["played"] == 6);
+    r = f.runner(args);
+    REQUIRE(r.exit_status == 0);
+    CHECK(json::parse(r.out)["games"]["played"] == 0);
+    CHECK(f.runner({"table", "--results", (f.root.path() / "results").string()}).exit_status == 0);
+}
+
 TEST_CASE("league e2e: the leaderboard page is there after the first game, while the league still plays") {
     LeagueFixture f;
     f.add_gate("results");
