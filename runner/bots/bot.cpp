@@ -110,7 +110,9 @@ BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
 
     BotSpec bot;
     bot.path = dir;
-    const fs::path entry = fs::absolute(dir).lexically_normal();
+    fs::path entry = fs::absolute(dir).lexically_normal();
+    // "." and "bots/x/" end in a separator once normal: the folder's name is the part before it.
+    if (!entry.has_filename()) entry = entry.parent_path();
     bot.dir = resolved(entry);
     bot.kind = SourceKind::manifest;
     bot.name = entry.filename().string();

@@ -92,19 +92,28 @@ std::optional<SlowMoves> slow_moves(RunMode mode, const std::vector<BoardTime>& 
     return SlowMoves{cause, slowest->what, slowest->median, fastest->what, fastest->median};
 }
 
+// Two replies alike: the same cells, or forfeits of the same kind. A forfeit's detail is not the
+// reply: a timeout is worded by how the move ran (warm, cold, where the time went).
+bool same_reply(const Move& a, const Move& b) {
+    if (a.ok() != b.ok()) return false;
+    return a.ok() ? a.cells == b.cells : a.forfeit->kind == b.forfeit->kind;
+}
+
 // Answers each board twice run cold and once run warm. Two cold replies that differ mean the
 // replies vary by themselves, and that board is not compared. Only the replies are compared, not
-// the time or stderr they came with.
+// the time, stderr or forfeit detail they came with.
 std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, const std::vector<CheckBoard>& boards) {
     std::vector<WarmAgainstCold> compared;
     for (const CheckBoard& b : boards)
         for (int seat = 1; seat <= 2; ++seat) {
-            const Move first = cold.move(b.board, seat, 0), second = cold.move(b.board, seat, 0);
-            const Move warm_reply = warm.move(b.board, seat, 0);
+            if (!b.plays(seat)) continue;
+            const int tick = b.tick.value_or(0);
+            const Move first = cold.move(b.board, seat, tick), second = cold.move(b.board, seat, tick);
+            const Move warm_reply = warm.move(b.board, seat, tick);
             using Outcome = WarmAgainstCold::Outcome;
-            const Outcome outcome = first != second        ? Outcome::varies
-                                    : warm_reply == first ? Outcome::same
-                                                          : Outcome::different;
+            const Outcome outcome = !same_reply(first, second)    ? Outcome::varies
+                                    : same_reply(warm_reply, first) ? Outcome::same
+                                                                    : Outcome::different;
             compared.push_back({b.what, seat, outcome, warm_reply, first});
         }
     return compared;
@@ -142,23 +151,27 @@ CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boar
     for (const CheckBoard& c : boards) {
         std::vector<std::chrono::microseconds> in_time;
         for (int seat = 1; seat <= 2; ++seat) {
-            encode_board(c.board, seat, 0, json);
+            if (!c.plays(seat)) continue;
+            encode_board(c.board, seat, c.tick.value_or(0), json);
             for (int run = 0; run < settings.runs; ++run) {
-                const MoveReport m = bot.mover.move(c.board, seat, run);
+                const MoveReport m = bot.mover.move(c.board, seat, c.tick.value_or(run));
                 if (c.over_argument_limit)
                     big_delivered = big_delivered.value_or(true) && (m.ok() || m.forfeit->kind != ForfeitKind::board_too_large);
                 times.push_back(m.elapsed);
                 if (m.ok() || m.forfeit->kind != ForfeitKind::timeout) in_time.push_back(m.elapsed);
                 else ++report.timeouts;
                 int applied = 0;
+                std::optional<OffBoard> off;
                 if (m.ok()) {
                     Board placed = c.board;
                     applied = placed.place(seat == 1 ? Player::one : Player::two, m.cells);
+                    off = mostly_off_board(m.cells, c.board.height(), c.board.width());
+                    if (off && report.off_board++ == 0) report.first_off_board = off;
                 } else {
                     ++report.invalid;
                     if (settings.sandboxed && !report.sandbox_refusals) report.sandbox_refusals = refusals(m);
                 }
-                on_move(CheckedMove{c, seat, run, json.size(), m, applied});
+                on_move(CheckedMove{c, seat, run, json.size(), m, applied, off});
             }
         }
         if (!in_time.empty()) board_times.push_back(BoardTime{c.what, median(std::move(in_time))});

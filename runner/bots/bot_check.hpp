@@ -5,6 +5,7 @@
 
 #include "runner/bots/bot_player.hpp"
 #include "runner/game/game_loop.hpp"
+#include "runner/game/off_board.hpp"
 
 #include <chrono>
 #include <functional>
@@ -33,6 +34,9 @@ struct CheckBoard {
     const char* what;
     Board board;
     bool over_argument_limit = false;
+    int seat = 0;  // the one seat it is played as; 0: both
+    std::optional<int> tick{};  // the tick_id it is sent with; by default the run's number
+    bool plays(int s) const { return seat == 0 || seat == s; }
 };
 
 // The empty board, a busy one, and one whose JSON is over Linux's 128 KiB argument limit when the
@@ -46,6 +50,7 @@ struct CheckedMove {
     std::size_t json_bytes = 0;  // the board's JSON as this seat gets it
     const MoveReport& report;
     int applied = 0;  // of a valid reply's cells, those that would be placed
+    std::optional<OffBoard> off_board;  // a valid reply with most of its cells off the board
 };
 
 // Whether a board over the argument limit reached the bot.
@@ -93,6 +98,9 @@ struct CheckReport {
     std::chrono::seconds per_game{0};  // the bot's time in a game of the configured generations
     // A persistent bot's moves that got no reply line in time: its replies may sit unflushed.
     int unflushed = 0;
+    // Valid replies with most of their cells off the board, and the first of them.
+    int off_board = 0;
+    std::optional<OffBoard> first_off_board;
     std::optional<SlowMoves> slow;
     std::vector<WarmAgainstCold> warm_against_cold;  // a warm bot's boards, else empty
     int warm_differs() const;

@@ -2,12 +2,17 @@
 #include "runner/cli/game_options.hpp"
 
 #include "runner/bots/bot_check.hpp"
+#include "runner/bots/stdin_hint.hpp"
+#include "runner/game/protocol.hpp"
 #include "runner/game/traced_mover.hpp"
+#include "runner/sys/long_argument.hpp"
 #include "runner/text/terminal_text.hpp"
 #include "runner/text/text_width.hpp"
 #include "runner/text/time_text.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -22,8 +27,8 @@ struct CheckOptions {
     GameOptions game;
     BotLocations where;
     int runs = 5;
-    bool no_sandbox = false;  // --sandbox is the default, still accepted so old command lines work
     bool verbose = false;
+    std::string board_file;  // --board: only this board, as a replay says a seat was sent it
 };
 
 // The exit status of a bot that fails the check: apart from bad input (2) and the runner's own
@@ -85,6 +90,7 @@ std::string how_it_runs(const BotPlayer& player) {
 // Prints each move as the check makes it; the same stderr every run would repeat its lines for nothing.
 class MovePrinter {
 public:
+    explicit MovePrinter(Protocol protocol) : protocol_(protocol) {}
     void operator()(const CheckedMove& c) {
         const MoveReport& m = c.report;
         if (c.run == 0)
@@ -99,15 +105,24 @@ public:
             std::cout << reply_text(m);
         }
         std::cout << "\n";
+        if (c.off_board) {
+            const std::string off = off_board_text(*c.off_board, c.board.board.height(), c.board.board.width());
+            std::cout << "      warning: " << (off == last_off_board_ ? "as above" : off) << "\n";
+            last_off_board_ = off;
+        }
         if (m.ok()) return;
         if (!m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
         if (!m.err.empty() && m.err == last_err_) std::cout << "      stderr: as above\n";
         else print_stderr(m.err);
+        if (m.err != last_err_)
+            if (const std::optional<std::string> hint = stdin_hint(protocol_, m.err)) std::cout << "      hint: " << *hint << "\n";
         last_err_ = m.err;
     }
 
 private:
+    Protocol protocol_;
     std::string last_err_;
+    std::string last_off_board_;
 };
 
 // What a move that failed in the sandbox tells of the sandbox, from its own stderr.
@@ -176,9 +191,56 @@ void print_warm_against_cold(const std::vector<WarmAgainstCold>& compared) {
     }
 }
 
+// The largest --board file read: a 4096x4096 board's busiest JSON is about this size.
+constexpr std::uintmax_t kMaxBoardFile = std::uintmax_t{256} << 20;
+
+// --board FILE: the JSON a replay says a seat was sent (runner replay FILE --board TICK --seat N).
+SentBoard board_from_file(const std::string& file, std::string& text) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) throw UsageError("--board " + file + ": not a file");
+    if (fs::file_size(file, ec) > kMaxBoardFile)
+        throw UsageError("--board " + file + ": over " + std::to_string(kMaxBoardFile >> 20) + " MiB, larger than any board");
+    std::ifstream in(file, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+    if (!in && !in.eof()) throw UsageError("--board " + file + ": cannot be read");
+    try {
+        return decode_board(text);
+    } catch (const BoardJsonError& e) {
+        throw UsageError("--board " + file + ": " + e.what() +
+                         " (the file is what runner replay GAME --board TICK --seat N prints)");
+    }
+}
+
+// The boards the check plays: its samples, or the one board of --board, played as the seat and
+// tick it was sent with, on its own size (set in `config`). Read before the bot is built: a
+// wrong file is refused first.
+std::vector<CheckBoard> boards_to_check(const CheckOptions& o, GameConfig& config, std::string& about) {
+    if (o.board_file.empty()) return check_boards(config);
+    std::string text;
+    SentBoard sent = board_from_file(o.board_file, text);
+    config.height = sent.board.height();
+    config.width = sent.board.width();
+    std::string json;
+    encode_board(sent.board, sent.bot_id, sent.tick_id, json);
+    about = "  board:    " + terminal_line(o.board_file) + ", " + std::to_string(config.width) + "x" +
+            std::to_string(config.height) + ", as seat " + std::to_string(sent.bot_id) + " at tick " +
+            std::to_string(sent.tick_id) + "\n";
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+    if (text != json)
+        about += "  note:     the file is not byte for byte what the runner sends; the bot gets the runner's encoding "
+                 "of the same board\n";
+    std::vector<CheckBoard> boards;
+    boards.push_back(CheckBoard{"board from --board", std::move(sent.board), too_long_for_argv(json), sent.bot_id,
+                                static_cast<int>(sent.tick_id)});
+    return boards;
+}
+
 int run_check(const CheckOptions& o) {
-    if (o.game.sandbox && o.no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
-    PlaySetup setup(!o.no_sandbox);
+    GameConfig config = o.game.config;
+    std::string about_board;
+    const std::vector<CheckBoard> boards = boards_to_check(o, config, about_board);
+    PlaySetup setup(o.game.sandboxed());
     auto t0 = std::chrono::steady_clock::now();
     PreparedBot bot = load_bot(o.bot, o.where, setup.sandbox());
     auto built = std::chrono::steady_clock::now() - t0;
@@ -196,28 +258,29 @@ int run_check(const CheckOptions& o) {
                                   : "no (--no-sandbox; a league runs bots in the sandbox)")
               << "\n";
     if (setup.sandbox()) std::cout << "  limits:   " << setup.sandbox()->limits_line() << "\n";
-    std::cout << "  runs:     " << how_it_runs(player) << "\n";
+    std::cout << "  runs:     " << how_it_runs(player) << "\n" << about_board;
     std::optional<TracedMover> traced;
     if (o.verbose) traced.emplace(player, bot.spec.name, std::cerr);
     Mover& mover = o.verbose ? static_cast<Mover&>(*traced) : player;
-    const std::vector<CheckBoard> boards = check_boards(o.game.config);
     const CheckedBot checked{mover, player, run_mode(player), [&]() -> std::unique_ptr<Mover> {
                                  return std::make_unique<BotPlayer>(bot, o.game.limits(), setup.host(nullptr, false, o.where.interpreters));
                              }};
-    const CheckReport r = check_bot(checked, boards, CheckSettings{o.runs, o.game.config.generations, setup.sandbox() != nullptr},
-                                    MovePrinter());
+    const CheckReport r = check_bot(checked, boards, CheckSettings{o.runs, config.generations, setup.sandbox() != nullptr},
+                                    MovePrinter(bot.spec.protocol));
 
-    if (r.big_board == BigBoard::not_tried)
-        std::cout << "  a board over 128 KiB: not tried, a " << o.game.config.width << "x" << o.game.config.height
-                  << " board cannot hold one\n";
-    else if (r.big_board == BigBoard::delivered)
+    // --board plays the game's own board, not the samples: a small one says nothing of big ones.
+    if (r.big_board == BigBoard::not_tried) {
+        if (o.board_file.empty())
+            std::cout << "  a board over 128 KiB: not tried, a " << config.width << "x" << config.height
+                      << " board cannot hold one\n";
+    } else if (r.big_board == BigBoard::delivered)
         std::cout << "  a board over 128 KiB: the bot receives it whole\n";
     else
         std::cout << "  a board over 128 KiB: NOT delivered (see the forfeits above); a busy 1000x1000 game has such "
                      "boards on most turns\n";
     if (r.sandbox_refusals) print_sandbox_refusals(*r.sandbox_refusals);
     std::cout << "  move time: median " << format_ms(r.median) << ", max " << format_ms(r.max) << "\n";
-    std::cout << "  a " << o.game.config.generations << "-generation game takes about " << format_duration(r.per_game)
+    std::cout << "  a " << config.generations << "-generation game takes about " << format_duration(r.per_game)
               << " of this bot's time\n";
     print_time_advice(r, bot);
     if (!r.warm_against_cold.empty()) print_warm_against_cold(r.warm_against_cold);
@@ -226,6 +289,10 @@ int run_check(const CheckOptions& o) {
         std::cout << "  warning: the bot answers " << differ << " of " << r.warm_against_cold.size()
                   << " boards differently run warm than run cold; run it with --cold, or give it a bot.json with "
                      "\"warm\": false (docs/protocol.md)\n";
+    if (r.off_board)
+        std::cout << "  warning: " << r.off_board << " of " << r.moves
+                  << " replies put most of their cells off the board, where nothing is placed; the first: "
+                  << off_board_text(*r.first_off_board, config.height, config.width) << "\n";
     if (r.invalid) std::cout << "  NOT OK: " << r.invalid << " of " << r.moves << " moves would be forfeited\n";
     if (differ) std::cout << "  NOT OK: its warm replies differ from its cold ones\n";
     if (!r.passes()) return kBotFails;
@@ -244,9 +311,11 @@ void add_check(CLI::App& app, Action& run) {
     cmd->add_option("BOT", o->bot, "A path, or a name under --bots")->required();
     add_game_options(*cmd, o->game);
     add_bot_locations(*cmd, o->where);
-    cmd->add_flag("--no-sandbox", o->no_sandbox, "Run the bot without bubblewrap (a league runs it inside)");
     cmd->add_option("--runs", o->runs, "Moves per board and seat")->check(CLI::Range(1, 1000))->capture_default_str();
     cmd->add_flag("-v,--verbose", o->verbose, "Trace each board sent and each reply on stderr, one line each");
+    cmd->add_option("--board", o->board_file,
+                    "Play only this board, as the seat and tick it names: the JSON runner replay GAME --board TICK "
+                    "--seat N prints, to reproduce a move of a game");
     cmd->callback([o, &run] { run = [o] { return run_check(*o); }; });
 }
 

@@ -1,9 +1,12 @@
 #include "runner/cli/command.hpp"
+#include "runner/text/count_text.hpp"
 #include "runner/text/json_text.hpp"
 #include "runner/cli/game_options.hpp"
+#include "runner/bots/stdin_hint.hpp"
 
 #include "runner/sys/atomic_file.hpp"
 #include "runner/sys/cpu_pin.hpp"
+#include "runner/game/off_board.hpp"
 #include "runner/game/play_and_record.hpp"
 #include "runner/game/traced_mover.hpp"
 #include "runner/sys/interrupt.hpp"
@@ -56,15 +59,16 @@ void check_writable(const char* flag, const std::string& path) {
         throw UsageError(std::string(flag) + " " + path + ": the folder " + where.string() + " is not writable");
 }
 
-void print_summary(std::ostream& out, const std::array<std::string, 2>& names, const GameResult& r,
+void print_summary(std::ostream& out, const std::array<PreparedBot, 2>& bots, const GameResult& r,
                    const GameStats& stats, const GameConfig& config, std::uint64_t seed) {
+    const std::array<std::string, 2> names = {bots[0].spec.name, bots[1].spec.name};
     out << names[0] << " (seat 1) vs " << names[1] << " (seat 2) on " << config.width << "x" << config.height
         << ", " << config.generations << " generations, seed " << seed << "\n";
     if (r.verdict.winner_seat == 0)
-        out << "Draw after " << r.generations << " generations\n";
+        out << "Draw after " << count_text(r.generations, "generation") << "\n";
     else
         out << "Winner: " << names[r.verdict.winner_seat - 1] << " by " << name(r.verdict.reason) << " after "
-            << r.generations << " generations\n";
+            << count_text(r.generations, "generation") << "\n";
     for (int seat = 1; seat <= 2; ++seat) {
         const SeatStats& s = stats.seat(seat);
         out << "  " << names[seat - 1] << ": " << r.cells[seat - 1] << " cells, " << r.forfeits[seat - 1]
@@ -77,7 +81,19 @@ void print_summary(std::ostream& out, const std::array<std::string, 2>& names, c
             out << "    its stderr when it crashed at tick " << s.crash_tick << " ended:\n";
             for (const std::string& line : s.crash_stderr) out << "      " << terminal_line(line) << "\n";
         }
+        std::string said = s.last_forfeit;
+        for (const std::string& line : s.crash_stderr) said += "\n" + line;
+        if (const std::optional<std::string> hint = stdin_hint(bots[seat - 1].spec.protocol, said))
+            out << "    hint: " << *hint << "\n";
     }
+}
+
+// A seat whose replies put most of their cells off the board: valid moves that place nothing.
+void print_off_board(std::ostream& out, const std::string& name, const OffBoardWatch& watch, const GameConfig& config) {
+    if (!watch.moves()) return;
+    out << "  warning: " << name << " put most of a move's cells off the board in " << watch.moves() << " of its moves; "
+        << "the first, at tick " << watch.first_tick() << ": "
+        << off_board_text(*watch.first(), config.height, config.width) << "\n";
 }
 
 nlohmann::json duel_json(const std::array<std::string, 2>& names, const GameResult& r, const GameStats& stats,
@@ -114,7 +130,7 @@ int run_duel(const DuelOptions& o) {
                                      std::pair{"--log", &o.log_file}})
         if (!path->empty()) check_writable(flag, *path);
 
-    PlaySetup setup(o.game.sandbox);
+    PlaySetup setup(o.game.sandboxed());
     std::array<PreparedBot, 2> bots = {load_bot(o.a, o.where, setup.sandbox()),
                                        load_bot(o.b, o.where, setup.sandbox())};
     if (bots[0].spec.name == bots[1].spec.name) bots[1].spec.name += "#2";
@@ -140,8 +156,10 @@ int run_duel(const DuelOptions& o) {
         traced_one.emplace(one, names[0], std::cerr);
         traced_two.emplace(two, names[1], std::cerr);
     }
-    Mover& seat1 = o.verbose ? static_cast<Mover&>(*traced_one) : one;
-    Mover& seat2 = o.verbose ? static_cast<Mover&>(*traced_two) : two;
+    std::array<OffBoardWatch, 2> watched = {OffBoardWatch(o.verbose ? static_cast<Mover&>(*traced_one) : one),
+                                            OffBoardWatch(o.verbose ? static_cast<Mover&>(*traced_two) : two)};
+    Mover& seat1 = watched[0];
+    Mover& seat2 = watched[1];
     const ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
     std::vector<GameObserver*> observers;
     std::unique_ptr<GameLog> game_log;
@@ -165,11 +183,14 @@ int run_duel(const DuelOptions& o) {
     const bool sandboxed = setup.sandbox() != nullptr;
     if (o.json) {
         nlohmann::json j = duel_json(names, result, stats, o.game.config, seed);
+        for (int seat = 1; seat <= 2; ++seat) j["off_board_moves"][names[seat - 1]] = watched[seat - 1].moves();
         j["sandboxed"] = sandboxed;
         std::cout << json_text(j) << std::endl;
     } else {
-        print_summary(std::cout, names, result, stats, o.game.config, seed);
-        std::cout << (sandboxed ? "Bots ran in the sandbox\n" : "Bots ran without the sandbox (--sandbox to use it)\n");
+        print_summary(std::cout, bots, result, stats, o.game.config, seed);
+        for (int seat = 1; seat <= 2; ++seat) print_off_board(std::cout, names[seat - 1], watched[seat - 1], o.game.config);
+        std::cout << (sandboxed ? "Bots ran in the sandbox, as in a league (--no-sandbox to leave it)\n"
+                                : "Bots ran without the sandbox (--no-sandbox; a league runs them inside it)\n");
         if (sandboxed) std::cout << "Limits: " << setup.sandbox()->limits_line() << "\n";
     }
 

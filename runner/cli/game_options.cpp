@@ -33,10 +33,17 @@ void add_game_options(CLI::App& cmd, GameOptions& o) {
     cmd.add_option("--memory-limit", o.memory_limit_mb, "Memory per bot, in MiB: its control group's, and address space per process")
         ->check(CLI::Range(16, 1 << 20))
         ->capture_default_str();
-    cmd.add_flag("--sandbox", o.sandbox, "Run bots inside bubblewrap (docs/sandbox.md)");
+    cmd.add_flag("--no-sandbox", o.no_sandbox,
+                 "Run bots and their builds without bubblewrap (by default they run inside it, docs/sandbox.md)");
+    cmd.add_flag("--sandbox", o.sandbox, "Run bots inside bubblewrap: the default");
     cmd.add_flag("--cold", o.cold, "Run Python and Ruby bots the plain way: a new interpreter per move, not a fork of a warm one");
     cmd.add_option("--cpu-limit", o.cpu_limit_s, "CPU seconds per move (default: the time limit, rounded up)")
         ->check(CLI::Range(1, 3600));
+}
+
+bool GameOptions::sandboxed() const {
+    if (sandbox && no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
+    return !no_sandbox;
 }
 
 CLI::Option* add_interpreter_option(CLI::App& cmd, std::vector<std::filesystem::path>& interpreters) {
@@ -60,8 +67,8 @@ std::string bubblewrap_or_throw() {
     if (auto bwrap = Sandbox::find_bubblewrap()) return *bwrap;
     throw UsageError("the sandbox needs bubblewrap, and it is not installed or cannot create its namespaces here (as "
                      "an unprivileged user, when the runner is root): install it (apt-get install bubblewrap; "
-                     "scripts/setup does), or run the bots without it, which league and check do only when told "
-                     "to (--no-sandbox)");
+                     "scripts/setup does), or run the bots without it, which the runner does only when told to "
+                     "(--no-sandbox)");
 }
 
 // A root runner's sandboxed processes are another user, who must reach the work area.

@@ -17,11 +17,14 @@ struct GameOptions {
     int cpu_limit_s = 0;
     int startup_limit_ms = 10000;
     std::string time_mode = "wall";  // or "cpu" (MoveLimits::cpu_time)
-    bool sandbox = false;
-    bool cold = false;  // no bot runs warm (BotHost::warm)
+    bool sandbox = false;     // --sandbox: the default, still accepted so old command lines work
+    bool no_sandbox = false;  // --no-sandbox
+    bool cold = false;        // no bot runs warm (BotHost::warm)
     MoveLimits limits() const {
         return move_limits(time_limit_ms, memory_limit_mb, cpu_limit_s, startup_limit_ms, time_mode == "cpu");
     }
+    // Whether bots run in the sandbox: yes unless --no-sandbox. Throws UsageError when both flags are given.
+    bool sandboxed() const;
 };
 
 void add_game_options(CLI::App& cmd, GameOptions& options);

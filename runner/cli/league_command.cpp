@@ -41,7 +41,6 @@ struct LeagueArgs {
     // as long in a league as alone (docs/league.md).
     int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency() / 2));
     bool quiet = false;
-    bool no_sandbox = false;
     bool plan = false;
     std::string one_game;  // --game: an index or a key
     std::string gauntlet;  // --gauntlet: a bot's name
@@ -67,8 +66,16 @@ std::string render(const LeagueTable& table, const std::string& format, const st
                             : format_table(table, *table_format_from_name(format));
 }
 
-LeagueOptions resolve(const LeagueArgs& a) {
-    LeagueOptions o;
+// The league's options: each flag given, else the tournament file's key, else the default.
+struct Resolved {
+    LeagueOptions options;
+    bool sandboxed = true;
+    std::string format;
+};
+
+Resolved resolve(const LeagueArgs& a) {
+    Resolved r;
+    LeagueOptions& o = r.options;
     Tournament t;
     if (!a.tournament.empty()) t = tournament_of(a.tournament);
     GameConfig& c = o.settings.config;
@@ -86,7 +93,6 @@ LeagueOptions resolve(const LeagueArgs& a) {
     o.settings.seed = a.set("--seed") || !t.seed ? a.seed : *t.seed;
     o.settings.gauntlet = a.gauntlet;
     o.rerun = a.rerun;
-    o.until_separated = a.until_separated;
     o.scoring = *scoring_from_name(a.set("--scoring") || !t.scoring ? a.scoring : *t.scoring);
     o.bots_dir = a.set("DIR") || !t.bots ? std::filesystem::path(a.bots_dir.empty() ? "bots" : a.bots_dir) : *t.bots;
     if (!std::filesystem::is_directory(o.bots_dir))
@@ -94,13 +100,16 @@ LeagueOptions resolve(const LeagueArgs& a) {
     if (!a.results.empty()) o.results_dir = a.results;
     else if (!a.tournament.empty()) o.results_dir = t.results_dir();
     else o.results_dir = std::filesystem::absolute(o.bots_dir).lexically_normal().parent_path() / "results";
-    o.cache_dir = a.cache.empty() ? default_cache_dir() : std::filesystem::path(a.cache);
-    o.jobs = a.jobs;
+    o.cache_dir = !a.cache.empty() ? std::filesystem::path(a.cache) : t.cache ? *t.cache : default_cache_dir();
+    o.jobs = a.set("--jobs") || !t.jobs ? a.jobs : *t.jobs;
     o.interpreters = a.set("--interpreter") || !t.interpreters ? a.interpreters : *t.interpreters;
-    o.warm = !a.game.cold;
+    o.warm = !(a.game.cold || t.cold.value_or(false));
+    o.until_separated = a.set("--until-separated") || !t.until_separated ? a.until_separated : *t.until_separated;
     // Leagues run strangers' code: sandboxed unless told not to. One that cannot be stops.
-    if (a.game.sandbox && a.no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
-    return o;
+    const bool flag_says = a.game.sandboxed();  // throws when both flags are given
+    r.sandboxed = a.game.no_sandbox || a.game.sandbox || !t.sandbox ? flag_says : *t.sandbox;
+    r.format = a.set("--format") || !t.format ? a.format : *t.format;
+    return r;
 }
 
 // One game of the schedule (--game): its viewer page is written, the leaderboard page is left
@@ -160,15 +169,16 @@ std::string plan_text(const LeaguePlan& plan, const std::string& format) {
 int run_league_command(const LeagueArgs& a) {
     std::optional<GameChoice> choice;
     if (a.set("--game")) choice = game_choice(a.one_game);
-    LeagueOptions o = resolve(a);
-    PlaySetup setup(!a.no_sandbox);
+    Resolved resolved = resolve(a);
+    LeagueOptions& o = resolved.options;
+    PlaySetup setup(resolved.sandboxed);
     o.area = &setup.area();
     o.sandbox = setup.sandbox();
     o.settings.sandboxed = o.sandbox != nullptr;
     if (o.sandbox && !a.quiet && !a.plan) std::cerr << "league: limits: " << o.sandbox->limits_line() << "\n";
     if (a.plan) {
         try {
-            std::cout << plan_text(plan_league(o, stderr), a.format);
+            std::cout << plan_text(plan_league(o, stderr), resolved.format);
         } catch (const GameChoiceError& e) {
             throw UsageError(e.what());
         } catch (const StoreError& e) {
@@ -177,7 +187,7 @@ int run_league_command(const LeagueArgs& a) {
         }
         return 0;
     }
-    LeaguePages pages(stderr);
+    LeaguePages pages(stderr, !choice);
     o.observer = &pages;
     if (choice) return run_one_game(o, *choice, a.quiet);
     std::optional<LeagueProgressDisplay> progress;
@@ -199,7 +209,7 @@ int run_league_command(const LeagueArgs& a) {
         return 128 + interrupt.signal();
     }
     if (!a.quiet) std::cerr << timing_summary(outcome.table);
-    std::cout << render(outcome.table, a.format, o.results_dir);
+    std::cout << render(outcome.table, resolved.format, o.results_dir);
     return 0;
 }
 
@@ -208,11 +218,17 @@ struct TableArgs {
     std::string tournament;
     std::string format = "text";
     std::string scoring;
+    CLI::Option* format_given = nullptr;
 };
 
 int run_table_command(const TableArgs& a) {
     std::filesystem::path dir = a.results;
-    if (dir.empty() && !a.tournament.empty()) dir = tournament_of(a.tournament).results_dir();
+    std::string format = a.format;
+    if (!a.tournament.empty()) {
+        const Tournament t = tournament_of(a.tournament);
+        if (dir.empty()) dir = t.results_dir();
+        if (!a.format_given->count() && t.format) format = *t.format;
+    }
     if (dir.empty()) throw UsageError("say which results to show: --results DIR or --tournament FILE");
     LeagueTable table;
     try {
@@ -224,7 +240,7 @@ int run_table_command(const TableArgs& a) {
     if (league_playing_into(dir))
         std::cerr << "table: a league is still playing into this store: " << table.games.size() << " of "
                   << table.total << " games recorded; the table shows the games so far\n";
-    std::cout << render(table, a.format, dir);
+    std::cout << render(table, format, dir);
     return 0;
 }
 
@@ -252,13 +268,12 @@ void add_league(CLI::App& app, Action& run) {
             ->check(kScorings)
             ->capture_default_str();
     a->given["--seed"] = cmd->add_option("--seed", a->seed, "League seed: games' seeds derive from it")->capture_default_str();
-    cmd->add_option("-j,--jobs", a->jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
+    a->given["--jobs"] = cmd->add_option("-j,--jobs", a->jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
     cmd->add_option("--results", a->results, "Results store (default: the tournament's folder, or results/ beside DIR)");
     cmd->add_option("--cache", a->cache, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
     a->given["--interpreter"] = add_interpreter_option(*cmd, a->interpreters);
-    cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
+    a->given["--format"] = cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
     cmd->add_flag("--quiet", a->quiet, "No progress: no live line, no line per game");
-    cmd->add_flag("--no-sandbox", a->no_sandbox, "Run bots and builds without bubblewrap (the default needs it)");
     CLI::Option* plan = cmd->add_flag(
         "--plan", a->plan, "Play nothing: list the games the store does not hold yet, a JSON object a line");
     a->given["--game"] = cmd->add_option(
@@ -271,7 +286,7 @@ void add_league(CLI::App& app, Action& run) {
                              "them again with the rest of the league");
     rerun->check(CLI::Validator([](std::string& v) { return v.empty() ? "must not be empty" : ""; }, "KEY|BOT"));
     rerun->excludes(plan)->excludes(a->given["--game"]);
-    cmd->add_option("--until-separated", a->until_separated,
+    a->given["--until-separated"] = cmd->add_option("--until-separated", a->until_separated,
                     "After the schedule, add game pairs to adjacent bots whose order is uncertain (likelihood of "
                     "superiority between 5% and 95%) until none is, or BUDGET more games were played")
         ->type_name("BUDGET")
@@ -286,7 +301,7 @@ void add_table(CLI::App& app, Action& run) {
     CLI::App* cmd = app.add_subcommand("table", "Print a league's table from its results store, playing nothing");
     cmd->add_option("--results", a->results, "Results store");
     cmd->add_option("--tournament", a->tournament, "Tournament file whose results to show");
-    cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
+    a->format_given = cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
     cmd->add_option("--scoring", a->scoring, "Score with another system than the league's")->check(kScorings);
     cmd->callback([a, &run] { run = [a] { return run_table_command(*a); }; });
 }

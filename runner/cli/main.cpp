@@ -3,6 +3,7 @@
 #include "runner/bots/bot.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/game/replay.hpp"
+#include "runner/text/suggestion.hpp"
 #include "runner/text/terminal_text.hpp"
 
 #include <sys/prctl.h>
@@ -10,42 +11,18 @@
 #include <algorithm>
 #include <csignal>
 #include <iostream>
-#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace {
 
+using gol::runner::suggestion;
 using gol::runner::terminal_line;
 
-// Levenshtein distance: how many letters to insert, delete or replace to turn `a` into `b`.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    std::iota(row.begin(), row.end(), std::size_t{0});
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t replaced = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-            diagonal = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, replaced});
-        }
-    }
-    return row[b.size()];
-}
-
-// "; did you mean 'X'?" for the closest of `known` to `word`, or "" when none is a likely typo.
-std::string suggestion(const std::string& word, const std::vector<std::string>& known) {
-    const std::string* best = nullptr;
-    std::size_t best_distance = 3;  // more than two edits away is another word, not a typo
-    for (const std::string& k : known)
-        if (std::size_t d = edit_distance(word, k); d < best_distance) best = &k, best_distance = d;
-    return best ? "; did you mean " + *best + "?" : "";
-}
-
-// CLI11 says "A subcommand is required" for `runner dual`, and lists an unknown flag among the
-// other leftovers without a hint: the message for these two mistakes, or none for the others.
+// CLI11 says "A subcommand is required" for `runner dual`, "B is required" for `runner duel a`,
+// and lists an unknown flag among the other leftovers without a hint: the message for these
+// mistakes, or none for the others.
 std::optional<std::string> mistake_message(CLI::App& app, int argc, char** argv) {
     const std::vector<CLI::App*> chosen = app.get_subcommands();
     if (chosen.empty()) {
@@ -57,6 +34,16 @@ std::optional<std::string> mistake_message(CLI::App& app, int argc, char** argv)
         return "unknown command " + terminal_line(word) + suggestion(word, names) + " (runner --help lists the commands)";
     }
     CLI::App& sub = *chosen.front();
+    // CLI11 says "B is required": which argument is missing, in words, and the command's form.
+    std::string usage, missing;
+    for (const CLI::Option* opt : sub.get_options()) {
+        if (opt->get_positional()) usage += " " + opt->get_name();
+        if (opt->get_positional() && opt->get_required() && opt->count() == 0 && missing.empty())
+            missing = opt->get_name() + " (" + opt->get_description() + ")";
+    }
+    if (!missing.empty())
+        return sub.get_name() + " is missing " + missing + ": runner " + sub.get_name() + " [OPTIONS]" + usage +
+               " (runner " + sub.get_name() + " --help)";
     std::vector<std::string> flags;
     for (const CLI::Option* opt : sub.get_options())
         for (const std::string& long_name : opt->get_lnames()) flags.push_back("--" + long_name);

@@ -3,6 +3,7 @@
 #include "runner/sys/atomic_file.hpp"
 #include "runner/report/board_png.hpp"
 #include "runner/game/replay.hpp"
+#include "runner/text/count_text.hpp"
 #include "runner/text/terminal_text.hpp"
 #include "runner/report/viewer_page.hpp"
 
@@ -19,8 +20,8 @@ namespace {
 std::string describe_result(const Replay& replay, const GameResult& r) {
     const auto& bots = replay.header.bots;
     std::string who = r.verdict.winner_seat == 0 ? "draw" : terminal_line(bots[r.verdict.winner_seat - 1]) + " wins";
-    return who + " by " + std::string(name(r.verdict.reason)) + " after " + std::to_string(r.generations) +
-           " generations, cells " + std::to_string(r.cells[0]) + "-" + std::to_string(r.cells[1]) + ", forfeits " +
+    return who + " by " + std::string(name(r.verdict.reason)) + " after " + count_text(r.generations, "generation") +
+           ", cells " + std::to_string(r.cells[0]) + "-" + std::to_string(r.cells[1]) + ", forfeits " +
            std::to_string(r.forfeits[0]) + "-" + std::to_string(r.forfeits[1]);
 }
 
@@ -29,6 +30,8 @@ struct ReplayOptions {
     std::string html;
     std::string png;
     std::optional<int> generation;
+    std::optional<int> board_tick;  // --board: print what --seat received at this tick
+    int seat = 1;
 };
 
 void write_output(const std::string& path, std::string_view contents, const char* what) {
@@ -55,6 +58,18 @@ int run_replay(const ReplayOptions& o) {
     std::ifstream in(file);
     if (!in) throw UsageError(file + ": cannot be read");
     const Replay replay = in_replay(file, [&] { return read_replay(in); });
+    if (o.board_tick) {
+        // Only the JSON, so that it can go to a file for `runner check BOT --board FILE`.
+        std::string json;
+        try {
+            json = board_sent(replay, *o.board_tick, o.seat);
+        } catch (const ReplayError& e) {
+            throw UsageError("replay " + terminal_line(file) + ": --board " + std::to_string(*o.board_tick) + " --seat " +
+                             std::to_string(o.seat) + ": " + e.what());
+        }
+        std::cout << json << "\n";
+        return 0;
+    }
     if (o.generation && (*o.generation < 0 || *o.generation > replay.result.generations))
         throw UsageError("--generation " + std::to_string(*o.generation) + ": the game has generations 0.." +
                          std::to_string(replay.result.generations));
@@ -84,6 +99,15 @@ void add_replay(CLI::App& app, Action& run) {
     cmd->add_option("--html", o->html, "Write a viewer page that plays the game (one self-contained HTML file)");
     CLI::Option* png = cmd->add_option("--png", o->png, "Write a PNG picture of the board");
     cmd->add_option("--generation", o->generation, "The generation --png draws (default: the last)")->needs(png);
+    CLI::Option* board = cmd->add_option(
+        "--board", o->board_tick,
+        "Print only the JSON --seat was sent at this tick (its tick_id, from 0), byte for byte; "
+        "runner check BOT --board FILE runs a bot on it");
+    board->type_name("TICK")->excludes(png)->excludes("--html");
+    cmd->add_option("--seat", o->seat, "The seat --board prints the JSON of (1 or 2)")
+        ->check(CLI::Range(1, 2))
+        ->capture_default_str()
+        ->needs(board);
     cmd->callback([o, &run] { run = [o] { return run_replay(*o); }; });
 }
 

@@ -1,4 +1,5 @@
 #include "runner/game/replay.hpp"
+#include "runner/game/protocol.hpp"
 #include "runner/text/json_text.hpp"
 #include "runner/text/terminal_text.hpp"
 
@@ -238,6 +239,41 @@ Board board_at(const Replay& replay, int generation) {
     GameObserver none;
     play_game(board, one, two, generation, none);
     return board;
+}
+
+std::string board_sent(const Replay& replay, int tick, int seat) {
+    const int ticks = std::min<int>(replay.result.generations, static_cast<int>(replay.ticks.size()));
+    if (tick < 0 || tick >= ticks)
+        throw ReplayError("tick " + std::to_string(tick) + " is not in the game: it has ticks 0.." +
+                          std::to_string(ticks - 1));
+    if (seat != 1 && seat != 2) throw ReplayError("seat " + std::to_string(seat) + ": a seat is 1 or 2");
+    // The game played again up to that move, which encodes the board it is handed and stops the
+    // game: the board a mover is handed is the board the bot was sent.
+    class Sent : public Mover {
+    public:
+        Sent(const Replay& replay, int tick, int seat) : recorded_{{{replay, 1}, {replay, 2}}}, tick_(tick), seat_(seat) {}
+        MoveReport move(const Board& board, int seat, int tick) override {
+            if (tick == tick_ && seat == seat_) {
+                encode_board(board, seat, tick, json);
+                stop.request_stop();
+            }
+            return recorded_[seat - 1].move(board, seat, tick);
+        }
+        std::string json;
+        std::stop_source stop;
+
+    private:
+        std::array<RecordedMover, 2> recorded_;
+        int tick_, seat_;
+    } sent(replay, tick, seat);
+    Board board(replay.header.config.height, replay.header.config.width);
+    GameObserver none;
+    try {
+        play_game(board, sent, sent, tick + 1, none, sent.stop.get_token());
+    } catch (const GameInterrupted&) {
+        // stopped after the move that was sent the board
+    }
+    return sent.json;
 }
 
 bool same_result(const GameResult& a, const GameResult& b) {

@@ -5,6 +5,8 @@
 #include "runner/bots/bot_player.hpp"
 #include "runner/sys/cpu_pin.hpp"
 #include "runner/league/until_separated.hpp"
+#include "runner/text/count_text.hpp"
+#include "runner/text/suggestion.hpp"
 #include "runner/text/terminal_text.hpp"
 
 #include <algorithm>
@@ -183,8 +185,13 @@ std::string not_a_bot(const Roster& roster, const std::string& option, const std
     for (const ExcludedBot& e : roster.excluded)
         if (e.bot == name) return option + " " + terminal_line(name) + ": that bot is excluded: " + e.reason;
     std::string names;
-    for (const PreparedBot& b : roster.bots) names += (names.empty() ? "" : ", ") + terminal_line(b.spec.name);
-    return option + " " + terminal_line(name) + ": no bot of the league has that name (it has " + names + ")";
+    std::vector<std::string> known;
+    for (const PreparedBot& b : roster.bots) {
+        names += (names.empty() ? "" : ", ") + terminal_line(b.spec.name);
+        known.push_back(b.spec.name);
+    }
+    return option + " " + terminal_line(name) + ": no bot of the league has that name" +
+           terminal_line(suggestion(name, known)) + " (it has " + names + ")";
 }
 
 League prepare_league(const LeagueOptions& o, std::FILE* log) {
@@ -324,10 +331,11 @@ void forget_games(ResultsStore& store, const League& l, const std::vector<Schedu
         const std::vector<fs::path> removed = store.forget(g->key);
         games += !removed.empty();
         files += removed.size();
-        for (const fs::path& f : removed) std::fprintf(log, "league: --rerun: removed %s\n", f.string().c_str());
     }
-    std::fprintf(log, "league: --rerun %s: forgot %d stored games (%zu files: records, replays, logs, viewer pages)\n",
-                 terminal_line(which).c_str(), games, files);
+    // One line, not one a file: a bot's games are a hundred files in a big league.
+    std::fprintf(log, "league: --rerun %s: forgot %s (%s in games/, replays/, logs/ and viewers/ of %s)\n",
+                 terminal_line(which).c_str(), count_text(games, "stored game").c_str(),
+                 count_text(static_cast<long long>(files), "file").c_str(), store.dir().string().c_str());
 }
 
 // Plays the games of `queue` on up to o.jobs workers, storing each; the first error stops them
@@ -463,14 +471,26 @@ OneGameOutcome play_league_game(const LeagueOptions& o, const GameChoice& which,
 LeagueTable table_from_store(const fs::path& dir, std::optional<Scoring> scoring, std::FILE* log) {
     const StoredIndex index = load_index(dir);
     // The games as the index's bots and settings schedule them: each record is checked against
-    // its game, as a league run checks it.
+    // its game, as a league run checks it. A gauntlet's bot is placed among the full league's
+    // standings: the table counts every stored game of the full schedule, the gauntlet's and
+    // those an earlier run stored, not only the games of its bot.
+    LeagueIndex full = index;
+    full.settings.gauntlet.clear();
     std::vector<ScheduledGame> schedule;
     try {
-        schedule = expected_games(index);
+        schedule = expected_games(full);
     } catch (const std::invalid_argument& e) {
         throw StoreError(index_file(dir).string() + ": " + e.what());
     }
-    if (keys_of(schedule) != index.keys)
+    std::vector<std::string> keys = keys_of(schedule);
+    if (!index.settings.gauntlet.empty()) {
+        // The gauntlet's games are some of the full league's.
+        std::vector<std::string> sorted = keys, held = index.keys;
+        std::sort(sorted.begin(), sorted.end());
+        std::sort(held.begin(), held.end());
+        if (std::includes(sorted.begin(), sorted.end(), held.begin(), held.end())) keys = index.keys;
+    }
+    if (keys != index.keys)
         throw StoreError(index_file(dir).string() +
                          ": its games are not the ones its bots and settings schedule; run the league again");
     std::vector<GameRecord> records = table_records(dir, schedule, log);

@@ -150,6 +150,8 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
                 {"games_per_pair", s.games_per_pair},
                 {"seed", s.seed},
                 {"sandboxed", s.sandboxed},
+                {"startup_limit_ms", s.startup_limit_ms},
+                {"cpu_time", s.cpu_time},
                 {"scoring", index.scoring}}},
               {"bots", bots},
               {"games", keys_of(games)},
@@ -194,6 +196,11 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
         if (!s.at("seed").is_number_unsigned()) throw StoreError("\"seed\" is not a non-negative integer");
         index.settings.seed = s.at("seed").get<std::uint64_t>();
         index.settings.sandboxed = s.at("sandboxed").get<bool>();
+        // Both are among a game's inputs (league_schedule.hpp); indexes written before them had
+        // the defaults, whose keys leave them out.
+        index.settings.startup_limit_ms = s.contains("startup_limit_ms") ? int_setting(s, "startup_limit_ms")
+                                                                         : LeagueSettings{}.startup_limit_ms;
+        index.settings.cpu_time = s.value("cpu_time", false);
         index.scoring = s.at("scoring").get<std::string>();
         // A full league's index has none.
         index.settings.gauntlet = s.value("gauntlet", std::string{});

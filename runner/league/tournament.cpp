@@ -4,8 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 
 namespace gol::runner {
@@ -15,11 +17,41 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 13> kKeys = {"bots",          "width",           "height",
-                                                    "generations",   "time_limit_ms",   "memory_limit_mb",
-                                                    "cpu_limit_s",   "startup_limit_ms", "time_mode",
-                                                    "games_per_pair",  "scoring",        "seed",
-                                                    "interpreters"};
+constexpr std::array<std::string_view, 19> kKeys = {
+    "bots",           "width",     "height", "generations",  "time_limit_ms", "memory_limit_mb", "cpu_limit_s",
+    "startup_limit_ms", "time_mode", "games_per_pair", "scoring", "seed",       "interpreters",     "jobs",
+    "sandbox",        "cold",      "until_separated", "format", "cache"};
+
+std::string allowed_keys() {
+    std::string list;
+    for (std::string_view key : kKeys) list += (list.empty() ? "" : ", ") + std::string(key);
+    return list;
+}
+
+std::optional<bool> bool_field(const json& j, const char* key, const fs::path& file) {
+    if (!j.contains(key)) return std::nullopt;
+    if (!j[key].is_boolean()) throw TournamentError(file.string() + ": \"" + key + "\" must be true or false");
+    return j[key].get<bool>();
+}
+
+// One of `choices`, or nullopt when the key is absent.
+std::optional<std::string> choice_field(const json& j, const char* key, std::initializer_list<std::string_view> choices,
+                                        const fs::path& file) {
+    if (!j.contains(key)) return std::nullopt;
+    const std::string v = j[key].is_string() ? j[key].get<std::string>() : "";
+    if (std::find(choices.begin(), choices.end(), v) != choices.end()) return v;
+    std::string list;
+    for (std::string_view c : choices) list += (list.empty() ? "\"" : ", \"") + std::string(c) + "\"";
+    throw TournamentError(file.string() + ": \"" + key + "\" must be one of " + list);
+}
+
+// A folder named relative to the tournament file.
+std::optional<fs::path> folder_field(const json& j, const char* key, const fs::path& file) {
+    if (!j.contains(key)) return std::nullopt;
+    if (!j[key].is_string() || j[key].get<std::string>().empty())
+        throw TournamentError(file.string() + ": \"" + key + "\" must be a folder path (relative to the file)");
+    return (file.parent_path() / j[key].get<std::string>()).lexically_normal();
+}
 
 std::optional<int> int_field(const json& j, const char* key, long lo, long hi, const fs::path& file) {
     if (!j.contains(key)) return std::nullopt;
@@ -52,17 +84,11 @@ Tournament parse_tournament(std::string_view text, const fs::path& file) {
     if (!j.is_object()) throw TournamentError(file.string() + ": must be a JSON object");
     for (const auto& [key, value] : j.items())
         if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
-            throw TournamentError(file.string() + ": unknown key \"" + key +
-                                  "\" (allowed: bots, width, height, generations, time_limit_ms, memory_limit_mb, "
-                                  "cpu_limit_s, startup_limit_ms, time_mode, games_per_pair, scoring, seed, "
-                                  "interpreters)");
+            throw TournamentError(file.string() + ": unknown key \"" + key + "\" (allowed: " + allowed_keys() + ")");
     Tournament t;
     t.file = file;
-    if (j.contains("bots")) {
-        if (!j["bots"].is_string() || j["bots"].get<std::string>().empty())
-            throw TournamentError(file.string() + ": \"bots\" must be a folder path (relative to the file)");
-        t.bots = (file.parent_path() / j["bots"].get<std::string>()).lexically_normal();
-    }
+    t.bots = folder_field(j, "bots", file);
+    t.cache = folder_field(j, "cache", file);
     t.width = int_field(j, "width", 1, 4096, file);
     t.height = int_field(j, "height", 1, 4096, file);
     t.generations = int_field(j, "generations", 1, GameConfig::max_generations, file);
@@ -88,13 +114,12 @@ Tournament parse_tournament(std::string_view text, const fs::path& file) {
     t.games_per_pair = int_field(j, "games_per_pair", 2, 1000, file);
     if (t.games_per_pair && *t.games_per_pair % 2 != 0)
         throw TournamentError(file.string() + ": \"games_per_pair\" must be even, so each bot plays each seat equally often");
-    if (j.contains("scoring")) {
-        const json& s = j["scoring"];
-        std::string v = s.is_string() ? s.get<std::string>() : "";
-        if (v != "wins" && v != "points" && v != "half" && v != "kd")
-            throw TournamentError(file.string() + ": \"scoring\" must be \"wins\", \"points\", \"half\" or \"kd\"");
-        t.scoring = v;
-    }
+    t.scoring = choice_field(j, "scoring", {"wins", "points", "half", "kd"}, file);
+    t.format = choice_field(j, "format", {"text", "markdown", "json", "csv", "html"}, file);
+    t.jobs = int_field(j, "jobs", 1, 256, file);
+    t.until_separated = int_field(j, "until_separated", 2, 1'000'000, file);
+    t.sandbox = bool_field(j, "sandbox", file);
+    t.cold = bool_field(j, "cold", file);
     if (j.contains("seed")) {
         if (!j["seed"].is_number_unsigned())
             throw TournamentError(file.string() + ": \"seed\" must be a non-negative integer");

@@ -23,6 +23,12 @@ struct Tournament {
         games_per_pair;
     std::optional<std::string> scoring, time_mode;
     std::optional<std::uint64_t> seed;
+    // What the league's flags of the same names say: -j, --sandbox/--no-sandbox, --cold,
+    // --until-separated, --format, --cache (resolved against the file's folder).
+    std::optional<int> jobs, until_separated;
+    std::optional<bool> sandbox, cold;
+    std::optional<std::string> format;
+    std::optional<std::filesystem::path> cache;
     // Interpreter folders (bot_build.hpp's Interpreters), absolute or against the file's folder.
     std::optional<std::vector<std::filesystem::path>> interpreters;
 

@@ -2,6 +2,7 @@
 #include "runner/report/standings_tables.hpp"
 
 #include "runner/game/game_stats.hpp"
+#include "runner/text/count_text.hpp"
 #include "runner/text/html_text.hpp"
 
 #include <algorithm>
@@ -32,7 +33,7 @@ td.bot, th.bot { text-align: left; }
 #games thead th { cursor: pointer; user-select: none; }
 #games th[aria-sort="ascending"]::after { content: " \25B2"; }
 #games th[aria-sort="descending"]::after { content: " \25BC"; }
-.win { color: #16794a; } .loss { color: #b3261e; } .draw { color: #5a6472; }
+.win { color: #16794a; } .loss { color: #b3261e; } .draw { color: #5a6472; } .unplayed { color: #8a8f98; font-style: italic; }
 .seat1 { color: #1f6fc4; } .seat2 { color: #c4511f; }
 a { color: #1f6fc4; }
 .reason { color: #5a6472; font-size: 0.9em; overflow-wrap: anywhere; }
@@ -85,9 +86,9 @@ std::string game_link(const GameRecord& g, std::string_view text, std::string_vi
 std::string outcome_words(const GameRecord& g) {
     const GameResult& r = g.result;
     const std::string score = std::to_string(r.cells[0]) + "-" + std::to_string(r.cells[1]);
-    if (r.verdict.winner_seat == 0) return "draw " + score + " after " + std::to_string(r.generations) + " generations";
+    if (r.verdict.winner_seat == 0) return "draw " + score + " after " + count_text(r.generations, "generation");
     return g.bots[r.verdict.winner_seat - 1] + " won by " + std::string(name(r.verdict.reason)) + " " + score +
-           " after " + std::to_string(r.generations) + " generations";
+           " after " + count_text(r.generations, "generation");
 }
 
 std::string utc_time(std::chrono::system_clock::time_point t) {
@@ -137,7 +138,11 @@ std::string results_matrix(const LeagueTable& t) {
             std::string links;
             int n = 0;
             for (const GameRecord* g : p.games) links += " " + game_link(*g, std::to_string(++n), outcome_words(*g));
-            out += "<td><span class=\"" + std::string(p.wins > p.losses ? "win" : p.losses > p.wins ? "loss" : "draw") +
+            const char* look = p.games.empty()       ? "unplayed"
+                               : p.wins > p.losses    ? "win"
+                               : p.losses > p.wins    ? "loss"
+                                                      : "draw";
+            out += "<td><span class=\"" + std::string(look) +
                    "\">" + format_record(p) + "</span>" + links + "</td>";
         }
         out += "</tr>\n";
@@ -205,6 +210,7 @@ std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& hea
     out += t.settings.sandboxed
                ? "<p id=\"sandbox\" class=\"settings\">Bots ran inside the bubblewrap sandbox.</p>\n"
                : "<p id=\"sandbox\" class=\"unsandboxed\">Bots ran without a sandbox.</p>\n";
+    for (const std::string& note : table_notes(t)) out += "<p class=\"note\">Note: " + html_escape(note) + ".</p>\n";
     out += "</header>\n" + standings_table(t);
     if (!t.excluded.empty()) {
         out += "<h2>Excluded</h2>\n<ul id=\"excluded\">\n";

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 namespace gol::runner {
 
@@ -27,6 +28,27 @@ void LeaguePages::write_viewer(const ResultsStore& store, const std::string& key
 
 void LeaguePages::game_stored(const ResultsStore& store, const GameRecord& record, const PlayedGame& game) {
     write_viewer(store, record.key, [&] { return viewer_page(game.record, game.counts.counts, kLeaderboardFromViewer); });
+    if (!live_) return;
+    std::unique_lock busy(leaderboard_, std::try_to_lock);
+    if (!busy) return;
+    try {
+        // What a record that does not hold says is said once, by the table of the run's end.
+        const std::unique_ptr<std::FILE, int (*)(std::FILE*)> quiet(std::fopen("/dev/null", "w"), &std::fclose);
+        if (!quiet) return;
+        write_leaderboard(store, table_from_store(store.dir(), std::nullopt, quiet.get()), false);
+    } catch (const std::exception& e) {
+        std::fprintf(log_, "league: the leaderboard page after a game: %s\n", e.what());
+    }
+}
+
+void LeaguePages::write_leaderboard(const ResultsStore& store, const LeagueTable& table, bool say) {
+    const std::filesystem::path page = store.dir() / "leaderboard.html";
+    try {
+        write_file_atomically(page, leaderboard_page(table, store_heading(store.dir())));
+        if (say) std::fprintf(log_, "league: leaderboard page %s\n", page.c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(log_, "league: %s: %s\n", page.c_str(), e.what());
+    }
 }
 
 void LeaguePages::run_finished(const ResultsStore& store, const LeagueTable& table) {
@@ -40,14 +62,8 @@ void LeaguePages::run_finished(const ResultsStore& store, const LeagueTable& tab
         }
         write_viewer(store, g.key, [&] { return viewer_page(read_replay(in), kLeaderboardFromViewer); });
     }
-    const std::filesystem::path page = store.dir() / "leaderboard.html";
-    try {
-        write_file_atomically(
-            page, leaderboard_page(table, store_heading(store.dir())));
-        std::fprintf(log_, "league: leaderboard page %s\n", page.c_str());
-    } catch (const std::exception& e) {
-        std::fprintf(log_, "league: %s: %s\n", page.c_str(), e.what());
-    }
+    const std::lock_guard lock(leaderboard_);
+    write_leaderboard(store, table, true);
 }
 
 }  // namespace gol::runner

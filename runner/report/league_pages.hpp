@@ -1,10 +1,11 @@
 // A league's pages in its results store (docs/league.md): a viewer page for each game as it is
-// stored, and the leaderboard page when the run ends.
+// stored, and the leaderboard page after each game and when the run ends.
 #pragma once
 
 #include "runner/league/league.hpp"
 
 #include <cstdio>
+#include <mutex>
 #include <string>
 
 namespace gol::runner {
@@ -13,8 +14,13 @@ namespace gol::runner {
 // reported on `log` and costs nothing else.
 class LeaguePages : public LeagueObserver {
 public:
-    explicit LeaguePages(std::FILE* log) : log_(log) {}
+    // `live`: the leaderboard page after each game too; a run of one game (--game), one of many
+    // storing at once on several machines, leaves the page to a league run.
+    explicit LeaguePages(std::FILE* log, bool live = true) : log_(log), live_(live) {}
 
+    // The game's viewer page, then the leaderboard page of what the store holds now, so that a
+    // host watching the page sees each result as it comes. Workers call it at once: a worker
+    // that finds another rewriting the page leaves it to that one (or to the end).
     void game_stored(const ResultsStore& store, const GameRecord& record, const PlayedGame& game) override;
     // The leaderboard page, and a viewer page for every counted game that has none yet (games
     // stored by a runner that did not make them), counted by playing its stored replay again.
@@ -23,8 +29,12 @@ public:
 private:
     template <typename Page>
     void write_viewer(const ResultsStore& store, const std::string& key, Page page);
+    // Replaces leaderboard.html whole (a reader sees the old page or the new one); `say`: log its path.
+    void write_leaderboard(const ResultsStore& store, const LeagueTable& table, bool say);
 
     std::FILE* log_;
+    bool live_;
+    std::mutex leaderboard_;  // held while the page is rewritten
 };
 
 }  // namespace gol::runner

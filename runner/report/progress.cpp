@@ -1,4 +1,5 @@
 #include "runner/report/progress.hpp"
+#include "runner/text/count_text.hpp"
 #include "runner/text/terminal_text.hpp"
 #include "runner/text/text_width.hpp"
 #include "runner/text/time_text.hpp"
@@ -141,13 +142,14 @@ void LeagueProgressDisplay::game_started(const LeagueCounts& counts) {
 void LeagueProgressDisplay::game_finished(const FinishedGame& game) {
     std::lock_guard lock(mutex_);
     const GameResult& r = game.result;
-    const std::string after = " after " + std::to_string(r.generations) + (r.generations == 1 ? " generation" : " generations");
+    const std::string after = " after " + count_text(r.generations, "generation");
     const std::string outcome = r.verdict.winner_seat == 0
                                     ? "draw" + after
                                     : terminal_line(game.bots[r.verdict.winner_seat - 1]) + " won by " +
                                           std::string(name(r.verdict.reason)) + after;
+    last_result_ = terminal_line(game.bots[0]) + " vs " + terminal_line(game.bots[1]) + ": " + outcome;
     display_.log("league: " + std::to_string(game.counts.stored) + "/" + std::to_string(game.counts.total) + " " +
-                 terminal_line(game.bots[0]) + " vs " + terminal_line(game.bots[1]) + ": " + outcome);
+                 last_result_);
     draw(game.counts);
 }
 
@@ -171,7 +173,8 @@ void LeagueProgressDisplay::draw(const LeagueCounts& counts) {
     const std::string left =
         counts.played > 0 ? "~" + format_duration(elapsed * (counts.total - counts.stored) / counts.played) : "?";
     display_.show("league: " + std::to_string(counts.stored) + "/" + std::to_string(counts.total) + " games done, " +
-                  std::to_string(counts.running) + " running, elapsed " + format_duration(elapsed) + ", left " + left);
+                  std::to_string(counts.running) + " running, elapsed " + format_duration(elapsed) + ", left " + left +
+                  (last_result_.empty() ? "" : "; last: " + last_result_));
 }
 
 }  // namespace gol::runner

@@ -76,7 +76,8 @@ private:
     Clock::time_point last_draw_{};  // long ago: the first generation draws
 };
 
-// A league's progress: live, the games done and running and the time left, redrawn each second;
+// A league's progress: live, the games done and running, the time left and the last game's result,
+// redrawn each second;
 // in a pipe, a line per finished game (who played, the result, n of N). It shows the counts of
 // the last event, and counts nothing itself.
 class LeagueProgressDisplay : public LeagueProgress {
@@ -100,6 +101,7 @@ private:
     ProgressDisplay display_;
     Clock::time_point start_ = Clock::now();
     LeagueCounts counts_;  // the last event's, for the redraws in between
+    std::string last_result_;  // the last game finished: "A vs B: A won by extinction after 3 generations"
     std::jthread redraws_;  // when live; last, so stopped and joined before the rest goes
 };
 

@@ -138,6 +138,23 @@ std::string games_line(const LeagueTable& t) {
 
 }  // namespace
 
+std::vector<std::string> table_notes(const LeagueTable& t) {
+    std::vector<std::string> notes;
+    if (!t.settings.gauntlet.empty())
+        notes.push_back("a gauntlet of " + t.settings.gauntlet + ": this run played its games only; the table counts " +
+                        "every stored game of the full league, " + std::to_string(t.games.size()) + " of " +
+                        std::to_string(t.total) + ", so " + t.settings.gauntlet + " stands among the full standings");
+    if (t.standings.empty()) return notes;
+    const auto [fewest, most] = std::minmax_element(
+        t.standings.begin(), t.standings.end(), [](const Standing& a, const Standing& b) { return a.played < b.played; });
+    if (fewest->played != most->played)
+        notes.push_back("the bots played from " + std::to_string(fewest->played) + " to " + std::to_string(most->played) +
+                        " games (--until-separated adds games where an order is uncertain; a gauntlet or an unfinished "
+                        "league leaves some unplayed): " + std::string(name(t.scoring)) +
+                        " are totals and favour the bots with more games; Elo is fitted per game");
+    return notes;
+}
+
 std::string format_points(double v) {
     char buf[32];
     if (v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
@@ -174,6 +191,8 @@ std::string format_timeouts(const std::optional<MoveTiming>& t) {
 }
 
 std::string format_record(const PairRecord& r) {
+    // 0-0-0 would read as games that all went nowhere.
+    if (r.games.empty()) return "unplayed";
     return std::to_string(r.wins) + "-" + std::to_string(r.draws) + "-" + std::to_string(r.losses);
 }
 
@@ -210,6 +229,7 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             for (const ExcludedBot& e : t.excluded) j["excluded"].push_back({{"bot", e.bot}, {"reason", e.reason}});
             j["scoring"] = name(t.scoring);
             j["sandboxed"] = t.settings.sandboxed;
+            j["notes"] = table_notes(t);
             return json_text(j, 2) + "\n";
         }
         case TableFormat::csv: {
@@ -249,6 +269,7 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             out += "\n" + std::string(kTimeNote) + "\n";
 
             out += "\nSandboxed: " + sandbox_words(t) + ".\n";
+            for (const std::string& note : table_notes(t)) out += "\nNote: " + markdown_cell(note) + ".\n";
             if (!t.excluded.empty()) {
                 out += "\nExcluded:\n\n";
                 for (const ExcludedBot& e : t.excluded)
@@ -278,6 +299,7 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             out += std::string(kRatingsNote) + "\n";
             out += std::string(kTimeNote) + "\n";
             out += "sandboxed: " + sandbox_words(t) + "\n";
+            for (const std::string& note : table_notes(t)) out += "note: " + note + "\n";
             for (const ExcludedBot& e : t.excluded) out += "excluded: " + e.bot + ": " + e.reason + "\n";
             return out + text_crosstable(t);
         }

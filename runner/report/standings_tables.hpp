@@ -32,7 +32,12 @@ std::string format_mean_cpu(const std::optional<MoveTiming>& t);
 // Timeouts and near-timeouts as "timeouts/near-timeouts", "-" for none.
 std::string format_timeouts(const std::optional<MoveTiming>& t);
 
-// "wins-draws-losses", as the crosstable's cells show a pair.
+// What a reader of the table must know to read its ranks right, a sentence each, as every format
+// and the leaderboard page show them: a gauntlet's table counts the full league's stored games,
+// and bots that played different numbers of games are ranked by totals that favour the busier.
+std::vector<std::string> table_notes(const LeagueTable& table);
+
+// "wins-draws-losses", as the crosstable's cells show a pair; "unplayed" for a pair without a stored game.
 std::string format_record(const PairRecord& record);
 
 }  // namespace gol::runner

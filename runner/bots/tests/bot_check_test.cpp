@@ -155,6 +155,27 @@ TEST_CASE("bot check: a warm bot whose replies differ from its cold ones fails, 
     CHECK(varies.warm_differs() == 0);
 }
 
+TEST_CASE("bot check: timeouts warm and cold are the same reply, whatever their words") {
+    const auto timeout = [](const char* words) {
+        MoveReport m;
+        m.forfeit = Forfeit{ForfeitKind::timeout, words};
+        return m;
+    };
+    Answering warm([&](std::int64_t, int) { return timeout("no reply within the limit: the time went into its own work"); });
+    CheckReport r = check(warm, RunMode::warm, small_board(), false, [&] {
+        return std::make_unique<Answering>(
+            [&](std::int64_t, int) { return timeout("no reply within the limit: most of it was starting python3"); });
+    });
+    REQUIRE(r.warm_against_cold.size() == 4);
+    for (const WarmAgainstCold& w : r.warm_against_cold) CHECK(w.outcome == WarmAgainstCold::Outcome::same);
+    CHECK(r.warm_differs() == 0);
+    // A timeout against a reply is a difference.
+    CheckReport differ = check(warm, RunMode::warm, small_board(), false, [] {
+        return std::make_unique<Answering>([](std::int64_t, int) { return valid(milliseconds(1)); });
+    });
+    CHECK(differ.warm_differs() == 4);
+}
+
 TEST_CASE("bot check: a bot's stderr as lines, without the blank ones at its end") {
     CHECK(lines_of("").empty());
     CHECK(lines_of("one\n\ntwo\n  \n\n") == std::vector<std::string_view>{"one", "", "two"});

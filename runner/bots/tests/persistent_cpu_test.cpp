@@ -63,7 +63,7 @@ TEST_CASE("persistent cpu: every process of a persistent bot is stopped while it
     CpuFixture f;
     // The opponent looks at the freezing bot's spinning processes through /proc: the host's,
     // so this runs unsandboxed, and cold (a warm python3 has a /proc of its namespace's own).
-    json j = f.duel("cpu_freeze", "cpu_watch", {"--generations", "5", "--time-limit", "5000", "--cold"});
+    json j = f.duel("cpu_freeze", "cpu_watch", {"--generations", "5", "--time-limit", "5000", "--cold", "--no-sandbox"});
     CHECK(j["generations"] == 5);
     // cpu_freeze forfeits a move after which its spinning processes took CPU time.
     CHECK(j["forfeits"]["cpu_freeze"] == 0);
@@ -101,8 +101,8 @@ TEST_CASE("persistent cpu: in the sandbox too, the bot's processes are stopped b
 }
 
 TEST_CASE("persistent cpu: a move over the CPU limit forfeits, though within the time limit") {
-    std::vector<std::vector<std::string>> modes = {{}};
-    if (sandbox_works()) modes.push_back({"--sandbox"});
+    std::vector<std::vector<std::string>> modes = {{"--no-sandbox"}};
+    if (sandbox_works()) modes.push_back({});
     for (const auto& mode : modes) {
         CAPTURE(mode.size());
         CpuFixture f;

@@ -130,3 +130,17 @@ TEST_CASE("check e2e: --help names the exit status of a bot that fails the check
     CHECK(contains(r.out, "3 when the bot fails the check"));
     CHECK(contains(r.out, "1 when the runner itself failed"));
 }
+
+TEST_CASE("check e2e: a bot whose cells land off the board is warned, with the likely cause") {
+    Fixture f;
+    // 30 wide, 20 high: [x, y] counted from 1 puts its cells off the board, swapped and less 1 on it.
+    RunOutcome r = f.check("check_off_board.sh", {"--width", "30"});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);  // valid moves: a warning, not a failure
+    CHECK(contains(r.out, "valid, 2 cells (0 would be placed): [[30,20],[30,1]]\n"
+                          "      warning: 2 of 2 cells off the 30x20 board (a cell is [y, x], y 0..19, x 0..29): likely "
+                          "its coordinates count from 1 and it writes [x, y]; swapped and less 1 each, they are all on "
+                          "the board\n"));
+    CHECK(contains(r.out, "  warning: 4 of 4 replies put most of their cells off the board, where nothing is placed; "
+                          "the first: 2 of 2 cells off the 30x20 board"));
+}

@@ -58,6 +58,34 @@ TEST_CASE("e2e: duel --json reports the winner, reason, cells, forfeits and seat
     CHECK(j["seats"]["idle"] == 2);
 }
 
+TEST_CASE("e2e: a duel runs its bots in the sandbox unless told --no-sandbox") {
+    Fixture f;
+    CHECK(f.duel("block", "idle")["sandboxed"] == true);
+    CHECK(f.duel("block", "idle", {"--no-sandbox"})["sandboxed"] == false);
+    RunOutcome r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(),
+                             "--width", "20", "--height", "20", "--generations", "2", "--quiet"});
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "Bots ran in the sandbox, as in a league (--no-sandbox to leave it)\n"));
+    r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--sandbox", "--no-sandbox"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--sandbox and --no-sandbox contradict each other"));
+}
+
+TEST_CASE("e2e: a duel's summary warns of a seat whose cells land off the board, with the likely cause") {
+    Fixture f;
+    RunOutcome r = f.runner({"duel", "idle", "check_off_board", "--bots", f.bots.string(), "--cache",
+                             f.cache.string(), "--width", "30", "--height", "20", "--generations", "3", "--quiet"});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "  warning: check_off_board put most of a move's cells off the board in 3 of its moves; the "
+                          "first, at tick 0: 2 of 2 cells off the 30x20 board (a cell is [y, x], y 0..19, x 0..29): "
+                          "likely its coordinates count from 1 and it writes [x, y]"));
+    CHECK_FALSE(contains(r.out, "warning: idle"));
+    json j = f.duel("idle", "check_off_board", {"--width", "30", "--generations", "3"});
+    CHECK(j["off_board_moves"]["check_off_board"] == 3);
+    CHECK(j["off_board_moves"]["idle"] == 0);
+}
+
 TEST_CASE("e2e: Python, C++, stdin and persistent bots play full games to a draw") {
     Fixture f;
     json j = f.duel((f.bots / "block.cpp").string(), "block");
@@ -147,6 +175,75 @@ TEST_CASE("e2e: a replay re-simulates to its result, and a doctored one does not
     RunOutcome bad = f.runner({"replay", replay.string()});
     CHECK(bad.exit_status == 1);
     CHECK(bad.out.find("MISMATCH") != std::string::npos);
+}
+
+TEST_CASE("e2e: replay --board prints the JSON a seat was sent, and check --board runs a bot on it") {
+    Fixture f;
+    const fs::path replay = f.root.path() / "echo.replay", log = f.root.path() / "echo.log";
+    f.duel("echo_board", "echo_board", {"--replay", replay.string(), "--log", log.string(), "--generations", "6"});
+    // The log holds what each seat was sent, in the order sent: "tick T seat S (...) stderr:" then "BOARD <json>".
+    std::istringstream lines(read_text(log));
+    std::vector<std::string> sent;
+    for (std::string line; std::getline(lines, line);)
+        if (line.starts_with("BOARD ")) sent.push_back(line.substr(6));
+    REQUIRE(sent.size() == 12);
+    for (int tick = 0; tick < 6; ++tick)
+        for (int seat = 1; seat <= 2; ++seat) {
+            CAPTURE(tick);
+            CAPTURE(seat);
+            RunOutcome r = f.runner({"replay", replay.string(), "--board", std::to_string(tick), "--seat", std::to_string(seat)});
+            CHECK(r.exit_status == 0);
+            CHECK(r.out == sent[static_cast<std::size_t>(tick * 2 + seat - 1)] + "\n");
+        }
+    RunOutcome r = f.runner({"replay", replay.string(), "--board", "6", "--seat", "1"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--board 6 --seat 1: tick 6 is not in the game: it has ticks 0..5"));
+
+    // The board seat 2 was sent at tick 2, played again: the same reply as in the game.
+    const fs::path board = f.root.path() / "tick2.json";
+    std::ofstream(board) << f.runner({"replay", replay.string(), "--board", "2", "--seat", "2"}).out;
+    r = f.check("echo_board", {"--board", board.string()});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "  board:    " + board.string() + ", 20x20, as seat 2 at tick 2\n"));
+    CHECK_FALSE(contains(r.out, "note:"));
+    CHECK(contains(r.out, "  board from --board ("));
+    CHECK(contains(r.out, "), seat 2:\n"));
+    CHECK_FALSE(contains(r.out, "seat 1:"));
+    CHECK(contains(r.out, ": [[8,4],[8,5],[9,4],[9,5]]\n"));
+    CHECK_FALSE(contains(r.out, "a board over 128 KiB"));  // the game's board was small
+
+    std::ofstream(board) << R"j({"y_size":20,"x_size":20,"board":{"(25,1)":1},"bot_id":1,"tick_id":0})j";
+    r = f.check("echo_board", {"--board", board.string()});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--board " + board.string() + ": \"board\": the key \"(25,1)\" is not \"(y,x)\" on the 20x20 board"));
+}
+
+TEST_CASE("e2e: small words: a missing bot named, check . by its folder's name, one generation singular") {
+    Fixture f;
+    RunOutcome r = f.runner({"duel", "block"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "runner: error: duel is missing B (Second bot): runner duel [OPTIONS] A B (runner duel --help)\n"));
+    r = f.runner({"check"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "check is missing BOT (A path, or a name under --bots)"));
+
+    // A manifest bot without a "name", checked from inside its folder, is named by the folder.
+    fs::create_directories(f.bots / "mine");
+    fs::copy(f.bots / "block.py", f.bots / "mine" / "block.py");
+    std::ofstream(f.bots / "mine" / "bot.json") << R"({"run": ["python3", "block.py"]})";
+    SpawnSpec spec;
+    spec.argv = {RUNNER_BIN, "check", ".", "--cache", f.cache.string(), "--runs", "1", "--width", "20", "--height", "20"};
+    spec.cwd = f.bots / "mine";
+    spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin", "TMPDIR=" + f.root.path().string()};
+    spec.timeout = std::chrono::seconds(120);
+    r = run_process(spec);
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.out.starts_with("mine: .\n"));
+
+    r = f.runner({"duel", "block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string(), "--width", "20",
+                  "--height", "20", "--generations", "5", "--quiet"});
+    CHECK(contains(r.out, "Winner: block by extinction after 1 generation\n"));
 }
 
 TEST_CASE("e2e: seats can be drawn from a seed, repeatably") {

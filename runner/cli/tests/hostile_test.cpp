@@ -96,7 +96,8 @@ TEST_CASE("hostile bots: each misbehaviour has its exact outcome and leaves noth
     };
     Hostile f;
     f.extra_env = {"GOL_TEST_SECRET=hunter2"};
-    for (const Case& c : cases) play(f, c, {});
+    // What this test is about is how the runner contains bots without the sandbox.
+    for (const Case& c : cases) play(f, c, {"--no-sandbox"});
 }
 
 TEST_CASE("hostile bots in the sandbox: escapes, snooping, network and secrets all fail") {
@@ -131,15 +132,15 @@ TEST_CASE("hostile bots in the sandbox: escapes, snooping, network and secrets a
         {"hundred_children", "ok", {}},
         {"allocate_3g", "resource_limit", {}},
     };
-    for (const Case& c : cases) play(f, c, {"--sandbox"});
+    for (const Case& c : cases) play(f, c, {});  // a duel is sandboxed by default
     ::close(listener);
     CHECK_FALSE(fs::exists(f.bots / "planted.txt"));
 
     // Without the sandbox the same bots do get out: the checks above are not vacuous.
     RunOutcome open = f.runner({"duel", "block", "snoop", "--json", "--bots", f.bots.string(), "--width", "20",
-                                "--height", "20", "--generations", "1"});
+                                "--height", "20", "--generations", "1", "--no-sandbox"});
     CHECK(json::parse(open.out)["forfeits"]["snoop"] == 1);
     open = f.runner({"duel", "block", "host_paths", "--json", "--bots", f.bots.string(), "--width", "20",
-                     "--height", "20", "--generations", "1"});
+                     "--height", "20", "--generations", "1", "--no-sandbox"});
     CHECK(json::parse(open.out)["forfeits"]["host_paths"] == 1);
 }

@@ -19,7 +19,7 @@ namespace {
 struct MessagesFixture : testing::RunnerFixture {
     std::string marker = testing::unique_marker(31);
     MessagesFixture() {
-        add_test_bots({"msg_debug.py", "msg_traceback.py", "msg_silent.py", "msg_unflushed", "block.py"});
+        add_test_bots({"msg_debug.py", "msg_traceback.py", "msg_silent.py", "msg_unflushed", "msg_reads_stdin.py", "block.py"});
         testing::copy_marked(fs::path(TEST_BOTS_DIR) / "hang.sh", bots / "hang.sh", {{"31.4159", marker}});
     }
 
@@ -75,6 +75,22 @@ TEST_CASE("messages: a crashing Python bot's exit status, its traceback's last l
         CHECK(contains(r.out, "\n          import gol_no_such_module  # noqa: F401\n"));
         CHECK(contains(r.out, "\n      ModuleNotFoundError: No module named 'gol_no_such_module'\nBots ran"));
     }
+}
+
+TEST_CASE("messages: an argv bot that reads stdin is told where its board is, in a duel and in check") {
+    MessagesFixture f;
+    const std::string hint = "hint: it seems to read the board from stdin, which an argv bot gets empty: the board is "
+                             "its last command-line argument (Python: sys.argv[1]); or give it a bot.json with "
+                             "\"protocol\": \"stdin\" (docs/protocol.md)\n";
+    RunOutcome r = f.duel("block", "msg_reads_stdin");
+    CHECK(contains(r.out, "Expecting value: line 1 column 1 (char 0)"));
+    CHECK(contains(r.out, "\n    " + hint));
+    r = f.runner({"check", "msg_reads_stdin", "--bots", f.bots.string(), "--runs", "1", "--width", "20", "--height", "20"});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 3);
+    CHECK(contains(r.out, "\n      " + hint));
+    // Another crash gets no such hint.
+    CHECK_FALSE(contains(f.duel("block", "msg_traceback").out, "hint:"));
 }
 
 TEST_CASE("messages: a timeout says the limit and where the time went") {

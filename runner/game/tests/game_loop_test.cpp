@@ -225,3 +225,27 @@ TEST_CASE("replay: board_at plays the game loop to the generation asked for") {
     CHECK(one.at(2, 1) == Player::none);
     CHECK_THROWS_AS(board_at(r, 2), ReplayError);
 }
+
+TEST_CASE("replay: board_sent gives each seat's JSON of each tick byte for byte as the game sent it") {
+    // Two scripted players whose moves are recorded, and the JSON each was sent kept.
+    ScriptedMover one([](int tick, const std::string&) {
+        return tick == 0 ? cells({{1, 1}, {1, 2}, {2, 1}, {2, 2}}) : tick == 1 ? cells({{0, 6}, {0, 7}}) : cells({});
+    });
+    ScriptedMover two([](int tick, const std::string&) {
+        return tick == 0 ? cells({{5, 5}, {5, 6}, {6, 5}, {6, 6}}) : tick == 1 ? cells({{7, 0}}) : cells({});
+    });
+    ReplayRecorder recorder(ReplayHeader{{"one", "two"}, {"a", "b"}, GameConfig{8, 8, 3}, 1, 1000});
+    const GameResult result = play_game(one, two, GameConfig{8, 8, 3}, recorder);
+    recorder.finish(result);
+    const Replay& replay = recorder.record();
+    REQUIRE(result.generations == 3);
+    for (int tick = 0; tick < 3; ++tick) {
+        CHECK(board_sent(replay, tick, 1) == one.seen[static_cast<std::size_t>(tick)]);
+        CHECK(board_sent(replay, tick, 2) == two.seen[static_cast<std::size_t>(tick)]);
+    }
+    // Seat 2 sees seat 1's cells of the same tick.
+    CHECK(board_sent(replay, 1, 2).find("\"(0,6)\":1") != std::string::npos);
+    CHECK_THROWS_WITH_AS(board_sent(replay, 3, 1), "tick 3 is not in the game: it has ticks 0..2", ReplayError);
+    CHECK_THROWS_WITH_AS(board_sent(replay, -1, 1), "tick -1 is not in the game: it has ticks 0..2", ReplayError);
+    CHECK_THROWS_WITH_AS(board_sent(replay, 0, 3), "seat 3: a seat is 1 or 2", ReplayError);
+}

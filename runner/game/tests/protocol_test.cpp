@@ -178,3 +178,44 @@ TEST_CASE("forfeit kinds round-trip through their names") {
     }
     CHECK_FALSE(forfeit_kind_from_name("bogus").has_value());
 }
+
+TEST_CASE("codec: decode_board reads back what encode_board writes, and names what is wrong") {
+    Board board(7, 9);
+    board.place(Player::one, std::vector<Cell>{{0, 0}, {6, 8}});
+    board.place(Player::two, std::vector<Cell>{{3, 4}});
+    std::string json;
+    encode_board(board, 2, 17, json);
+    const SentBoard sent = decode_board(json);
+    CHECK(sent.bot_id == 2);
+    CHECK(sent.tick_id == 17);
+    std::string again;
+    encode_board(sent.board, sent.bot_id, sent.tick_id, again);
+    CHECK(again == json);
+    // Whitespace and key order are the writer's business; the board is the same.
+    const SentBoard spaced = decode_board(
+        R"j( {"tick_id": 17, "bot_id": 2, "board": {"(6,8)": 1, "(3,4)": 2, "(0,0)": 1}, "x_size": 9, "y_size": 7} )j");
+    encode_board(spaced.board, spaced.bot_id, spaced.tick_id, again);
+    CHECK(again == json);
+
+    auto error = [](std::string_view text) {
+        try {
+            decode_board(text);
+        } catch (const BoardJsonError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    CHECK(error("[[1,2]]") == "not a JSON object");
+    CHECK(error("{\"y_size\":3") .starts_with("not JSON"));
+    CHECK(error(R"j({"y_size":3,"x_size":3,"board":{},"bot_id":1})j") == "no \"tick_id\"");
+    CHECK(error(R"j({"y_size":0,"x_size":3,"board":{},"bot_id":1,"tick_id":0})j") ==
+          "\"y_size\" must be an integer from 1 to " + std::to_string(Board::max_side));
+    CHECK(error(R"j({"y_size":3,"x_size":3,"board":{},"bot_id":3,"tick_id":0})j") ==
+          "\"bot_id\" must be an integer from 1 to 2");
+    CHECK(error(R"j({"y_size":3,"x_size":3,"board":{"(3,0)":1},"bot_id":1,"tick_id":0})j") ==
+          "\"board\": the key \"(3,0)\" is not \"(y,x)\" on the 3x3 board");
+    CHECK(error(R"j({"y_size":3,"x_size":3,"board":{"1,0":1},"bot_id":1,"tick_id":0})j") ==
+          "\"board\": the key \"1,0\" is not \"(y,x)\" on the 3x3 board");
+    CHECK(error(R"j({"y_size":3,"x_size":3,"board":{"(1,0)":0},"bot_id":1,"tick_id":0})j") ==
+          "\"board\": the owner of \"(1,0)\" must be an integer from 1 to 2");
+}

@@ -1,6 +1,8 @@
 // -v's trace: a line for each board sent and each reply, the bot's words escaped.
 #include "runner/game/traced_mover.hpp"
 
+#include "runner/testing/fixed_mover.hpp"
+
 #include <doctest/doctest.h>
 
 #include <sstream>
@@ -8,15 +10,7 @@
 using namespace gol;
 using namespace gol::runner;
 
-namespace {
-
-// Answers with a fixed move.
-struct Fixed : Mover {
-    MoveReport reply;
-    MoveReport move(const Board&, int, int) override { return reply; }
-};
-
-}  // namespace
+using Fixed = testing::FixedMover;
 
 TEST_CASE("traced mover: the board's size, cells and JSON bytes, then the reply's time and cells") {
     Board board(3, 5);

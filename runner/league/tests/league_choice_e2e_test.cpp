@@ -120,14 +120,20 @@ TEST_CASE("league choice e2e: a duel gives both bots its --seed as GOL_SEED") {
 TEST_CASE("league choice e2e: --gauntlet plays one bot's pairs only, under the full league's keys") {
     ChoiceFixture f;
     json gauntlet = f.league("gauntlet", {"--gauntlet", "idle"});
-    CHECK(gauntlet["games"]["total"] == 4);
+    // The table is the full league's: its 6 games, of which the gauntlet stored 4, and it says so.
+    CHECK(gauntlet["games"]["total"] == 6);
     CHECK(gauntlet["games"]["played"] == 4);
+    CHECK(gauntlet["standings"].size() == 3);
+    REQUIRE(gauntlet["notes"].size() == 2);
+    CHECK(gauntlet["notes"][0] == "a gauntlet of idle: this run played its games only; the table counts every stored "
+                                  "game of the full league, 4 of 6, so idle stands among the full standings");
+    CHECK(gauntlet["notes"][1].get<std::string>().starts_with("the bots played from 2 to 4 games"));
     const std::set<std::string> idle_games = f.keys("gauntlet");
     CHECK(idle_games.size() == 4);
-    // `runner table` schedules the gauntlet's games again from the index.
+    // `runner table` schedules the full league's games again from the index.
     RunOutcome table = f.runner({"table", "--results", (f.root.path() / "gauntlet").string(), "--format", "json"});
     REQUIRE(table.exit_status == 0);
-    CHECK(json::parse(table.out)["games"]["total"] == 4);
+    CHECK(json::parse(table.out)["games"]["total"] == 6);
 
     json full = f.league("full");
     CHECK(full["games"]["total"] == 6);
@@ -137,7 +143,11 @@ TEST_CASE("league choice e2e: --gauntlet plays one bot's pairs only, under the f
     // On the full league's store, the gauntlet's games are all stored, and its plan is empty.
     json again = f.league("full", {"--gauntlet", "idle"});
     CHECK(again["games"]["played"] == 0);
-    CHECK(again["games"]["reused"] == 4);
+    // Its place among the full standings, in the same run: every bot with all its games.
+    CHECK(again["games"]["reused"] == 6);
+    for (const json& row : again["standings"]) CHECK(row["played"] == 4);
+    CHECK(again["standings"] == full["standings"]);
+    CHECK(again["notes"].size() == 1);  // the gauntlet's; the counts are equal
     RunOutcome plan = f.run("fresh", {"--gauntlet", "block", "--plan"});
     REQUIRE(plan.exit_status == 0);
     CHECK(json::parse(plan.out)["games"] == 4);
@@ -160,19 +170,23 @@ TEST_CASE("league choice e2e: --rerun forgets a game or a bot's games, says whic
     json t = json::parse(bot.out);
     CHECK(t["games"]["played"] == 4);
     CHECK(t["games"]["reused"] == 2);
-    CHECK(contains(bot.err, "--rerun nap: forgot 4 stored games (16 files"));
-    for (const char* folder : {"games/", "replays/", "logs/", "viewers/"}) CHECK(contains(bot.err, folder));
+    CHECK(contains(bot.err, "league: --rerun nap: forgot 4 stored games (16 files in games/, replays/, logs/ and "
+                            "viewers/ of " + (f.root.path() / "results").string() + ")\n"));
+    CHECK_FALSE(contains(bot.err, "removed"));  // a summary, not a line a file
     CHECK(f.keys("results") == before);
 
     const std::string key = *before.begin();
     RunOutcome game = f.run("results", {"--rerun", key});
     REQUIRE(game.exit_status == 0);
     CHECK(json::parse(game.out)["games"]["played"] == 1);
-    CHECK(contains(game.err, "removed " + (f.root.path() / "results" / "games" / (key + ".json")).string()));
+    CHECK(contains(game.err, "--rerun " + key + ": forgot 1 stored game (4 files in games/"));
 
     RunOutcome no_bot = f.run("results", {"--rerun", "nobody"});
     CHECK(no_bot.exit_status == 2);
-    CHECK(contains(no_bot.err, "--rerun nobody: no bot of the league has that name"));
+    CHECK(contains(no_bot.err, "--rerun nobody: no bot of the league has that name (it has "));
+    RunOutcome typo = f.run("results", {"--rerun", "nop"});
+    CHECK(typo.exit_status == 2);
+    CHECK(contains(typo.err, "--rerun nop: no bot of the league has that name; did you mean nap? (it has "));
     const std::string no_such(64, 'f');
     RunOutcome no_key = f.run("results", {"--rerun", no_such});
     CHECK(no_key.exit_status == 2);

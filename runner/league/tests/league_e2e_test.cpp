@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -372,6 +373,65 @@ TEST_CASE("league e2e: a tournament file supplies settings, flags override, resu
     CHECK(t["scoring"] == "points");
     CHECK(row(t, "block")["points"] == 3 * 2 + 1 * 2);
     CHECK(fs::exists(f.root.path() / "cup" / "league.json"));
+}
+
+TEST_CASE("league e2e: a tournament file carries the league's flags too: jobs, sandbox, format, until_separated") {
+    LeagueFixture f;
+    fs::remove(f.bots / "nap.sh");
+    fs::remove(f.bots / "cblock.cpp");
+    std::ofstream(f.root.path() / "cup.json")
+        << R"({"bots": "bots", "width": 20, "height": 20, "generations": 10, "jobs": 1, "sandbox": false,
+               "cold": true, "format": "markdown", "until_separated": 4})";
+    RunOutcome r = f.runner({"league", "--tournament", (f.root.path() / "cup.json").string(), "--cache", f.cache.string()});
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    CHECK(r.out.starts_with("| Rank | Bot |"));  // "format": "markdown"
+    CHECK(r.out.find("Sandboxed: no (bots ran without a sandbox)") != std::string::npos);  // "sandbox": false
+    CHECK(r.err.find("league: --until-separated: ") != std::string::npos);
+    // A flag wins over its key; `table --tournament` takes the file's format.
+    r = f.runner({"league", "--tournament", (f.root.path() / "cup.json").string(), "--cache", f.cache.string(),
+                  "--format", "json"});
+    REQUIRE(r.exit_status == 0);
+    CHECK(json::parse(r.out)["sandboxed"] == false);
+    r = f.runner({"table", "--tournament", (f.root.path() / "cup.json").string()});
+    CHECK(r.out.starts_with("| Rank | Bot |"));
+}
+
+TEST_CASE("league e2e: a league with a start-up limit and time mode of its own reads its store back") {
+    LeagueFixture f;
+    fs::remove(f.bots / "cblock.cpp");
+    std::vector<std::string> args = f.league_args("results");
+    for (const char* extra : {"--startup-limit", "5000", "--time-mode", "cpu"}) args.push_back(extra);
+    RunOutcome r = f.runner(args);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);  // the table is made from the store, whose keys hold both
+    CHECK(json::parse(r.out)["games"]["played"] == 6);
+    r = f.runner(args);
+    REQUIRE(r.exit_status == 0);
+    CHECK(json::parse(r.out)["games"]["played"] == 0);
+    CHECK(f.runner({"table", "--results", (f.root.path() / "results").string()}).exit_status == 0);
+}
+
+TEST_CASE("league e2e: the leaderboard page is there after the first game, while the league still plays") {
+    LeagueFixture f;
+    f.add_gate("results");
+    RunOutcome outcome;
+    std::atomic<bool> finished = false;
+    std::thread league([&] {
+        outcome = f.runner(f.league_args("results"), std::chrono::seconds(120));
+        finished = true;
+    });
+    const fs::path page = f.root.path() / "results" / "leaderboard.html";
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!fs::exists(page) && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    // The gate holds the league until it is opened: the page is one written after a game.
+    CHECK(fs::exists(page));
+    CHECK_FALSE(finished);
+    CHECK(read_text(page).find("block") != std::string::npos);
+    f.open_gate();
+    league.join();
+    CHECK(outcome.exit_status == 0);
 }
 
 TEST_CASE("league e2e: leaderboard.html and a viewer page for every game, table --format html, names escaped") {

@@ -92,12 +92,32 @@ TEST_CASE("schedule: every pair, each seat order equally often, stable keys") {
     for (const auto& g : schedule_league(bots, longer)) CHECK_FALSE(keys.contains(g.key));
 }
 
-TEST_CASE("tournament files: fields, relative bots folder, and errors naming the field") {
-    TempDir dir("tournament-test");
-    auto write = [&](const std::string& text) {
+namespace {
+
+// A tournament file in a folder of its own, written and read back.
+struct TournamentFile {
+    TempDir dir{"tournament-test"};
+    std::filesystem::path write(const std::string& text) const {
         std::ofstream(dir.path() / "t.json") << text;
         return dir.path() / "t.json";
-    };
+    }
+    // What reading `text` throws, or "" when it reads.
+    std::string error(const std::string& text) const {
+        try {
+            read_tournament(write(text));
+        } catch (const TournamentError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    }
+};
+
+}  // namespace
+
+TEST_CASE("tournament files: fields, relative bots folder, and errors naming the field") {
+    const TournamentFile f;
+    const TempDir& dir = f.dir;
+    auto write = [&](const std::string& text) { return f.write(text); };
     Tournament t = read_tournament(write(R"({"bots": "../bots", "width": 64, "generations": 300, "scoring": "kd",
                                               "games_per_pair": 4, "seed": 9, "time_limit_ms": 500})"));
     CHECK(*t.bots == (dir.path() / "../bots").lexically_normal());
@@ -106,14 +126,7 @@ TEST_CASE("tournament files: fields, relative bots folder, and errors naming the
     CHECK(*t.scoring == "kd");
     CHECK(*t.seed == 9);
     CHECK(t.results_dir() == dir.path() / "t");
-    auto error = [&](const std::string& text) {
-        try {
-            read_tournament(write(text));
-        } catch (const TournamentError& e) {
-            return std::string(e.what());
-        }
-        return std::string();
-    };
+    auto error = [&](const std::string& text) { return f.error(text); };
     CHECK(error("{").find("invalid JSON") != std::string::npos);
     CHECK(error(R"({"seed": 1e99999})").find("invalid JSON") != std::string::npos);
     CHECK(error(R"({"widht": 5})").find("unknown key \"widht\"") != std::string::npos);
@@ -134,6 +147,39 @@ TEST_CASE("tournament files: start-up allowance, time mode and interpreters") {
     CHECK(*t.startup_limit_ms == 20000);
     CHECK(*t.time_mode == "cpu");
     CHECK(*t.interpreters == std::vector<std::filesystem::path>{"/opt/py2", dir.path() / "local/ruby1"});
+}
+
+TEST_CASE("tournament files: every league option that is a setting of the tournament, and errors naming it") {
+    const TournamentFile f;
+    const TempDir& dir = f.dir;
+    auto write = [&](const std::string& text) { return f.write(text); };
+    Tournament t = read_tournament(write(R"({"jobs": 3, "sandbox": false, "cold": true, "until_separated": 40,
+                                              "format": "markdown", "cache": "build-cache", "memory_limit_mb": 512,
+                                              "cpu_limit_s": 2})"));
+    CHECK(*t.jobs == 3);
+    CHECK(*t.sandbox == false);
+    CHECK(*t.cold == true);
+    CHECK(*t.until_separated == 40);
+    CHECK(*t.format == "markdown");
+    CHECK(*t.cache == dir.path() / "build-cache");
+    CHECK(*t.memory_limit_mb == 512);
+    CHECK(*t.cpu_limit_s == 2);
+    t = read_tournament(write("{}"));
+    CHECK_FALSE(t.jobs.has_value());
+    CHECK_FALSE(t.sandbox.has_value());
+    auto error = [&](const std::string& text) { return f.error(text); };
+    CHECK(error(R"({"jobs": 0})").ends_with("\"jobs\" must be an integer from 1 to 256"));
+    CHECK(error(R"({"sandbox": "yes"})").ends_with("\"sandbox\" must be true or false"));
+    CHECK(error(R"({"cold": 1})").ends_with("\"cold\" must be true or false"));
+    CHECK(error(R"({"until_separated": 1})").ends_with("\"until_separated\" must be an integer from 2 to 1000000"));
+    CHECK(error(R"({"format": "yaml"})").ends_with(
+        "\"format\" must be one of \"text\", \"markdown\", \"json\", \"csv\", \"html\""));
+    CHECK(error(R"({"cache": ""})").ends_with("\"cache\" must be a folder path (relative to the file)"));
+    // The list of keys in the error is the list the reader takes.
+    CHECK(error(R"({"job": 2})").ends_with(
+        "unknown key \"job\" (allowed: bots, width, height, generations, time_limit_ms, memory_limit_mb, cpu_limit_s, "
+        "startup_limit_ms, time_mode, games_per_pair, scoring, seed, interpreters, jobs, sandbox, cold, "
+        "until_separated, format, cache)"));
 }
 
 TEST_CASE("standings: a likelihood of superiority as the tables and --until-separated's log write it") {

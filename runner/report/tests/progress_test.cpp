@@ -192,3 +192,20 @@ TEST_CASE("a league's live line shows each event's counts, the games added by --
     CHECK(rows[6].starts_with("league: 2/4 games done, 1 running"));
     CHECK(rows[7].starts_with("league: 3/4 games done, 0 running"));
 }
+
+TEST_CASE("a league's live line ends with the last game's result once one has finished") {
+    Capture out;
+    LeagueProgressDisplay progress(out.file(), true, [] { return 200; });
+    progress.league_started({5, 2, 0, 0});
+    progress.game_started({5, 2, 0, 1});
+    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), {5, 3, 1, 0}});
+    progress.game_started({5, 3, 1, 1});
+    progress.league_done();
+    const std::vector<std::string> rows = drawn_rows(out.text());
+    REQUIRE(rows.size() >= 4);
+    CHECK(rows[1].find("last:") == std::string::npos);  // no game finished yet
+    CHECK(rows[2].starts_with("league: 3/5 games done, 0 running"));
+    CHECK(rows[2].ends_with("; last: alpha vs beta: alpha won by extinction after 12 generations"));
+    CHECK(rows[3].starts_with("league: 3/5 games done, 1 running"));
+    CHECK(rows[3].ends_with("; last: alpha vs beta: alpha won by extinction after 12 generations"));
+}

@@ -94,10 +94,10 @@ TEST_CASE("table formats: ratings beside the scoring, and the crosstable in text
     CHECK(md.find("| 1 | a | 4 | 3 | 0 | 1 | 3 | " + format_elo(t.standings[0].elo) + " | " +
                   format_interval(t.standings[0].elo_interval) + " | " + format_los(t.standings[0].los_next) +
                   " |") != std::string::npos);
-    CHECK(md.find("| a | - | 3-0-1 | 0-0-0 |\n| b | 1-0-3 | - | 0-2-0 |\n| c | 0-0-0 | 0-2-0 | - |\n") !=
+    CHECK(md.find("| a | - | 3-0-1 | unplayed |\n| b | 1-0-3 | - | 0-2-0 |\n| c | unplayed | 0-2-0 | - |\n") !=
           std::string::npos);
     const std::string text = format_table(t, TableFormat::text);
-    CHECK(text.find("\n       a      b      c\na      -  3-0-1  0-0-0\nb  1-0-3      -  0-2-0\nc  0-0-0  0-2-0      -\n") !=
+    CHECK(text.find("\n          a         b         c\na         -     3-0-1  unplayed\nb     1-0-3         -     0-2-0\nc  unplayed     0-2-0         -\n") !=
           std::string::npos);
 }
 
@@ -232,4 +232,26 @@ TEST_CASE("table formats: every one and the leaderboard page say whether the bot
             CHECK(csv[1][9] == "no");
         }
     }
+}
+
+TEST_CASE("table notes: a gauntlet's table and unequal game counts are said in every format") {
+    LeagueTable t;
+    t.standings = compute_standings({"a", "b", "c"}, {game("a", "b", 1), game("b", "a", 1), game("a", "c", 1)},
+                                    Scoring::wins);
+    t.total = 6;
+    t.games.resize(3);
+    CHECK(table_notes(t).size() == 1);  // a played 3, b 2, c 1
+    CHECK(table_notes(t)[0] == "the bots played from 1 to 3 games (--until-separated adds games where an order is "
+                               "uncertain; a gauntlet or an unfinished league leaves some unplayed): wins are totals "
+                               "and favour the bots with more games; Elo is fitted per game");
+    t.settings.gauntlet = "a";
+    REQUIRE(table_notes(t).size() == 2);
+    CHECK(table_notes(t)[0] == "a gauntlet of a: this run played its games only; the table counts every stored game "
+                               "of the full league, 3 of 6, so a stands among the full standings");
+    CHECK(format_table(t, TableFormat::text).find("\nnote: a gauntlet of a: ") != std::string::npos);
+    CHECK(format_table(t, TableFormat::markdown).find("\nNote: a gauntlet of a: ") != std::string::npos);
+    CHECK(nlohmann::json::parse(format_table(t, TableFormat::json))["notes"].size() == 2);
+    CHECK(leaderboard_page(t, {}).find("<p class=\"note\">Note: a gauntlet of a: ") != std::string::npos);
+    // Equal counts, no gauntlet: nothing to say.
+    CHECK(table_notes(small_table(true)).empty());
 }

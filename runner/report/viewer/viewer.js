@@ -500,6 +500,19 @@
     }
   }
 
+  // The generation the page opens on: the one its address names (`#37`), else the first with a
+  // live cell (by the runner's counts, else the first turn that placed cells), not an empty board.
+  function openingGeneration(moves, counts, last) {
+    const named = /^#(\d+)$/.exec(window.location.hash);
+    if (named) return Math.min(last, Number(named[1]));
+    if (counts) {
+      const g = counts.findIndex((c) => c[0] + c[1] > 0);
+      return g < 0 ? 0 : g + 1;
+    }
+    const tick = moves.findIndex((m) => m.some((seat) => Array.isArray(seat) && seat.length > 0));
+    return tick < 0 ? 0 : Math.min(last, tick + 1);
+  }
+
   function start(data) {
     const { header, moves, result } = data;
     const last = result.generations;
@@ -665,9 +678,17 @@
     };
     new ResizeObserver(resize).observe(view.canvas);
     new ResizeObserver(resize).observe(chartCanvas);
+    // An address with another generation (#N typed, or a link followed) shows that one.
+    window.addEventListener('hashchange', () => {
+      const named = /^#(\d+)$/.exec(window.location.hash);
+      if (named) seek(Number(named[1]));
+    });
+
     view.resize();
     chart.resize();
+    target = openingGeneration(moves, counts, last);
     render();
+    request();
   }
 
   // Dragging pans; the wheel zooms around the pointer.

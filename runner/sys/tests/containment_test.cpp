@@ -43,7 +43,7 @@ struct Contained : testing::RunnerFixture {
     std::vector<std::string> duel_args(const std::string& bot, std::vector<std::string> extra = {}) {
         std::vector<std::string> args = {"duel",    "block", bot,   "--json",         "--bots",  bots.string(),
                                          "--cache", cache.string(), "--width", "20", "--height", "20",
-                                         "--generations", "3"};
+                                         "--generations", "3", "--no-sandbox"};
         args.insert(args.end(), extra.begin(), extra.end());
         return args;
     }
@@ -77,7 +77,7 @@ Attempts attempts(const fs::path& result) {
 
 TEST_CASE("containment: a setsid daemon a bot leaves ends with its move") {
     Contained f;
-    json j = f.duel("block", "contain_daemon", {"--generations", "3"});
+    json j = f.duel("block", "contain_daemon", {"--generations", "3", "--no-sandbox"});
     CHECK(j["forfeits"]["contain_daemon"] == 0);
     // The daemon was started: the check below is not vacuous.
     CHECK(fs::exists(f.bots / "contain_daemon.started"));
@@ -86,7 +86,7 @@ TEST_CASE("containment: a setsid daemon a bot leaves ends with its move") {
 
 TEST_CASE("containment: a persistent bot's daemon ends with its game") {
     Contained f;
-    json j = f.duel("block", "contain_persistent_daemon", {"--generations", "3"});
+    json j = f.duel("block", "contain_persistent_daemon", {"--generations", "3", "--no-sandbox"});
     CHECK(j["forfeits"]["contain_persistent_daemon"] == 0);
     CHECK(fs::exists(f.bots / "contain_persistent_daemon" / "started"));
     CHECK_FALSE(process_with(f.daemon));
@@ -116,7 +116,7 @@ TEST_CASE("containment: a bot can neither ptrace nor signal the runner") {
     Contained f;
     // Cold: the bot looks for the runner in the host's /proc, which a warm python3's namespace
     // hides behind a /proc of its own (docs/sandbox.md).
-    json j = f.duel("block", "contain_ptrace", {"--generations", "3", "--cold"});
+    json j = f.duel("block", "contain_ptrace", {"--generations", "3", "--cold", "--no-sandbox"});
     CHECK(j["forfeits"]["contain_ptrace"] == 0);
     Attempts a = attempts(f.bots / "ptrace_attempts.txt");
     CHECK(a.runner > 1);  // it found the runner in /proc

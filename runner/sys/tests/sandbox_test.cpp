@@ -237,10 +237,10 @@ TEST_CASE("sandbox: a single-file bot directly in the temporary folder plays") {
     SandboxFixture f;
     // The fixture's folder is the runner's TMPDIR, where its work area goes too.
     fs::copy(fs::path(TEST_BOTS_DIR) / "block.py", f.root.path() / "lonely.py");
-    json j = f.duel((f.root.path() / "lonely.py").string(), "block", {"--sandbox"});
+    json j = f.duel((f.root.path() / "lonely.py").string(), "block");  // sandboxed by default
     CHECK(j["forfeits"]["lonely"] == 0);
     CHECK(j["sandboxed"] == true);
-    CHECK(f.duel("block", "block")["sandboxed"] == false);
+    CHECK(f.duel("block", "block", {"--no-sandbox"})["sandboxed"] == false);
 }
 
 TEST_CASE("work area: a killed runner's folder is removed by the next run") {
@@ -257,9 +257,16 @@ TEST_CASE("work area: a killed runner's folder is removed by the next run") {
             n += entry.path().filename().string().starts_with("gol-run-");
         return n;
     };
+    // Killed once its area is locked: an area still without its lock is one being made, which
+    // the next run rightly leaves alone.
+    auto locked = [&] {
+        for (const auto& entry : fs::directory_iterator(f.root.path()))
+            if (entry.path().filename().string().starts_with("gol-run-") && fs::exists(entry.path() / ".lock")) return true;
+        return false;
+    };
     std::promise<void> seen;
     std::thread killer([&] {
-        for (int tries = 0; tries < 6000 && areas() == 0; ++tries) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        for (int tries = 0; tries < 6000 && !locked(); ++tries) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         for (const auto& entry : fs::directory_iterator("/proc")) {
             std::string cmd = read_text(entry.path() / "cmdline");
             if (cmd.starts_with(RUNNER_BIN) && cmd.find(f.bots.string()) != std::string::npos)

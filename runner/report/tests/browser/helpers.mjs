@@ -45,7 +45,7 @@ export async function launch() {
 // A page with everything that could show it is broken recorded: page errors, console errors,
 // dialogs (an injected alert) and every request other than the page's own file. A viewer page is
 // waited for until its script has set the ready flag; a static page (`ready: false`) is not.
-export async function openPage(browser, file, { ready = true, viewport = { width: 1200, height: 900 } } = {}) {
+export async function openPage(browser, file, { ready = true, viewport = { width: 1200, height: 900 }, hash = '' } = {}) {
   const page = await browser.newPage({ viewport });
   const problems = { errors: [], requests: [], dialogs: [] };
   const url = `file://${file}`;
@@ -53,7 +53,7 @@ export async function openPage(browser, file, { ready = true, viewport = { width
   page.on('console', (m) => { if (m.type() === 'error') problems.errors.push(`console error: ${m.text()}`); });
   page.on('dialog', (d) => { problems.dialogs.push(d.message()); d.dismiss().catch(() => {}); });
   page.on('request', (r) => { if (r.url() !== url) problems.requests.push(r.url()); });
-  await page.goto(url);
+  await page.goto(url + hash);
   if (ready) await page.waitForFunction(() => document.body.dataset.ready !== undefined);
   return { page, problems };
 }

@@ -78,7 +78,14 @@ describe('a duel between two sample bots', () => {
     assert.ok(title.endsWith(`${game.cells[0]}-${game.cells[1]} — Game of Life replay`), title);
     assert.equal(await page.locator('#back').count(), 0, 'no link back from a duel');
     assert.equal(await number(page, '#last-generation'), n);
-    assert.equal(await number(page, '#generation'), 0);
+    // It opens on the first generation with a live cell, not on the empty board before the first move.
+    const counts = (await gameData(page)).counts;
+    const first = counts.findIndex((c) => c[0] + c[1] > 0) + 1;
+    assert.ok(first >= 1);
+    await waitForGeneration(page, first);
+    assert.deepEqual(await shownCells(page), counts[first - 1]);
+    await page.click('#to-start');
+    await waitForGeneration(page, 0);
     assert.deepEqual(await shownCells(page), [0, 0]);
 
     await page.selectOption('#speed', 'max');
@@ -99,6 +106,21 @@ describe('a duel between two sample bots', () => {
       await page.screenshot({ path: path.join(ARTIFACT_DIR, 'viewer.png') });
     }
     assertClean(problems);
+  });
+
+  test('an address ending in #N opens on generation N, and a new #N shows that one', async () => {
+    const { page, problems } = await openPage(browser, game.html, { hash: '#37' });
+    try {
+      const counts = (await gameData(page)).counts;
+      await waitForGeneration(page, 37);
+      assert.deepEqual(await shownCells(page), counts[36]);
+      await page.evaluate(() => { window.location.hash = '#12'; });
+      await waitForGeneration(page, 12);
+      assert.deepEqual(await shownCells(page), counts[11]);
+      assertClean(problems);
+    } finally {
+      await page.close();
+    }
   });
 
   test('seeking, stepping and the keys show the generation asked for, with the runner\'s counts', async () => {
@@ -310,7 +332,9 @@ describe('made-up game data', () => {
 
   test('counts that agree are reported as agreeing', async (t) => {
     const { page, problems } = await open(t, blinker([[3, 0], [3, 0], [3, 0], [3, 0]]));
-    assert.equal(await page.locator('#agreement').getAttribute('data-state'), 'pending');
+    // Opened on generation 1, the first with a live cell: that one is checked, the rest not yet.
+    await waitForGeneration(page, 1);
+    assert.equal(await text(page, '#agreement'), 'JS engine agrees with the runner (generations 1 to 1 of 4 checked)');
     await page.click('#to-end');
     await waitForGeneration(page, 4);
     assert.equal(await page.locator('#agreement').getAttribute('data-state'), 'ok');
@@ -341,6 +365,10 @@ describe('made-up game data', () => {
     const { page, problems } = await open(t, blinker([[3, 0], [3, 0], [3, 0], [3, 0]]));
     const placed = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--placed').trim());
     assert.match(placed, /^#[0-9a-f]{6}$/i);
+    // It opens on generation 1, the first with a live cell; the empty board before it is a click away.
+    await waitForGeneration(page, 1);
+    await page.click('#to-start');
+    await waitForGeneration(page, 0);
     assert.equal(await page.getAttribute('#board', 'data-placed'), '0', 'nothing placed before the first turn');
     assert.equal(await pixelsOf(page, placed), 0);
     await page.click('#step-forward');
