@@ -103,8 +103,7 @@ PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options
         if (options.sandbox) {
             const std::optional<Identity> who = options.sandbox->new_identity();
             const TempDir work = options.sandbox->writable_dir("build", who);
-            copy_tree(bot.dir, work.path() / "bot");
-            if (who) chown_tree(work.path(), who->uid, who->gid);
+            copy_tree(bot.dir, work.path() / "bot", {who});
             run_build(bot, argv, dest, {{work.path() / "bot", dest, true}}, who, options, what);
             copy_tree(work.path() / "bot", made);
         } else {
@@ -201,9 +200,18 @@ fs::path default_cache_dir() {
     return fs::temp_directory_path() / "gol-runner-cache";
 }
 
+std::string staging_key(const PreparedBot& bot) { return bot.spec.name + " " + bot.hash; }
+
 PreparedBot prepare_bot(const BotSpec& bot, const BuildOptions& options) {
     PreparedBot prepared = prepare_any(bot, options);
     resolve_program(prepared);
+    // Copied for the sandbox now, once per run, rather than when its first game starts: a copy
+    // that is refused excludes this bot, and never stops a league part-way.
+    if (options.sandbox) try {
+            options.sandbox->stage(staging_key(prepared), prepared.files);
+        } catch (const CopyError& e) {
+            throw BotError(bot.name + ": its files cannot be copied for the sandbox: " + e.what());
+        }
     return prepared;
 }
 

@@ -110,7 +110,7 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
 
 SandboxView BotPlayer::sandbox_view(bool long_board) const {
     SandboxView view;
-    view.mounts = sandbox_->stage(bot_.spec.name + " " + bot_.hash, bot_.files);
+    view.mounts = sandbox_->stage(staging_key(bot_), bot_.files);
     if (long_board) {
         std::vector<SandboxView::Mount> library = sandbox_->stage("preload library", {*long_library_});
         view.mounts.insert(view.mounts.end(), library.begin(), library.end());
@@ -158,7 +158,7 @@ void BotPlayer::check_scratch(MoveReport& result) {
     const std::uint64_t used = disk_usage(scratch_.path());
     if (used <= limits_.scratch_bytes) return;
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(scratch_.path(), ec)) fs::remove_all(entry.path(), ec);
+    for (const auto& entry : fs::directory_iterator(scratch_.path(), ec)) remove_tree(entry.path());
     result.cells.clear();
     result.forfeit = over_limit("scratch limit of " + mib(limits_.scratch_bytes),
                                 "GOL_SCRATCH held " + mib(used) + "; emptied", "keep less in $GOL_SCRATCH");

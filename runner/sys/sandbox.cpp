@@ -5,6 +5,9 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <system_error>
+
 namespace gol::runner {
 
 namespace fs = std::filesystem;
@@ -79,19 +82,28 @@ std::optional<Identity> Sandbox::new_identity() {
 std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std::vector<fs::path>& paths) {
     std::lock_guard lock(mutex_);
     if (auto it = staged_.find(key); it != staged_.end()) return it->second;
+    // Readable by the sandbox's users, whoever they are.
+    const CopyAccess access{std::nullopt, true};
     std::vector<SandboxView::Mount> mounts;
     for (const fs::path& path : paths) {
         const fs::path copy = area_.path() / ("staged-" + std::to_string(staged_count_++));
-        if (fs::is_directory(path)) {
-            copy_tree(path, copy);
-            mounts.push_back({copy, path, false});
-        } else {
-            // A single file is shown alone: its neighbours are other bots.
-            fs::create_directory(copy);
-            fs::permissions(copy, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                      fs::perms::others_read | fs::perms::others_exec);
-            copy_tree(path, copy / path.filename());
-            mounts.push_back({copy, path.parent_path(), false});
+        try {
+            if (fs::is_directory(fs::symlink_status(path))) {
+                copy_tree(path, copy, access);
+                mounts.push_back({copy, path, false});
+            } else {
+                // A single file is shown alone: its neighbours are other bots.
+                fs::create_directory(copy);
+                fs::permissions(copy, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                          fs::perms::others_read | fs::perms::others_exec);
+                copy_tree(path, copy / path.filename(), access);
+                mounts.push_back({copy, path.parent_path(), false});
+            }
+        } catch (...) {
+            // Nothing half-made stays, and nothing is kept under the key: a later call fails too.
+            remove_tree(copy);
+            for (const SandboxView::Mount& m : mounts) remove_tree(m.source);
+            throw;
         }
     }
     return staged_[key] = mounts;
@@ -99,7 +111,8 @@ std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std
 
 TempDir Sandbox::writable_dir(const std::string& prefix, const std::optional<Identity>& who) const {
     TempDir dir(prefix, area_.path());
-    if (who) chown_tree(dir.path(), who->uid, who->gid);
+    if (who && ::lchown(dir.path().c_str(), who->uid, who->gid) != 0)
+        throw std::system_error(errno, std::generic_category(), "chown " + dir.path().string());
     return dir;
 }
 

@@ -47,8 +47,9 @@ public:
     std::optional<Identity> new_identity();
 
     // Copies of `paths` (folders, or single files: such a file is shown alone in its folder)
-    // in the work area, made once per run for each key, mounted read-only at the paths'
-    // own places. Thread-safe.
+    // in the work area, made once per run for each key by copy_tree (copy_tree.hpp), mounted
+    // read-only at the paths' own places. Throws CopyError when a copy is refused (a link
+    // leading out, over the limits), leaving nothing of it. Thread-safe.
     std::vector<SandboxView::Mount> stage(const std::string& key, const std::vector<std::filesystem::path>& paths);
 
     // A fresh folder in the work area that `who` owns, for a sandboxed process to write.
