@@ -142,9 +142,10 @@ PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options
         run_build(bot, argv, bot.dir, mounts, who, options, "compiling " + src.filename().string());
     };
     if (options.sandbox) {
-        const std::optional<Identity> who = options.sandbox->new_identity();
+        const std::string source = "source " + src.string() + " " + hash;
+        const std::optional<Identity> who = options.sandbox->new_identity(source);
         const TempDir work = options.sandbox->writable_dir("compile", who);
-        std::vector<SandboxView::Mount> mounts = options.sandbox->stage("source " + src.string() + " " + hash, {src});
+        std::vector<SandboxView::Mount> mounts = options.sandbox->stage(source, {src});
         mounts.push_back({work.path(), dest, true});
         compile(dest, mounts, who);
         copy_tree(work.path(), made);

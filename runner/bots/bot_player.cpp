@@ -93,7 +93,7 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
       limits_(limits),
       registry_(host.registry),
       sandbox_(host.sandbox),
-      identity_(sandbox_ ? sandbox_->new_identity() : std::nullopt),
+      identity_(sandbox_ ? sandbox_->new_identity(staging_key(bot_)) : std::nullopt),
       scratch_(make_scratch(host, identity_)) {
     const std::string scratch = sandbox_ ? kScratchInside : scratch_.path().string();
     // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
@@ -112,7 +112,8 @@ SandboxView BotPlayer::sandbox_view(bool long_board) const {
     SandboxView view;
     view.mounts = sandbox_->stage(staging_key(bot_), bot_.files);
     if (long_board) {
-        std::vector<SandboxView::Mount> library = sandbox_->stage("preload library", {*long_library_});
+        std::vector<SandboxView::Mount> library =
+            sandbox_->stage("preload library", {*long_library_}, Sandbox::Readers::everyone);
         view.mounts.insert(view.mounts.end(), library.begin(), library.end());
     }
     view.mounts.push_back({scratch_.path(), kScratchInside, true});

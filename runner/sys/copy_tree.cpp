@@ -38,6 +38,12 @@ constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
     fail(rel, std::string(step) + ": " + std::strerror(errno));
 }
 
+// A folder's mode, or a file's that is `executable`.
+mode_t copy_mode(const CopyAccess& access, bool executable) {
+    const mode_t base = access.everyone ? 0755 : 0750;
+    return executable ? base : base & 0666;
+}
+
 // One copy in progress: the limits' counts, and how each entry is made.
 class Copier {
 public:
@@ -57,11 +63,6 @@ private:
     const CopyAccess& access_;
     std::size_t files_ = 0;
     std::uint64_t bytes_ = 0;
-
-    mode_t mode(bool executable, bool folder) const {
-        const mode_t base = access_.everyone ? 0755 : 0750;
-        return folder || executable ? base : base & 0666;
-    }
 
     // The new entry's owner, never through a link (the entry may be one).
     void own(int to_dir, const std::string& name, const fs::path& rel) const {
@@ -109,7 +110,7 @@ private:
             if (::fstatat(from.get(), n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) fail_errno(rel / n, "stat");
             entry(from.get(), n, to.get(), n, st, rel / n, depth + 1);
         }
-        if (::fchmod(to.get(), mode(true, true)) != 0) fail_errno(rel, "chmod");
+        if (::fchmod(to.get(), copy_mode(access_, true)) != 0) fail_errno(rel, "chmod");
     }
 
     void file(int from_dir, const std::string& from_name, int to_dir, const std::string& to_name,
@@ -127,7 +128,7 @@ private:
         if (!out) fail_errno(rel, "create");
         own(to_dir, to_name, rel);
         copy_data(in.get(), out.get(), st.st_size, rel);
-        if (::fchmod(out.get(), mode((st.st_mode & 0111) != 0, false)) != 0) fail_errno(rel, "chmod");
+        if (::fchmod(out.get(), copy_mode(access_, (st.st_mode & 0111) != 0)) != 0) fail_errno(rel, "chmod");
     }
 
     // Only the data: a hole of the source stays a hole (the end is set with ftruncate). A file
@@ -176,6 +177,12 @@ private:
 };
 
 }  // namespace
+
+void make_copy_folder(const fs::path& dir, const CopyAccess& access) {
+    if (::mkdir(dir.c_str(), 0700) != 0) fail_errno(dir, "mkdir");
+    if (access.owner && ::lchown(dir.c_str(), access.owner->uid, access.owner->gid) != 0) fail_errno(dir, "chown");
+    if (::chmod(dir.c_str(), copy_mode(access, true)) != 0) fail_errno(dir, "chmod");
+}
 
 void copy_tree(const fs::path& from_path, const fs::path& to_path, const CopyAccess& access) {
     // "bot/" names the folder "bot".

@@ -58,4 +58,7 @@ struct CopyAccess {
 // what was copied so far is left for the caller to remove.
 void copy_tree(const std::filesystem::path& from, const std::filesystem::path& to, const CopyAccess& access = {});
 
+// An empty folder as copy_tree makes them, for copies to go in (`dir` must not exist).
+void make_copy_folder(const std::filesystem::path& dir, const CopyAccess& access);
+
 }  // namespace gol::runner

@@ -106,7 +106,8 @@ std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, con
     SpawnSpec spec;
     const std::vector<std::string> command = {program->string(), std::to_string(launcher_fd)};
     if (sandbox) {
-        std::vector<SandboxView::Mount> launcher = sandbox->stage("libexec", {program->parent_path()});
+        std::vector<SandboxView::Mount> launcher =
+            sandbox->stage("libexec", {program->parent_path()}, Sandbox::Readers::everyone);
         view.mounts.insert(view.mounts.end(), launcher.begin(), launcher.end());
         spec.argv = sandbox->command(view, command, true);
         spec.env = std::vector<std::string>{};

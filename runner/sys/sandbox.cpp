@@ -3,6 +3,8 @@
 #include "runner/sys/copy_tree.hpp"
 
 #include <signal.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,6 +29,26 @@ constexpr const char* kEtc[] = {"/etc/ld.so.cache",      "/etc/ld.so.conf", "/et
 // process limit (RLIMIT_NPROC counts a uid's processes) is each one's own.
 constexpr std::uint32_t kFirstUid = 0x70000000;
 constexpr std::uint32_t kUidsPerRunner = 0x1000;
+// Groups of staged copies, one per key, in blocks of the same size below the uids: no group is
+// also a sandboxed process's own gid (which is its uid), so none reads another's copy.
+constexpr std::uint32_t kFirstGroup = 0x60000000;
+
+std::uint32_t runner_block() { return static_cast<std::uint32_t>(::getpid()) % (0x0fffffff / kUidsPerRunner); }
+
+// A name nobody guesses, for a staged copy: its folder is not the only lock on it, but listing
+// the work area is not the only way to learn a name either (a mount's source is in
+// /proc/PID/mountinfo).
+std::string random_name(const std::string& prefix) {
+    unsigned char bytes[16];
+    if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes))
+        throw std::system_error(errno, std::generic_category(), "getrandom");
+    std::string name = prefix;
+    for (unsigned char b : bytes) {
+        name += "0123456789abcdef"[b >> 4];
+        name += "0123456789abcdef"[b & 15];
+    }
+    return name;
+}
 
 // Inside, every sandboxed process is nobody.
 constexpr const char* kInsideId = "65534";
@@ -70,32 +92,39 @@ std::optional<std::string> Sandbox::find_bubblewrap() {
 
 Sandbox::Sandbox(std::string bwrap, const WorkArea& area) : bwrap_(std::move(bwrap)), area_(area) {}
 
-std::optional<Identity> Sandbox::new_identity() {
+gid_t Sandbox::group_of(const std::string& key) {
+    const auto [it, added] = groups_.try_emplace(key, 0);
+    if (added) it->second = kFirstGroup + runner_block() * kUidsPerRunner + (groups_.size() - 1) % kUidsPerRunner;
+    return it->second;
+}
+
+std::optional<Identity> Sandbox::new_identity(const std::string& key) {
     if (::geteuid() != 0) return std::nullopt;
     std::lock_guard lock(mutex_);
     // Each block's last uid is left out: block 0's is the probe's.
-    const std::uint32_t block = static_cast<std::uint32_t>(::getpid()) % (0x0fffffff / kUidsPerRunner);
-    const std::uint32_t uid = kFirstUid + block * kUidsPerRunner + next_uid_++ % (kUidsPerRunner - 1);
-    return Identity{uid, uid};
+    const std::uint32_t uid = kFirstUid + runner_block() * kUidsPerRunner + next_uid_++ % (kUidsPerRunner - 1);
+    return Identity{uid, key.empty() ? uid : group_of(key)};
 }
 
-std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std::vector<fs::path>& paths) {
+std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std::vector<fs::path>& paths,
+                                               Readers readers) {
     std::lock_guard lock(mutex_);
     if (auto it = staged_.find(key); it != staged_.end()) return it->second;
-    // Readable by the sandbox's users, whoever they are.
-    const CopyAccess access{std::nullopt, true};
+    // The runner owns every copy. A bot's are its group's, the group of the key's identities,
+    // and nobody else's; the runner's own programs are everyone's. A runner that is not root
+    // runs its sandboxes as itself, and its work area is its own alone.
+    CopyAccess access{std::nullopt, readers == Readers::everyone};
+    if (readers == Readers::group && ::geteuid() == 0) access.owner = Identity{0, group_of(key)};
     std::vector<SandboxView::Mount> mounts;
     for (const fs::path& path : paths) {
-        const fs::path copy = area_.path() / ("staged-" + std::to_string(staged_count_++));
+        const fs::path copy = area_.path() / random_name("staged-");
         try {
             if (fs::is_directory(fs::symlink_status(path))) {
                 copy_tree(path, copy, access);
                 mounts.push_back({copy, path, false});
             } else {
                 // A single file is shown alone: its neighbours are other bots.
-                fs::create_directory(copy);
-                fs::permissions(copy, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                          fs::perms::others_read | fs::perms::others_exec);
+                make_copy_folder(copy, access);
                 copy_tree(path, copy / path.filename(), access);
                 mounts.push_back({copy, path.parent_path(), false});
             }

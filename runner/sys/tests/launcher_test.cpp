@@ -40,7 +40,7 @@ struct Box {
         std::optional<Identity> identity;
         if (sandboxed) {
             sandbox.emplace(*Sandbox::find_bubblewrap(), area);
-            identity = sandbox->new_identity();
+            identity = sandbox->new_identity("launcher");
             SandboxView view;
             view.mounts = sandbox->stage("launcher", {*program});
             view.workdir = "/";
