@@ -80,6 +80,19 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     throw BotError(msg);
 }
 
+// What a build leaves (`work`: the bot's files and what it added, or a compiler's output) is
+// copied into the cache as `made` within the limits of any copy (copy_tree.hpp): over them the
+// build fails naming the limit, and nothing is cached. A sparse file stays sparse and counts at
+// its full size.
+void keep_output(const BotSpec& bot, const std::string& what, const fs::path& work, const fs::path& made) {
+    try {
+        copy_tree(work, made);
+    } catch (const CopyError& e) {
+        throw BotError(bot.name + ": " + what + " left more than the build cache keeps: " + e.what() +
+                       "; nothing was cached");
+    }
+}
+
 // `path` moved from under `from` to under `to`, or unchanged when it is not under `from`.
 std::string rebase(const std::string& path, const fs::path& from, const fs::path& to) {
     const fs::path rel = fs::path(path).lexically_relative(from);
@@ -105,10 +118,12 @@ PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options
             const TempDir work = options.sandbox->writable_dir("build", who);
             copy_tree(bot.dir, work.path() / "bot", {who});
             run_build(bot, argv, dest, {{work.path() / "bot", dest, true}}, who, options, what);
-            copy_tree(work.path() / "bot", made);
+            keep_output(bot, what, work.path() / "bot", made);
         } else {
-            copy_tree(bot.dir, made);
-            run_build(bot, argv, made, {}, std::nullopt, options, what);
+            const TempDir work("build", staging.path());
+            copy_tree(bot.dir, work.path() / "bot");
+            run_build(bot, argv, work.path() / "bot", {}, std::nullopt, options, what);
+            keep_output(bot, what, work.path() / "bot", made);
         }
         publish(made, dest);
     }
@@ -133,13 +148,14 @@ PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options
     const TempDir staging = staging_for(dest);
     const fs::path made = staging.path() / "bin";
     // The compiler writes into `out`, which it sees at `dest`, its final place.
+    const std::string what = "compiling " + src.filename().string();
     auto compile = [&](const fs::path& out, const std::vector<SandboxView::Mount>& mounts,
                        const std::optional<Identity>& who) {
         std::vector<std::string> argv;
         if (bot.kind == SourceKind::c) argv = {"gcc", "-O2", "-o", (out / "bot").string(), src.string(), "-lm"};
         else if (bot.kind == SourceKind::cpp) argv = {"g++", "-O2", "-o", (out / "bot").string(), src.string()};
         else argv = {"javac", "-d", out.string(), src.string()};
-        run_build(bot, argv, bot.dir, mounts, who, options, "compiling " + src.filename().string());
+        run_build(bot, argv, bot.dir, mounts, who, options, what);
     };
     if (options.sandbox) {
         const std::string source = "source " + src.string() + " " + hash;
@@ -148,10 +164,11 @@ PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options
         std::vector<SandboxView::Mount> mounts = options.sandbox->stage(source, {src});
         mounts.push_back({work.path(), dest, true});
         compile(dest, mounts, who);
-        copy_tree(work.path(), made);
+        keep_output(bot, what, work.path(), made);
     } else {
-        fs::create_directory(made);
-        compile(made, {}, std::nullopt);
+        const TempDir work("compile", staging.path());
+        compile(work.path(), {}, std::nullopt);
+        keep_output(bot, what, work.path(), made);
     }
     publish(made, dest);
     return prepared;

@@ -133,6 +133,23 @@ TEST_CASE("sandbox: a build that touches its sources does not hide later edits")
     CHECK((*standing(table, "toucher"))["wins"].get<int>() + (*standing(table, "toucher"))["draws"].get<int>() == 2);
 }
 
+TEST_CASE("sandbox: a build that leaves more than a bot may hold is refused naming the cap, and nothing is cached") {
+    if (!sandbox_works()) return;
+    SandboxFixture f;
+    write(f.bots / "huge" / "bot.json", R"({"run": ["sh", "run.sh"], "build": "truncate -s 1G a; truncate -s 1G b"})");
+    write(f.bots / "huge" / "run.sh", "echo '[]'\n");
+    write(f.bots / "idle.sh", "echo '[]'\n");
+    RunOutcome r = f.league();
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    const json table = json::parse(r.out);
+    REQUIRE(table["excluded"].size() == 1);
+    CHECK(table["excluded"][0]["reason"] ==
+          "build \"truncate -s 1G a; truncate -s 1G b\" left more than the build cache keeps: 1024 MiB of files or "
+          "more, over the 256 MiB a copy may hold (a sparse file counts at its full size); nothing was cached");
+    CHECK(fs::is_empty(f.cache / "builds"));
+}
+
 TEST_CASE("sandbox: /tmp, /dev/shm and GOL_SCRATCH are capped, and a bot's processes are limited") {
     if (!sandbox_works()) return;
     SandboxFixture f;
