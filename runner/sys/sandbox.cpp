@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <system_error>
 
 namespace gol::runner {
@@ -35,9 +37,9 @@ constexpr std::uint32_t kFirstGroup = 0x60000000;
 
 std::uint32_t runner_block() { return static_cast<std::uint32_t>(::getpid()) % (0x0fffffff / kUidsPerRunner); }
 
-// A name nobody guesses, for a staged copy: its folder is not the only lock on it, but listing
-// the work area is not the only way to learn a name either (a mount's source is in
-// /proc/PID/mountinfo).
+// A name nobody guesses, for a staged copy. Not a secret: bubblewrap's command line and
+// /proc/PID/mountinfo show a mount's source to any local user. The copy's group and mode are
+// what keep others out; the name only keeps a copy from being named before it exists.
 std::string random_name(const std::string& prefix) {
     unsigned char bytes[16];
     if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes))
@@ -69,6 +71,24 @@ std::vector<std::string> base_command(const std::string& bwrap) {
     for (const char* etc : kEtc)
         if (::access(etc, F_OK) == 0) argv.insert(argv.end(), {"--ro-bind", etc, etc});
     return argv;
+}
+
+// The folders bubblewrap makes for a mount inside the sandbox's writable /tmp or /dev/shm would
+// be the bot's to rename: it could move its own files away and leave a FIFO at their path, for a
+// warm interpreter to wait on between moves. So the first folder below either, on the way to a
+// deeper mount, is a read-only tmpfs of its own: a mount point, which cannot be renamed, holding
+// nothing but the folders on the way to the mounts. (A mount directly there is a mount point.)
+std::vector<std::string> sealed_folders(const SandboxView& view) {
+    std::vector<std::string> sealed;
+    for (const SandboxView::Mount& m : view.mounts)
+        for (const char* writable : {"/tmp", "/dev/shm"}) {
+            const fs::path rel = m.target.lexically_normal().lexically_relative(writable);
+            if (rel.empty() || *rel.begin() == ".." || *rel.begin() == "." || std::next(rel.begin()) == rel.end())
+                continue;
+            const std::string top = (fs::path(writable) / *rel.begin()).string();
+            if (std::find(sealed.begin(), sealed.end(), top) == sealed.end()) sealed.push_back(top);
+        }
+    return sealed;
 }
 
 }  // namespace
@@ -149,8 +169,11 @@ std::vector<std::string> Sandbox::command(const SandboxView& view, const std::ve
                                           bool as_pid_1) const {
     std::vector<std::string> argv = base_command(bwrap_);
     if (as_pid_1) argv.push_back("--as-pid-1");
+    const std::vector<std::string> sealed = sealed_folders(view);
+    for (const std::string& folder : sealed) argv.insert(argv.end(), {"--size", "65536", "--tmpfs", folder});
     for (const SandboxView::Mount& m : view.mounts)
         argv.insert(argv.end(), {m.writable ? "--bind" : "--ro-bind", m.source.string(), m.target.string()});
+    for (const std::string& folder : sealed) argv.insert(argv.end(), {"--remount-ro", folder});
     // The folders bwrap made for the mounts stay read-only.
     argv.insert(argv.end(), {"--remount-ro", "/", "--clearenv"});
     for (const std::string& entry : view.environment) {

@@ -450,3 +450,56 @@ TEST_CASE("work area: while a sandboxed bot runs, another local user cannot list
     // The bot itself read it.
     CHECK(read_text(log).find("read:" + std::to_string(secret.size())) != std::string::npos);
 }
+
+// Issue 28, point 10: with the bots folder under /tmp, the folders bubblewrap makes for a bot's
+// mount are in the sandbox's own /tmp, which the bot may write. A bot renamed them away, put a
+// FIFO at its file's path, and the warm interpreter, reading the file again between moves,
+// blocked: the runner waited 10 s a move, outside any time limit.
+TEST_CASE("sandbox: a bot under /tmp cannot move its mount away and leave a FIFO in its place") {
+    if (!sandbox_works()) return;
+    SandboxFixture f;
+    const TempDir tmp = testing::searchable(TempDir("gol-fifo-attack", "/tmp"));
+    const fs::path bots = tmp.path() / "bots";
+    write(bots / "swap.py",
+          "import os, sys\n"
+          "me = os.path.abspath(__file__)\n"
+          "top = os.path.dirname(os.path.dirname(me))\n"
+          "try:\n"
+          "    os.rename(top, top + '-away')\n"
+          "    os.makedirs(os.path.dirname(me))\n"
+          "    os.mkfifo(me)\n"
+          "    print('swapped', file=sys.stderr)\n"
+          "except OSError as e:\n"
+          "    print('refused: %s' % e.strerror, file=sys.stderr)\n"
+          "print('[[18,18],[18,19],[19,18],[19,19]]')\n");
+    fs::copy(fs::path(TEST_BOTS_DIR) / "block.py", bots / "block.py");
+    const fs::path log = f.root.path() / "game.log";
+    RunOutcome r = f.runner({"duel", "swap", "block", "--json", "--bots", bots.string(), "--cache", f.cache.string(),
+                             "--sandbox", "--width", "20", "--height", "20", "--generations", "3", "--log",
+                             log.string()});
+    INFO("stderr: " << r.err << "\nlog: " << read_text(log));
+    REQUIRE(r.exit_status == 0);
+    const json j = json::parse(r.out);
+    CHECK(j["forfeits"]["swap"] == 0);
+    CHECK(read_text(log).find("swapped") == std::string::npos);
+    CHECK(read_text(log).find("refused: ") != std::string::npos);
+}
+
+// Without the sandbox a bot's folder is its own to change: the warm interpreter opens the bot's
+// file without waiting and refuses one that is not a regular file, as a forfeit saying so.
+TEST_CASE("warm interpreters: a bot file that is no longer a regular file is a forfeit, not a wait") {
+    SandboxFixture f;
+    write(f.bots / "fifo.py",
+          "import os\nme = os.path.abspath(__file__)\nos.unlink(me)\nos.mkfifo(me)\n"
+          "print('[[18,18],[18,19],[19,18],[19,19]]')\n");
+    write(f.bots / "fifo.rb",
+          "me = File.expand_path(__FILE__)\nFile.unlink(me)\nFile.mkfifo(me)\nputs '[[18,18],[18,19],[19,18],[19,19]]'\n");
+    for (const char* bot : {"fifo.py", "fifo.rb"}) {
+        const fs::path log = f.root.path() / (std::string(bot) + ".log");
+        const json j = f.duel(bot, "block", {"--generations", "3", "--log", log.string()});
+        INFO(bot << " log: " << read_text(log));
+        CHECK(j["forfeits"]["fifo"] == 2);
+        CHECK(j["forfeit_reasons"]["fifo"]["exit_status"] == 2);
+        CHECK(read_text(log).find("is a FIFO, not a regular file") != std::string::npos);
+    }
+}
