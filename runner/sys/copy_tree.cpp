@@ -38,6 +38,12 @@ constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
     fail(rel, std::string(step) + ": " + std::strerror(errno));
 }
 
+// "bot/" names the folder "bot", as "bot" does.
+fs::path without_slash(const fs::path& p) {
+    const fs::path normal = p.lexically_normal();
+    return normal.filename().empty() ? normal.parent_path() : normal;
+}
+
 // A folder's mode, or a file's that is `executable`.
 mode_t copy_mode(const CopyAccess& access, bool executable) {
     const mode_t base = access.everyone ? 0755 : 0750;
@@ -66,7 +72,8 @@ private:
 
     // The new entry's owner, never through a link (the entry may be one).
     void own(int to_dir, const std::string& name, const fs::path& rel) const {
-        if (access_.owner && ::fchownat(to_dir, name.c_str(), access_.owner->uid, access_.owner->gid, AT_SYMLINK_NOFOLLOW) != 0)
+        if (!access_.owner) return;
+        if (::fchownat(to_dir, name.c_str(), access_.owner->uid, access_.owner->gid, AT_SYMLINK_NOFOLLOW) != 0)
             fail_errno(rel, "chown");
     }
 
@@ -185,9 +192,7 @@ void make_copy_folder(const fs::path& dir, const CopyAccess& access) {
 }
 
 void copy_tree(const fs::path& from_path, const fs::path& to_path, const CopyAccess& access) {
-    // "bot/" names the folder "bot".
-    auto plain = [](fs::path p) { return p.lexically_normal().filename().empty() ? p.lexically_normal().parent_path() : p.lexically_normal(); };
-    const fs::path from = plain(from_path), to = plain(to_path);
+    const fs::path from = without_slash(from_path), to = without_slash(to_path);
     const fs::path from_parent = from.has_parent_path() ? from.parent_path() : ".";
     const fs::path to_parent = to.has_parent_path() ? to.parent_path() : ".";
     // The parents are the caller's own (a bot's resolved folder, the work area): only the

@@ -173,7 +173,8 @@ TEST_CASE("builds: a manifest build runs once per content, on a copy that the bo
 TEST_CASE("builds: what a build leaves is capped like a bot's folder, and a sparse file stays sparse") {
     TempDir dir("bot-test");
     TempDir cache("bot-cache");
-    write(dir.path() / "huge" / "bot.json", R"({"run": ["sh", "run.sh"], "build": "truncate -s 1G a; truncate -s 1G b"})");
+    write(dir.path() / "huge" / "bot.json",
+          R"({"run": ["sh", "run.sh"], "build": "truncate -s 1G a; truncate -s 1G b"})");
     write(dir.path() / "huge" / "run.sh", "echo '[]'\n");
     CHECK_THROWS_WITH_AS(prepare_bot(read_manifest(dir.path() / "huge"), BuildOptions{cache.path()}),
                          "huge: build \"truncate -s 1G a; truncate -s 1G b\" left more than the build cache keeps: "

@@ -66,7 +66,8 @@ TEST_CASE("copy_tree: a link inside is copied as a link, one leading out is refu
           "lib/escape: a link that leads out of the folder (to ../../secret): links must point within it");
     fs::remove(bot / "lib" / "escape");
     fs::create_symlink("/etc/passwd", bot / "passwd");
-    CHECK(refusal(bot, dir.path() / "copy3").starts_with("passwd: a link that leads out of the folder (to /etc/passwd)"));
+    CHECK(refusal(bot, dir.path() / "copy3") ==
+          "passwd: a link that leads out of the folder (to /etc/passwd): links must point within it");
 
     // A link named as the thing to copy is not followed either.
     fs::create_symlink(dir.path() / "secret", dir.path() / "linked");

@@ -369,7 +369,8 @@ TEST_CASE("work area: a bot's staged copy is its group's alone, under a random n
     write(src.path() / "bot" / "secret.txt", secret);
     write(src.path() / "bot" / "run.sh", "cat secret.txt\n", true);
     write(src.path() / "one.py", secret);
-    const std::vector<SandboxView::Mount> mounts = sandbox.stage("bot key", {src.path() / "bot", src.path() / "one.py"});
+    const std::vector<SandboxView::Mount> mounts =
+        sandbox.stage("bot key", {src.path() / "bot", src.path() / "one.py"});
     const std::vector<SandboxView::Mount> programs =
         sandbox.stage("programs", {src.path() / "one.py"}, Sandbox::Readers::everyone);
     const std::optional<Identity> bot = sandbox.new_identity("bot key");
@@ -416,10 +417,12 @@ TEST_CASE("work area: while a sandboxed bot runs, another local user cannot list
     write(f.bots / "secretive" / "bot.json", R"({"run": ["sh", "run.sh"]})");
     write(f.bots / "secretive" / "secret.txt", secret);
     // It reads its own copy, then waits until the test has looked.
-    write(f.bots / "secretive" / "run.sh", "echo \"read:$(wc -c < secret.txt)\" >&2; sleep " + f.marker + "; echo '[]'\n");
+    write(f.bots / "secretive" / "run.sh",
+          "echo \"read:$(wc -c < secret.txt)\" >&2; sleep " + f.marker + "; echo '[]'\n");
     const fs::path log = f.root.path() / "game.log";
     auto duel = std::async(std::launch::async, [&] {
-        return f.duel("secretive", "block", {"--sandbox", "--generations", "1", "--time-limit", "60000", "--log", log.string()});
+        return f.duel("secretive", "block",
+                      {"--sandbox", "--generations", "1", "--time-limit", "60000", "--log", log.string()});
     });
     bool seen = false;
     for (int tries = 0; tries < 6000 && !seen; ++tries) {
@@ -493,7 +496,8 @@ TEST_CASE("warm interpreters: a bot file that is no longer a regular file is a f
           "import os\nme = os.path.abspath(__file__)\nos.unlink(me)\nos.mkfifo(me)\n"
           "print('[[18,18],[18,19],[19,18],[19,19]]')\n");
     write(f.bots / "fifo.rb",
-          "me = File.expand_path(__FILE__)\nFile.unlink(me)\nFile.mkfifo(me)\nputs '[[18,18],[18,19],[19,18],[19,19]]'\n");
+          "me = File.expand_path(__FILE__)\nFile.unlink(me)\nFile.mkfifo(me)\n"
+          "puts '[[18,18],[18,19],[19,18],[19,19]]'\n");
     for (const char* bot : {"fifo.py", "fifo.rb"}) {
         const fs::path log = f.root.path() / (std::string(bot) + ".log");
         const json j = f.duel(bot, "block", {"--generations", "3", "--log", log.string()});
