@@ -61,7 +61,8 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     if (!options.sandbox) home.emplace("gol-build-home");
     const SandboxView view{mounts, workdir,
                            {std::string("PATH=") + bot_path, "HOME=" + (home ? home->path().string() : "/tmp"),
-                            "LANG=C.UTF-8"}};
+                            "LANG=C.UTF-8"},
+                           {}};
     // Started as a bot's moves are, so that what the build starts ends with it: a daemon holding
     // its output cannot stall the run.
     const std::unique_ptr<Launcher> launcher = Launcher::make(options.sandbox, view, who, nullptr);
@@ -176,18 +177,20 @@ PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options
 
 // Programs named without a slash are looked up in bot_path once, here, rather than by every
 // spawn; a missing interpreter is then a clear error before any game starts.
-void resolve_program(PreparedBot& bot) {
+void resolve_program(PreparedBot& bot, const Interpreters& interpreters) {
     std::string& program = bot.command.at(0);
     if (program.find('/') != std::string::npos) {
         if (::access(program.c_str(), X_OK) != 0)
             throw BotError(bot.spec.name + ": " + program + " is not an executable file");
         return;
     }
-    if (auto found = find_in_path(program, bot_path)) {
+    const std::string path = bots_path(interpreters);
+    if (auto found = find_in_path(program, path)) {
         program = *found;
         return;
     }
-    throw BotError(bot.spec.name + ": " + program + " is not installed (looked in " + bot_path + ")");
+    throw BotError(bot.spec.name + ": " + program + " is not installed (looked in " + path +
+                   (interpreters.empty() ? "; an interpreter elsewhere is made available with --interpreter DIR)" : ")"));
 }
 
 PreparedBot prepare_any(const BotSpec& bot, const BuildOptions& options) {
@@ -220,9 +223,15 @@ fs::path default_cache_dir() {
 
 std::string staging_key(const PreparedBot& bot) { return bot.spec.name + " " + bot.hash; }
 
+std::string bots_path(const Interpreters& interpreters) {
+    std::string path = bot_path;
+    for (const fs::path& dir : interpreters) path += ":" + (dir / "bin").string();
+    return path;
+}
+
 PreparedBot prepare_bot(const BotSpec& bot, const BuildOptions& options) {
     PreparedBot prepared = prepare_any(bot, options);
-    resolve_program(prepared);
+    resolve_program(prepared, options.interpreters);
     // Copied for the sandbox now, once per run, rather than when its first game starts: a copy
     // that is refused excludes this bot, and never stops a league part-way.
     if (options.sandbox) try {

@@ -26,15 +26,25 @@ struct PreparedBot {
     std::vector<std::filesystem::path> files;
 };
 
+// Folders of interpreters outside /usr that a host makes available (--interpreter; a pyenv's
+// python2 for the 2016 answers): a bot's program named without a slash is looked up in their
+// bin/ after bot_path, their bin/ ends the bots' PATH, and the sandbox shows them read-only at
+// their own paths.
+using Interpreters = std::vector<std::filesystem::path>;
+
 struct BuildOptions {
     std::filesystem::path cache_dir;
     std::chrono::milliseconds timeout{std::chrono::minutes(5)};
     Sandbox* sandbox = nullptr;  // where builds and compilers run, when set
+    Interpreters interpreters = {};  // where a bot's program is looked up besides bot_path
 };
 
 // The PATH bots and builds run with, whatever the runner's own: a host's shell set-up (pyenv
 // shims, virtualenvs) must not change how fast or with what a bot runs.
 inline constexpr const char* bot_path = "/usr/local/bin:/usr/bin:/bin";
+
+// bot_path and each interpreter folder's bin/.
+std::string bots_path(const Interpreters& interpreters);
 
 // $XDG_CACHE_HOME/gol-runner, else ~/.cache/gol-runner.
 std::filesystem::path default_cache_dir();

@@ -2,6 +2,7 @@
 
 #include "runner/bots/move_forfeit.hpp"
 #include "runner/game/protocol.hpp"
+#include "runner/sys/cpu_pin.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/sandbox.hpp"
 
@@ -41,13 +42,18 @@ std::string warm_script_name(const std::vector<std::string>& command) {
     return "";
 }
 
+// Whole seconds, rounded up: what RLIMIT_CPU takes.
+std::uint64_t seconds_up(std::chrono::milliseconds ms) { return static_cast<std::uint64_t>((ms.count() + 999) / 1000); }
+
 // A reply that arrived in time: the move it holds, or the forfeit it earns.
 void take_reply(MoveReport& result, std::string_view text) { static_cast<Move&>(result) = parse_reply(text); }
 
 }  // namespace
 
-MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s) {
+MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s, int startup_limit_ms, bool cpu_time) {
     MoveLimits limits;
+    limits.startup_limit = std::chrono::milliseconds(startup_limit_ms);
+    limits.cpu_time = cpu_time;
     limits.time_limit = std::chrono::milliseconds(time_limit_ms);
     limits.resources.address_space = static_cast<std::uint64_t>(memory_limit_mb) << 20;
     limits.resources.cpu_seconds =
@@ -60,9 +66,18 @@ namespace {
 // Where GOL_SCRATCH is inside the sandbox: outside any bot's own folder, even one directly in /tmp.
 constexpr const char* kScratchInside = "/run/gol/scratch";
 
+// A `java` command whose heap the bot's own options do not size (a single-file Java bot's, or
+// a manifest's `"run": ["java", "Bot"]`).
+bool runs_java_unsized(const std::vector<std::string>& command) {
+    if (command.empty() || fs::path(command[0]).filename() != "java") return false;
+    return std::none_of(command.begin() + 1, command.end(), [](const std::string& a) {
+        return a.starts_with("-Xmx") || a.starts_with("-XX:MaxRAM") || a.starts_with("-XX:MaxHeapSize");
+    });
+}
+
 // The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of
-// class space) fail under a move's address-space limit: a single-file Java bot's JVM is sized
-// from it (a quarter for the heap), which works from 512 MiB up.
+// class space) fail under a move's address-space limit: every `java` run is sized from it (a
+// quarter for the heap), which works from 512 MiB up, unless the bot sizes its heap itself.
 std::vector<std::string> jvm_options(std::uint64_t address_space) {
     if (address_space == 0) return {"-XX:+UseSerialGC"};
     const std::uint64_t mib = address_space >> 20, small = std::min<std::uint64_t>(64, mib / 16);
@@ -71,20 +86,15 @@ std::vector<std::string> jvm_options(std::uint64_t address_space) {
             "-XX:ReservedCodeCacheSize=" + std::to_string(small) + "m"};
 }
 
-TempDir make_scratch(const BotHost& host, const std::optional<Identity>& who) {
-    return host.sandbox ? host.sandbox->writable_dir("gol-scratch", who) : TempDir("gol-scratch", host.area.path());
+// Without the sandbox, a folder of the work area; inside it, a filesystem of its own there
+// (sandbox_view).
+std::optional<TempDir> make_scratch(const BotHost& host) {
+    if (host.sandbox) return std::nullopt;
+    return TempDir("gol-scratch", host.area.path());
 }
 
-// Bytes a folder takes on disk (sparse files count what they use), links not followed.
-std::uint64_t disk_usage(const fs::path& dir) {
-    std::uint64_t bytes = 0;
-    std::error_code ec;
-    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        struct stat st {};
-        if (::lstat(it->path().c_str(), &st) == 0) bytes += static_cast<std::uint64_t>(st.st_blocks) * 512;
-    }
-    return bytes;
-}
+// Besides the bot's own limit: bubblewrap, the launcher and a warm interpreter.
+constexpr std::uint64_t kSandboxProcesses = 4;
 
 }  // namespace
 
@@ -94,10 +104,11 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
       registry_(host.registry),
       sandbox_(host.sandbox),
       identity_(sandbox_ ? sandbox_->new_identity(staging_key(bot_)) : std::nullopt),
-      scratch_(make_scratch(host, identity_)) {
-    const std::string scratch = sandbox_ ? kScratchInside : scratch_.path().string();
+      scratch_(make_scratch(host)),
+      interpreters_(host.interpreters) {
+    const std::string scratch = sandbox_ ? kScratchInside : scratch_->path().string();
     // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
-    env_ = {std::string("PATH=") + bot_path, "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
+    env_ = {"PATH=" + bots_path(host.interpreters), "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
     if (host.seed) env_.push_back("GOL_SEED=" + std::to_string(*host.seed));
     if (bot_.spec.protocol == Protocol::argv) long_library_ = long_argument_library();
     launcher_ = make_launcher();
@@ -116,7 +127,12 @@ SandboxView BotPlayer::sandbox_view(bool long_board) const {
             sandbox_->stage("preload library", {*long_library_}, Sandbox::Readers::everyone);
         view.mounts.insert(view.mounts.end(), library.begin(), library.end());
     }
-    view.mounts.push_back({scratch_.path(), kScratchInside, true});
+    view.tmpfs.push_back({kScratchInside, limits_.scratch_bytes, Sandbox::tmp_files});
+    // Copies, made once per run: the bot's user may not reach the originals (a root's pyenv).
+    for (const fs::path& dir : interpreters_) {
+        std::vector<SandboxView::Mount> copy = sandbox_->stage("interpreter " + dir.string(), {dir});
+        view.mounts.insert(view.mounts.end(), copy.begin(), copy.end());
+    }
     view.workdir = bot_.dir;
     view.environment = env_;
     return view;
@@ -125,14 +141,18 @@ SandboxView BotPlayer::sandbox_view(bool long_board) const {
 std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
     // One sandbox for the game's moves, so it shows what any of them needs: the preload library
     // too, for the moves whose board is too long for an argument.
-    return Launcher::make(sandbox_, sandbox_ ? sandbox_view(long_library_.has_value()) : SandboxView{{}, bot_.dir, env_},
-                          identity_, registry_);
+    if (!sandbox_) return Launcher::make(nullptr, SandboxView{{}, bot_.dir, env_, {}}, identity_, registry_);
+    // One CPU's time at most, on the CPUs of the game's thread: a bot cannot take more than
+    // its share of a -j league, however many processes it starts.
+    const ResourceLimits& r = limits_.resources;
+    const GroupLimits group{r.address_space, r.processes ? r.processes + kSandboxProcesses : 0, 100, allowed_cpus()};
+    return Launcher::make(sandbox_, sandbox_view(long_library_.has_value()), identity_, registry_, group);
 }
 
 CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     CommandSpec spec;
     std::vector<std::string> command = bot_.command;
-    if (bot_.spec.kind == SourceKind::java) {
+    if (runs_java_unsized(command)) {
         const std::vector<std::string> jvm = jvm_options(limits_.resources.address_space);
         command.insert(command.begin() + 1, jvm.begin(), jvm.end());
     }
@@ -155,26 +175,13 @@ CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     return spec;
 }
 
-void BotPlayer::check_scratch(MoveReport& result) {
-    const std::uint64_t used = disk_usage(scratch_.path());
-    if (used <= limits_.scratch_bytes) return;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(scratch_.path(), ec)) remove_tree(entry.path());
-    result.cells.clear();
-    result.forfeit = over_limit("scratch limit of " + mib(limits_.scratch_bytes),
-                                "GOL_SCRATCH held " + mib(used) + "; emptied", "keep less in $GOL_SCRATCH");
-}
-
 MoveReport BotPlayer::move(const Board& board, int seat, int tick) {
     encode_board(board, seat, tick, board_json_);
     return move(board_json_);
 }
 
 MoveReport BotPlayer::move(const std::string& board_json) {
-    MoveReport result =
-        bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
-    check_scratch(result);
-    return result;
+    return bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
 }
 
 MoveReport BotPlayer::move_persistent(const std::string& board_json) {
@@ -190,17 +197,20 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
     if (!launcher_->persistent_running()) {
         ++restarts_;
         outcome.start_error = launcher_->start_persistent(spawn_spec_);
+        fresh_start_ = true;
     }
+    const std::chrono::milliseconds limit = time_limit(fresh_start_);
+    fresh_start_ = false;
     Launcher::LineReply reply;
     if (outcome.start_error.empty()) {
-        reply = launcher_->exchange(board_json, limits_.time_limit);
+        reply = launcher_->exchange(board_json, wall_limit(limit));
         result.elapsed = reply.elapsed;
         result.out = reply.line.substr(0, kOutputPreview);
         result.err = std::move(reply.err);
         outcome = move_outcome(reply);
         outcome.err = result.err;
     }
-    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules())) {
+    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules(limit))) {
         // Every forfeit ends the process (a reply over the CPU limit: here); the next tick starts
         // a new one, up to max_restarts.
         end_persistent();
@@ -215,23 +225,43 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
 
 void BotPlayer::end_persistent() { launcher_->end_persistent(); }
 
-ForfeitRules BotPlayer::forfeit_rules() const {
+ForfeitRules BotPlayer::forfeit_rules(std::chrono::milliseconds time_limit) const {
     ForfeitRules rules;
     rules.run = bot_.spec.protocol == Protocol::persistent ? ForfeitRules::Run::persistent
                 : warm()                                  ? ForfeitRules::Run::warm
                                                           : ForfeitRules::Run::cold;
-    rules.time_limit = limits_.time_limit;
+    rules.time_limit = time_limit;
+    rules.startup = time_limit > limits_.time_limit;
+    rules.cpu_time = limits_.cpu_time;
+    rules.wall_limit = wall_limit(time_limit);
     rules.stdout_cap = limits_.stdout_cap;
     rules.limits = limits_.resources;
+    if (rules.startup && rules.limits.cpu_seconds != 0) rules.limits.cpu_seconds += seconds_up(limits_.startup_limit);
     rules.tmp_bytes = sandbox_ ? Sandbox::tmp_bytes : 0;
+    if (sandbox_ && sandbox_->groups().holds("memory")) rules.group_memory = limits_.resources.address_space;
     return rules;
 }
 
 // The launcher's end ends the bot's namespace, a persistent bot's processes with it.
 BotPlayer::~BotPlayer() = default;
 
-std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json) {
+std::chrono::milliseconds BotPlayer::time_limit(bool first) const {
+    return limits_.time_limit + (first ? limits_.startup_limit : std::chrono::milliseconds(0));
+}
+
+std::chrono::milliseconds BotPlayer::wall_limit(std::chrono::milliseconds time_limit) const {
+    return limits_.cpu_time ? time_limit * MoveLimits::cpu_time_backstop : time_limit;
+}
+
+void BotPlayer::with_limit(CommandSpec& spec, std::chrono::milliseconds limit) const {
+    spec.timeout = wall_limit(limit);
+    // The CPU limit grows by the start-up allowance too: a JVM's start is CPU time.
+    if (spec.limits.cpu_seconds != 0 && limit > limits_.time_limit) spec.limits.cpu_seconds += seconds_up(limit - limits_.time_limit);
+}
+
+std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json, std::chrono::milliseconds limit) {
     CommandSpec spec = spawn_spec_;
+    with_limit(spec, limit);
     // No exec, so no limit on an argument's length: a long board is an argument like any.
     if (bot_.spec.protocol == Protocol::stdin) spec.stdin_data = board_json + "\n";
     else spec.argv.push_back(board_json);
@@ -277,10 +307,13 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     MoveReport result;
     std::optional<LongArgument> long_board;
     std::optional<RunOutcome> ran;
-    if (warm()) ran = move_warm(board_json);
+    const std::chrono::milliseconds limit = time_limit(!moved_);
+    moved_ = true;
+    if (warm()) ran = move_warm(board_json, limit);
     if (!ran) {
         std::optional<CommandSpec> spec = plain_spec(board_json, long_board, result);
         if (!spec) return result;
+        with_limit(*spec, limit);
         ran = launcher_->run(*spec);
     }
     RunOutcome& run = *ran;
@@ -298,7 +331,7 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     result.err = std::move(run.err);
     MoveOutcome outcome = move_outcome(run);
     outcome.err = result.err;
-    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules())) {
+    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules(limit))) {
         result.forfeit = std::move(forfeit);
         return result;
     }

@@ -27,13 +27,22 @@ struct MoveLimits {
     // CPU seconds per move. A bot started per move gets them as RLIMIT_CPU; a persistent bot's
     // moves are measured by its launcher instead (BotPlayer::move_persistent).
     ResourceLimits resources{std::uint64_t{1} << 30, 1, std::uint64_t{64} << 20, 256, 128};
-    // What GOL_SCRATCH may hold after a move.
+    // What GOL_SCRATCH may hold: in the sandbox, the size of its filesystem (unbounded without).
     std::uint64_t scratch_bytes = std::uint64_t{64} << 20;
+    // Allowed on top of the time limit (and of the CPU limit) for a bot's first move of a game,
+    // and a persistent bot's first after each start: an interpreter's, a JVM's or its own start.
+    std::chrono::milliseconds startup_limit{10000};
+    // The time limit counts the CPU time of the bot's whole tree rather than the wall clock
+    // (--time-mode cpu), so a loaded machine slows no bot into a timeout; the wall clock still
+    // ends a move at cpu_time_backstop times the limit.
+    bool cpu_time = false;
+    static constexpr int cpu_time_backstop = 5;
 };
 
 // The limits for a time limit per move and a memory limit in MiB; CPU seconds per move
 // default to the time limit rounded up.
-MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s = 0);
+MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s = 0, int startup_limit_ms = 10000,
+                       bool cpu_time = false);
 
 // Where a game's bots run.
 struct BotHost {
@@ -44,6 +53,7 @@ struct BotHost {
     // The game's seed, given to both bots as GOL_SEED, when set: the same for every move of a
     // game, so a bot with randomness can vary between games and still be repeatable.
     std::optional<std::uint64_t> seed = std::nullopt;
+    Interpreters interpreters = {};  // bot_build.hpp
 };
 
 // One bot for one game. It owns the game's scratch directory (GOL_SCRATCH, also HOME), where
@@ -70,16 +80,21 @@ private:
     MoveReport move_once(const std::string& board_json);
     // The move forked from the launcher's warm interpreter; nullopt (and no warm moves from now on)
     // when there is none to fork from.
-    std::optional<RunOutcome> move_warm(const std::string& board_json);
+    std::optional<RunOutcome> move_warm(const std::string& board_json, std::chrono::milliseconds limit);
+    // Sets a move's wall-clock and CPU limits for a time limit of `limit`.
+    void with_limit(CommandSpec& spec, std::chrono::milliseconds limit) const;
     // The plain way's process for a move: the board as its last argument (through long_board
     // when too long for one) or on stdin; nullopt with the forfeit in `result` when it cannot be.
     std::optional<CommandSpec> plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,
                                         MoveReport& result) const;
-    // A move that left GOL_SCRATCH over its limit is forfeited, and the folder emptied.
-    void check_scratch(MoveReport& result);
+    // A persistent bot's move: a line to its process, which is started (again) when none runs.
     MoveReport move_persistent(const std::string& board_json);
-    // What its forfeits' words depend on (move_forfeit.hpp).
-    ForfeitRules forfeit_rules() const;
+    // What its forfeits' words depend on (move_forfeit.hpp), for a move with `time_limit`.
+    ForfeitRules forfeit_rules(std::chrono::milliseconds time_limit) const;
+    // This move's time limit: with the start-up allowance when `first`.
+    std::chrono::milliseconds time_limit(bool first) const;
+    // What the launcher waits for: the time limit, or the CPU-time mode's backstop.
+    std::chrono::milliseconds wall_limit(std::chrono::milliseconds time_limit) const;
     // Ends the persistent bot's process and every process of its namespace; the next move
     // starts a new process.
     void end_persistent();
@@ -97,7 +112,8 @@ private:
     ProcessRegistry* registry_;
     Sandbox* sandbox_;
     std::optional<Identity> identity_;  // the host user it runs as in the sandbox, when not ours
-    TempDir scratch_;
+    std::optional<TempDir> scratch_;  // without the sandbox
+    Interpreters interpreters_;
     std::vector<std::string> env_;
     CommandSpec spawn_spec_;
     // For an argv bot's boards over the argument limit, when the preload library is there.
@@ -108,6 +124,8 @@ private:
     std::string warm_script_;
     std::string board_json_;  // reused between moves: a busy board is hundreds of KiB
     int restarts_ = -1;  // the first start is not a restart
+    bool moved_ = false;  // a move of the game has run (the next has no start-up allowance)
+    bool fresh_start_ = false;  // the persistent process has not yet replied since it started
     bool gave_up_ = false;
 };
 

@@ -36,7 +36,7 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
     const std::string file = "file size limit of " + mib(limits.file_size);
     const std::string memory = "memory limit of " + mib(limits.address_space) + " of address space";
     const std::string processes = "process limit of " + std::to_string(limits.processes) + " processes and threads";
-    const std::string tmp = "size limit of " + mib(r.tmp_bytes) + " on /tmp and /dev/shm";
+    const std::string tmp = "size limit of " + mib(r.tmp_bytes) + " on /tmp, /dev/shm and $GOL_SCRATCH each";
     if (o.signal == SIGXCPU) return over_limit(cpu, "SIGXCPU", "its own work took that long; compute less per move");
     if (o.signal == SIGXFSZ) return over_limit(file, "SIGXFSZ", "write smaller files");
     if (o.signal == 0 && o.exit_status == 0) return std::nullopt;
@@ -60,21 +60,33 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
                              Sign{"OutOfMemoryError", memory, limits.address_space, smaller},
                              Sign{"File too large", file, limits.file_size, "write smaller files"},
                              Sign{"No space left on device", tmp, r.tmp_bytes,
-                                  "write less there; a file to keep belongs under $GOL_SCRATCH"}})
+                                  "write less, and fewer files, there"}})
         if (sign.value != 0 && o.err.find(sign.text) != std::string_view::npos)
             return over_limit(sign.limit, how_it_ended(o), sign.fix);
     return std::nullopt;
 }
 
+// What to do about an end whose stderr names its cause plainly: Python 2 code run by python3.
+std::string hint(std::string_view err) {
+    if (err.find("Missing parentheses in call to 'print'") != std::string_view::npos ||
+        err.find("Missing parentheses in call to 'exec'") != std::string_view::npos)
+        return " (this is Python 2 code, and a .py file runs with python3: give the bot a bot.json "
+               "{\"run\": [\"python2\", \"FILE.py\"]}, and the host a python2, with --interpreter DIR when it lies "
+               "outside /usr; docs/sandbox.md)";
+    return "";
+}
+
 Forfeit ended(const MoveOutcome& o, const ForfeitRules& r) {
     const ForfeitKind kind = o.signal ? ForfeitKind::signal : ForfeitKind::exit_status;
     if (r.run == ForfeitRules::Run::persistent)
-        return Forfeit{kind,
-                       with_last_stderr_line("the bot's process ended (" + how_it_ended(o) + ") before replying", o.err)};
+        return Forfeit{kind, with_last_stderr_line("the bot's process ended (" + how_it_ended(o) + ") before replying",
+                                                   o.err) +
+                                 hint(o.err)};
     return Forfeit{kind, with_last_stderr_line(o.signal ? "the bot was killed by signal " + std::to_string(o.signal) +
                                                               " (" + ::strsignal(o.signal) + ")"
                                                         : "the bot exited with status " + std::to_string(o.exit_status),
-                                               o.err)};
+                                               o.err) +
+                             hint(o.err)};
 }
 
 }  // namespace
@@ -97,12 +109,18 @@ MoveOutcome move_outcome(const RunOutcome& run) {
             o.start_error = run.spawn_error;
             break;
     }
+    o.out_of_memory = run.out_of_memory;
+    o.elapsed = run.elapsed;
+    o.cpu = run.cpu;
     return o;
 }
 
 MoveOutcome move_outcome(const Launcher::LineReply& reply) {
     MoveOutcome o;
     o.cpu = reply.cpu;
+    o.out_of_memory = reply.out_of_memory;
+    o.elapsed = reply.elapsed;
+    o.board_unread = reply.input_unread;
     using Kind = Launcher::LineReply::Kind;
     switch (reply.kind) {
         case Kind::line: o.kind = MoveOutcome::Kind::replied; break;
@@ -118,11 +136,35 @@ MoveOutcome move_outcome(const Launcher::LineReply& reply) {
     return o;
 }
 
+namespace {
+
+// "1000 ms", or "11000 ms (the time limit and the start-up allowance of a first move)".
+std::string within(const ForfeitRules& r) {
+    if (!r.startup) return std::to_string(r.time_limit.count()) + " ms";
+    return std::to_string(r.time_limit.count()) + " ms (the time limit and the start-up allowance of a first move)";
+}
+
+}  // namespace
+
 std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r) {
     using Kind = MoveOutcome::Kind;
     const bool persistent = r.run == ForfeitRules::Run::persistent;
+    if (o.out_of_memory && o.kind != Kind::replied && r.group_memory != 0)
+        return over_limit("memory limit of " + mib(r.group_memory) +
+                              " (its processes, shared memory and files in memory, together)",
+                          "the kernel killed one of its processes", "use less memory");
     switch (o.kind) {
         case Kind::replied: {
+            // CPU-time mode: the tree's CPU time is the move's time; where it is not known
+            // (a warm move without a control group), the wall clock is.
+            if (r.cpu_time && (o.cpu ? *o.cpu : o.elapsed) > r.time_limit) {
+                char used[32];
+                std::snprintf(used, sizeof used, "%.1f",
+                              std::chrono::duration<double, std::milli>(o.cpu ? *o.cpu : o.elapsed).count());
+                return Forfeit{ForfeitKind::timeout, std::string("the bot used ") + used + " ms of " +
+                                                         (o.cpu ? "CPU time" : "time (its CPU time was not known)") +
+                                                         ", over its limit of " + within(r) + " per move"};
+            }
             const auto limit = std::chrono::seconds(r.limits.cpu_seconds);
             if (!persistent || r.limits.cpu_seconds == 0 || !o.cpu || *o.cpu <= limit) return std::nullopt;
             char seconds[32];
@@ -133,7 +175,15 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r)
                               "compute less per move");
         }
         case Kind::timed_out: {
-            const std::string limit = std::to_string(r.time_limit.count()) + " ms per move: ";
+            const std::string limit =
+                (r.cpu_time ? std::to_string(r.wall_limit.count()) + " ms of wall-clock time (the backstop of a CPU-time "
+                                                                      "limit of " + within(r) + ") per move: "
+                            : within(r) + " per move: ");
+            if (persistent && o.board_unread)
+                return Forfeit{ForfeitKind::timeout, "no reply line within the limit of " + limit +
+                                                         "the bot had not read its board yet: it was still starting, or "
+                                                         "it reads no input (a slow start belongs before its first read; "
+                                                         "--startup-limit allows more)"};
             // A reply line left in a persistent bot's stdout buffer looks the same from here as slow work.
             if (persistent)
                 return Forfeit{ForfeitKind::timeout, "no reply line within the limit of " + limit +
@@ -158,6 +208,11 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r)
         case Kind::could_not_start:
             if (o.start_error.find(std::strerror(E2BIG)) != std::string::npos)
                 return Forfeit{ForfeitKind::board_too_large, o.start_error};
+            // In the sandbox a program the host has may not be there.
+            if (r.tmp_bytes != 0 && o.start_error.find(std::strerror(ENOENT)) != std::string::npos)
+                return Forfeit{ForfeitKind::could_not_start,
+                               o.start_error + " inside the sandbox, which shows /usr, the bot's own files and the "
+                                               "folders given with --interpreter, and nothing else of the host"};
             return Forfeit{ForfeitKind::could_not_start, o.start_error};
         case Kind::extra_output: return Forfeit{ForfeitKind::protocol, "wrote more than one line for the previous tick"};
     }

@@ -31,9 +31,14 @@ struct MoveOutcome {
     int signal = 0;       // ended: the signal that killed it, 0 when it exited
     std::string start_error;  // could_not_start
     std::string_view err;     // its stderr, as far as it was kept
-    // A persistent bot's CPU time during the move (its launcher measures it; RLIMIT_CPU would
-    // count the whole game).
+    // The move's CPU time where it is known: its control group's, else its launcher's count
+    // (for a persistent bot RLIMIT_CPU would count the whole game).
     std::optional<std::chrono::microseconds> cpu;
+    // The kernel killed a process of the bot's control group for memory during the move.
+    bool out_of_memory = false;
+    std::chrono::microseconds elapsed{0};  // wall-clock time of the move
+    // A persistent bot that timed out had not read all of its board.
+    bool board_unread = false;
 };
 
 // A per-move process's outcome, and a persistent bot's reply, in those terms (err left to the caller).
@@ -44,10 +49,14 @@ MoveOutcome move_outcome(const Launcher::LineReply& reply);
 struct ForfeitRules {
     enum class Run { cold, warm, persistent };
     Run run = Run::cold;
-    std::chrono::milliseconds time_limit{1000};
+    std::chrono::milliseconds time_limit{1000};  // this move's
+    bool startup = false;  // time_limit includes the start-up allowance of a first move
+    bool cpu_time = false;  // time_limit counts CPU time (MoveLimits::cpu_time)
+    std::chrono::milliseconds wall_limit{1000};  // what ended a move that timed out
     std::size_t stdout_cap = 0;
     ResourceLimits limits;  // as set on the process (cpu_seconds: per move, also for a persistent bot)
-    std::uint64_t tmp_bytes = 0;  // the sandbox's /tmp and /dev/shm; 0 without the sandbox
+    std::uint64_t tmp_bytes = 0;  // the sandbox's /tmp, /dev/shm and scratch each; 0 without the sandbox
+    std::uint64_t group_memory = 0;  // the bot's control group's memory limit; 0 without one
 };
 
 // The forfeit for `outcome`, or nullopt for a reply whose text is still to be judged

@@ -193,14 +193,15 @@ int run_check(const CheckOptions& o) {
               << (setup.sandbox() ? "yes, as a league runs it (--no-sandbox to leave it)"
                                   : "no (--no-sandbox; a league runs bots in the sandbox)")
               << "\n";
-    BotPlayer player(bot, o.game.limits(), setup.host(nullptr, !o.game.cold));
+    if (setup.sandbox()) std::cout << "  limits:   " << setup.sandbox()->limits_line() << "\n";
+    BotPlayer player(bot, o.game.limits(), setup.host(nullptr, !o.game.cold, o.where.interpreters));
     std::cout << "  runs:     " << how_it_runs(player) << "\n";
     std::optional<TracedMover> traced;
     if (o.verbose) traced.emplace(player, bot.spec.name, std::cerr);
     Mover& mover = o.verbose ? static_cast<Mover&>(*traced) : player;
     const std::vector<CheckBoard> boards = check_boards(o.game.config);
     const CheckedBot checked{mover, player, run_mode(player), [&]() -> std::unique_ptr<Mover> {
-                                 return std::make_unique<BotPlayer>(bot, o.game.limits(), setup.host(nullptr, false));
+                                 return std::make_unique<BotPlayer>(bot, o.game.limits(), setup.host(nullptr, false, o.where.interpreters));
                              }};
     const CheckReport r = check_bot(checked, boards, CheckSettings{o.runs, o.game.config.generations, setup.sandbox() != nullptr},
                                     MovePrinter());

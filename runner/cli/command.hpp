@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <stdexcept>
+#include <vector>
 
 namespace gol::runner::cli {
 
@@ -28,6 +29,7 @@ void add_import(CLI::App& app, Action& run);
 struct BotLocations {
     std::filesystem::path bots_dir = "bots";
     std::filesystem::path cache_dir;
+    std::vector<std::filesystem::path> interpreters;  // --interpreter (bot_build.hpp's Interpreters)
 };
 void add_bot_locations(CLI::App& cmd, BotLocations& where);
 

@@ -132,7 +132,7 @@ int run_duel(const DuelOptions& o) {
     ProcessRegistry registry;
     InterruptWatcher interrupt(registry);
     pin_to_current_cpu();
-    BotHost host = setup.host(&registry, !o.game.cold);
+    BotHost host = setup.host(&registry, !o.game.cold, o.where.interpreters);
     host.seed = seed;  // GOL_SEED: the duel's seed, which its replay records
     BotPlayer one(bots[0], o.game.limits(), host), two(bots[1], o.game.limits(), host);
     std::optional<TracedMover> traced_one, traced_two;
@@ -170,6 +170,7 @@ int run_duel(const DuelOptions& o) {
     } else {
         print_summary(std::cout, names, result, stats, o.game.config, seed);
         std::cout << (sandboxed ? "Bots ran in the sandbox\n" : "Bots ran without the sandbox (--sandbox to use it)\n");
+        if (sandboxed) std::cout << "Limits: " << setup.sandbox()->limits_line() << "\n";
     }
 
     // The result is printed first: a file that cannot be written loses nothing else.

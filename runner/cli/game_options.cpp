@@ -20,7 +20,17 @@ void add_game_options(CLI::App& cmd, GameOptions& o) {
     cmd.add_option("--time-limit", o.time_limit_ms, "Wall-clock limit per move, in milliseconds")
         ->check(CLI::Range(1, 600'000))
         ->capture_default_str();
-    cmd.add_option("--memory-limit", o.memory_limit_mb, "Address space per bot process, in MiB")
+    cmd.add_option("--startup-limit", o.startup_limit_ms,
+                   "Allowed on top of the time limit for a bot's first move (and a persistent bot's first after "
+                   "each start), in milliseconds")
+        ->check(CLI::Range(0, 600'000))
+        ->capture_default_str();
+    cmd.add_option("--time-mode", o.time_mode,
+                   "wall: the time limit is wall-clock time; cpu: CPU time of the bot's whole tree (fair on a loaded "
+                   "machine), with the wall clock stopping a move at 5 times the limit")
+        ->check(CLI::IsMember({"wall", "cpu"}))
+        ->capture_default_str();
+    cmd.add_option("--memory-limit", o.memory_limit_mb, "Memory per bot, in MiB: its control group's, and address space per process")
         ->check(CLI::Range(16, 1 << 20))
         ->capture_default_str();
     cmd.add_flag("--sandbox", o.sandbox, "Run bots inside bubblewrap (docs/sandbox.md)");
@@ -29,9 +39,19 @@ void add_game_options(CLI::App& cmd, GameOptions& o) {
         ->check(CLI::Range(1, 3600));
 }
 
+CLI::Option* add_interpreter_option(CLI::App& cmd, std::vector<std::filesystem::path>& interpreters) {
+    return cmd.add_option("--interpreter", interpreters,
+                   "A folder of an interpreter outside /usr (such as a pyenv's python2), repeatable: bots find "
+                   "programs in its bin/, and the sandbox shows it read-only (docs/sandbox.md)")
+        ->check(CLI::ExistingDirectory)
+        // Shown in the sandbox at the same path: an absolute one.
+        ->transform([](const std::string& dir) { return std::filesystem::absolute(dir).lexically_normal().string(); });
+}
+
 void add_bot_locations(CLI::App& cmd, BotLocations& where) {
     cmd.add_option("--bots", where.bots_dir, "Where bots named without a path are looked up")->capture_default_str();
     cmd.add_option("--cache", where.cache_dir, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
+    add_interpreter_option(cmd, where.interpreters);
 }
 
 namespace {
@@ -63,6 +83,7 @@ PreparedBot load_bot(const std::string& name_or_path, const BotLocations& where,
     BotSpec spec = find_bot(name_or_path, where.bots_dir);
     BuildOptions build;
     build.cache_dir = where.cache_dir.empty() ? default_cache_dir() : where.cache_dir;
+    build.interpreters = where.interpreters;
     build.sandbox = sandbox;
     return prepare_bot(spec, build);
 }

@@ -15,12 +15,18 @@ struct GameOptions {
     int time_limit_ms = 1000;
     int memory_limit_mb = 1024;
     int cpu_limit_s = 0;
+    int startup_limit_ms = 10000;
+    std::string time_mode = "wall";  // or "cpu" (MoveLimits::cpu_time)
     bool sandbox = false;
     bool cold = false;  // no bot runs warm (BotHost::warm)
-    MoveLimits limits() const { return move_limits(time_limit_ms, memory_limit_mb, cpu_limit_s); }
+    MoveLimits limits() const {
+        return move_limits(time_limit_ms, memory_limit_mb, cpu_limit_s, startup_limit_ms, time_mode == "cpu");
+    }
 };
 
 void add_game_options(CLI::App& cmd, GameOptions& options);
+// --interpreter DIR, repeatable; the folders made absolute.
+CLI::Option* add_interpreter_option(CLI::App& cmd, std::vector<std::filesystem::path>& interpreters);
 
 // What a command that plays needs around its bots: the run's work area, and the sandbox when
 // the bots run in one (their builds then run in it too).
@@ -33,7 +39,9 @@ public:
 
     const WorkArea& area() const { return area_; }
     Sandbox* sandbox() { return sandbox_ ? &*sandbox_ : nullptr; }
-    BotHost host(ProcessRegistry* registry, bool warm) { return BotHost{area_, sandbox(), registry, warm}; }
+    BotHost host(ProcessRegistry* registry, bool warm, const Interpreters& interpreters) {
+        return BotHost{area_, sandbox(), registry, warm, std::nullopt, interpreters};
+    }
 
 private:
     WorkArea area_;

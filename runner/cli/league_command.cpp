@@ -30,11 +30,15 @@ struct LeagueArgs {
     std::string tournament;
     std::string results;
     std::string cache;
+    std::vector<std::filesystem::path> interpreters;
     GameOptions game;
     int games_per_pair = 2;
     std::string scoring = "wins";
     std::uint64_t seed = 1;
-    int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // Half the CPUs: each game keeps one busy (its bot and the runner take turns), and the rest
+    // is room for the runner's own work and a CPU's other hardware thread, so that a move takes
+    // as long in a league as alone (docs/league.md).
+    int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency() / 2));
     bool quiet = false;
     bool no_sandbox = false;
     bool plan = false;
@@ -74,6 +78,9 @@ LeagueOptions resolve(const LeagueArgs& a) {
     o.settings.memory_limit_mb =
         a.set("--memory-limit") || !t.memory_limit_mb ? a.game.memory_limit_mb : *t.memory_limit_mb;
     o.settings.cpu_limit_s = a.set("--cpu-limit") || !t.cpu_limit_s ? a.game.cpu_limit_s : *t.cpu_limit_s;
+    o.settings.startup_limit_ms =
+        a.set("--startup-limit") || !t.startup_limit_ms ? a.game.startup_limit_ms : *t.startup_limit_ms;
+    o.settings.cpu_time = (a.set("--time-mode") || !t.time_mode ? a.game.time_mode : *t.time_mode) == "cpu";
     o.settings.games_per_pair = a.set("--games-per-pair") || !t.games_per_pair ? a.games_per_pair : *t.games_per_pair;
     o.settings.seed = a.set("--seed") || !t.seed ? a.seed : *t.seed;
     o.settings.gauntlet = a.gauntlet;
@@ -88,6 +95,7 @@ LeagueOptions resolve(const LeagueArgs& a) {
     else o.results_dir = std::filesystem::absolute(o.bots_dir).lexically_normal().parent_path() / "results";
     o.cache_dir = a.cache.empty() ? default_cache_dir() : std::filesystem::path(a.cache);
     o.jobs = a.jobs;
+    o.interpreters = a.set("--interpreter") || !t.interpreters ? a.interpreters : *t.interpreters;
     o.warm = !a.game.cold;
     // Leagues run strangers' code: sandboxed unless told not to. One that cannot be stops.
     if (a.game.sandbox && a.no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
@@ -156,6 +164,7 @@ int run_league_command(const LeagueArgs& a) {
     o.area = &setup.area();
     o.sandbox = setup.sandbox();
     o.settings.sandboxed = o.sandbox != nullptr;
+    if (o.sandbox && !a.quiet && !a.plan) std::cerr << "league: limits: " << o.sandbox->limits_line() << "\n";
     if (a.plan) {
         try {
             std::cout << plan_text(plan_league(o, stderr), a.format);
@@ -228,7 +237,8 @@ void add_league(CLI::App& app, Action& run) {
     a->given["DIR"] = cmd->add_option("DIR", a->bots_dir, "Folder of bots (default: bots, or the tournament's)");
     a->given["--tournament"] = cmd->add_option("--tournament", a->tournament, "Tournament file with the settings");
     add_game_options(*cmd, a->game);
-    for (const char* n : {"--width", "--height", "--generations", "--time-limit", "--memory-limit", "--cpu-limit"})
+    for (const char* n : {"--width", "--height", "--generations", "--time-limit", "--memory-limit", "--cpu-limit",
+                          "--startup-limit", "--time-mode"})
         a->given[n] = cmd->get_option(n);
     a->given["--games-per-pair"] =
         cmd->add_option("--games-per-pair", a->games_per_pair, "Games each pair plays, half in each seat order")
@@ -243,6 +253,7 @@ void add_league(CLI::App& app, Action& run) {
     cmd->add_option("-j,--jobs", a->jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
     cmd->add_option("--results", a->results, "Results store (default: the tournament's folder, or results/ beside DIR)");
     cmd->add_option("--cache", a->cache, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
+    a->given["--interpreter"] = add_interpreter_option(*cmd, a->interpreters);
     cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
     cmd->add_flag("--quiet", a->quiet, "No progress: no live line, no line per game");
     cmd->add_flag("--no-sandbox", a->no_sandbox, "Run bots and builds without bubblewrap (the default needs it)");

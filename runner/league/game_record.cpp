@@ -38,6 +38,8 @@ std::string differences(const GameInputs& stored, const GameInputs& scheduled) {
     differs(stored.memory_limit_mb != scheduled.memory_limit_mb, "memory_limit_mb");
     differs(stored.cpu_limit_s != scheduled.cpu_limit_s, "cpu_limit_s");
     differs(stored.sandboxed != scheduled.sandboxed, "sandboxed");
+    differs(stored.startup_limit_ms != scheduled.startup_limit_ms, "startup_limit_ms");
+    differs(stored.cpu_time != scheduled.cpu_time, "time_mode");
     std::string out;
     for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
     return out;
@@ -147,7 +149,9 @@ void to_json(json& j, const GameInputs& in) {
          {"time_limit_ms", in.time_limit_ms},
          {"memory_limit_mb", in.memory_limit_mb},
          {"cpu_limit_s", in.cpu_limit_s},
-         {"sandboxed", in.sandboxed}};
+         {"sandboxed", in.sandboxed},
+         {"startup_limit_ms", in.startup_limit_ms},
+         {"time_mode", in.cpu_time ? "cpu" : "wall"}};
 }
 
 void from_json(const json& j, GameInputs& in) {
@@ -167,6 +171,9 @@ void from_json(const json& j, GameInputs& in) {
     const json& sandboxed = field(j, "sandboxed");
     if (!sandboxed.is_boolean()) throw RecordError("\"sandboxed\" is " + json_text(sandboxed) + ", not true or false");
     in.sandboxed = sandboxed.get<bool>();
+    // Absent from records stored before they existed: the defaults they were played with.
+    if (j.contains("startup_limit_ms")) in.startup_limit_ms = int_field(j, "startup_limit_ms");
+    if (j.contains("time_mode")) in.cpu_time = string_value(j["time_mode"], "time_mode") == "cpu";
 }
 
 // The result's fields sit at the top level beside the key and the inputs.

@@ -85,6 +85,7 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
         if (d.bot) claimants[d.bot->name].push_back(d.path);
     BuildOptions build{o.cache_dir};
     build.sandbox = o.sandbox;
+    build.interpreters = o.interpreters;
     for (const Discovered& d : found) {
         // A file name is printed as the bot's when the bot has no usable name.
         const std::string file_name = terminal_line(d.path.filename().string());
@@ -244,8 +245,9 @@ PlannedGame planned(const League& l, std::size_t index) {
 GameResult play_and_store(const LeagueOptions& o, const League& l, const ScheduledGame& g, ResultsStore& store,
                           LeagueObserver& observer, ProcessRegistry& registry, std::stop_token stop) {
     const MoveLimits limits =
-        move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s);
-    const BotHost host{*o.area, o.sandbox, &registry, o.warm, bot_seed(o.settings.seed, g.key)};
+        move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s,
+                    o.settings.startup_limit_ms, o.settings.cpu_time);
+    const BotHost host{*o.area, o.sandbox, &registry, o.warm, bot_seed(o.settings.seed, g.key), o.interpreters};
     BotPlayer one(l.roster.bots[g.seats[0]], limits, host), two(l.roster.bots[g.seats[1]], limits, host);
     const ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed,
                               o.settings.time_limit_ms};

@@ -5,6 +5,7 @@
 #include "runner/game/play_and_record.hpp"
 #include "runner/league/league_schedule.hpp"
 #include "runner/league/results_store.hpp"
+#include "runner/bots/bot_build.hpp"
 #include "runner/sys/sandbox.hpp"
 #include "runner/sys/work_area.hpp"
 #include "runner/sys/process.hpp"
@@ -79,6 +80,7 @@ struct LeagueOptions {
     const WorkArea* area = nullptr;  // required: where the bots' scratch folders go
     Sandbox* sandbox = nullptr;  // where every bot and build runs, when set
     bool warm = true;  // false (--cold): no bot runs warm (BotHost::warm)
+    Interpreters interpreters;  // bot_build.hpp
     LeagueObserver* observer = nullptr;  // told of stored games and the end, when set
     LeagueProgress* progress = nullptr;  // none: no one is told
     // run_league only (--rerun): a game's key or a bot's name, whose stored games are forgotten

@@ -46,6 +46,8 @@ ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSetti
     in.memory_limit_mb = s.memory_limit_mb;
     in.cpu_limit_s = s.cpu_limit_s;
     in.sandboxed = s.sandboxed;
+    in.startup_limit_ms = s.startup_limit_ms;
+    in.cpu_time = s.cpu_time;
     game.key = game_key(in);
     return game;
 }
@@ -56,7 +58,7 @@ std::string game_key(const GameInputs& in) {
     Sha256 h;
     h.add_field("gol-runner league game").add_field(in.rules_version);
     for (int seat = 0; seat < 2; ++seat) h.add_field(in.bots[seat]).add_field(in.hashes[seat]);
-    return h.add_u64(u64(in.game_index))
+    h.add_u64(u64(in.game_index))
         .add_u64(in.seed)
         .add_u64(u64(in.width))
         .add_u64(u64(in.height))
@@ -64,8 +66,10 @@ std::string game_key(const GameInputs& in) {
         .add_u64(u64(in.time_limit_ms))
         .add_u64(u64(in.memory_limit_mb))
         .add_u64(u64(in.cpu_limit_s))
-        .add_u64(in.sandboxed ? 1 : 0)
-        .hex();
+        .add_u64(in.sandboxed ? 1 : 0);
+    if (in.startup_limit_ms != GameInputs{}.startup_limit_ms || in.cpu_time != GameInputs{}.cpu_time)
+        h.add_field("timing").add_u64(u64(in.startup_limit_ms)).add_u64(in.cpu_time ? 1 : 0);
+    return h.hex();
 }
 
 std::uint64_t bot_seed(std::uint64_t league_seed, const std::string& key) {

@@ -15,6 +15,8 @@ struct LeagueSettings {
     int time_limit_ms = 1000;
     int memory_limit_mb = 1024;
     int cpu_limit_s = 0;  // 0: the time limit, rounded up
+    int startup_limit_ms = 10000;  // MoveLimits::startup_limit
+    bool cpu_time = false;  // MoveLimits::cpu_time
     int games_per_pair = 2;
     std::uint64_t seed = 1;
     bool sandboxed = true;  // whether bots run inside bubblewrap
@@ -41,6 +43,9 @@ struct GameInputs {
     int memory_limit_mb = 0;
     int cpu_limit_s = 0;
     bool sandboxed = true;
+    // In the key only when not the defaults, so results stored before they existed keep theirs.
+    int startup_limit_ms = 10000;
+    bool cpu_time = false;
 
     bool operator==(const GameInputs&) const = default;
 };

@@ -15,10 +15,11 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 10> kKeys = {"bots",          "width",           "height",
+constexpr std::array<std::string_view, 13> kKeys = {"bots",          "width",           "height",
                                                     "generations",   "time_limit_ms",   "memory_limit_mb",
-                                                    "cpu_limit_s",   "games_per_pair",  "scoring",
-                                                    "seed"};
+                                                    "cpu_limit_s",   "startup_limit_ms", "time_mode",
+                                                    "games_per_pair",  "scoring",        "seed",
+                                                    "interpreters"};
 
 std::optional<int> int_field(const json& j, const char* key, long lo, long hi, const fs::path& file) {
     if (!j.contains(key)) return std::nullopt;
@@ -53,7 +54,8 @@ Tournament parse_tournament(std::string_view text, const fs::path& file) {
         if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
             throw TournamentError(file.string() + ": unknown key \"" + key +
                                   "\" (allowed: bots, width, height, generations, time_limit_ms, memory_limit_mb, "
-                                  "cpu_limit_s, games_per_pair, scoring, seed)");
+                                  "cpu_limit_s, startup_limit_ms, time_mode, games_per_pair, scoring, seed, "
+                                  "interpreters)");
     Tournament t;
     t.file = file;
     if (j.contains("bots")) {
@@ -67,6 +69,22 @@ Tournament parse_tournament(std::string_view text, const fs::path& file) {
     t.time_limit_ms = int_field(j, "time_limit_ms", 1, 600'000, file);
     t.memory_limit_mb = int_field(j, "memory_limit_mb", 16, 1 << 20, file);
     t.cpu_limit_s = int_field(j, "cpu_limit_s", 1, 3600, file);
+    t.startup_limit_ms = int_field(j, "startup_limit_ms", 0, 600'000, file);
+    if (j.contains("interpreters")) {
+        const json& list = j["interpreters"];
+        auto folder = [](const json& v) { return v.is_string() && !v.get<std::string>().empty(); };
+        if (!list.is_array() || !std::all_of(list.begin(), list.end(), folder))
+            throw TournamentError(file.string() + ": \"interpreters\" must be a list of folders");
+        t.interpreters.emplace();
+        for (const json& dir : list)
+            t.interpreters->push_back(fs::absolute(file.parent_path() / dir.get<std::string>()).lexically_normal());
+    }
+    if (j.contains("time_mode")) {
+        const json& m = j["time_mode"];
+        const std::string v = m.is_string() ? m.get<std::string>() : "";
+        if (v != "wall" && v != "cpu") throw TournamentError(file.string() + ": \"time_mode\" must be \"wall\" or \"cpu\"");
+        t.time_mode = v;
+    }
     t.games_per_pair = int_field(j, "games_per_pair", 2, 1000, file);
     if (t.games_per_pair && *t.games_per_pair % 2 != 0)
         throw TournamentError(file.string() + ": \"games_per_pair\" must be even, so each bot plays each seat equally often");

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gol::runner {
 
@@ -18,9 +19,12 @@ struct TournamentError : std::runtime_error {
 struct Tournament {
     std::filesystem::path file;
     std::optional<std::filesystem::path> bots;  // resolved against the file's folder
-    std::optional<int> width, height, generations, time_limit_ms, memory_limit_mb, cpu_limit_s, games_per_pair;
-    std::optional<std::string> scoring;
+    std::optional<int> width, height, generations, time_limit_ms, memory_limit_mb, cpu_limit_s, startup_limit_ms,
+        games_per_pair;
+    std::optional<std::string> scoring, time_mode;
     std::optional<std::uint64_t> seed;
+    // Interpreter folders (bot_build.hpp's Interpreters), absolute or against the file's folder.
+    std::optional<std::vector<std::filesystem::path>> interpreters;
 
     // tournaments/NAME.json keeps its results in tournaments/NAME/.
     std::filesystem::path results_dir() const;

@@ -20,6 +20,15 @@ void pin_to_current_cpu() {
     if (int cpu = sched_getcpu(); cpu >= 0) pin_to(cpu);
 }
 
+std::string allowed_cpus() {
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return "";
+    std::string list;
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &allowed)) list += (list.empty() ? "" : ",") + std::to_string(cpu);
+    return list;
+}
+
 void pin_to_nth_cpu(int n) {
     cpu_set_t allowed;
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;

@@ -4,10 +4,15 @@
 // persistent bots here). Bots inherit the CPU of the thread that starts them.
 #pragma once
 
+#include <string>
+
 namespace gol::runner {
 
 // Pins the calling thread to the CPU it runs on now.
 void pin_to_current_cpu();
+
+// The CPUs the calling thread may run on, as a cpuset list ("3", "0,2"); empty when unknown.
+std::string allowed_cpus();
 
 // Pins the calling thread to the n-th (modulo their number) of the CPUs it may run on.
 void pin_to_nth_cpu(int n);

@@ -6,6 +6,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -98,18 +99,21 @@ std::optional<fs::path> warm_script(const std::string& name) { return find_helpe
 Launcher::Launcher(SpawnSpec start, bool own_uid) : start_(std::move(start)), own_uid_(own_uid) {}
 
 std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, const std::optional<Identity>& who,
-                                         ProcessRegistry* registry) {
+                                         ProcessRegistry* registry, const std::optional<GroupLimits>& group) {
     const std::optional<fs::path> program = launcher_program();
     if (!program)
         throw std::runtime_error("the runner's launcher (gol-launcher, beside its bin/ or installed with it) is "
                                  "missing, and no bot runs without it: rebuild or reinstall the runner");
     SpawnSpec spec;
     const std::vector<std::string> command = {program->string(), std::to_string(launcher_fd)};
+    SandboxCommand sandboxed;
     if (sandbox) {
         std::vector<SandboxView::Mount> launcher =
             sandbox->stage("libexec", {program->parent_path()}, Sandbox::Readers::everyone);
         view.mounts.insert(view.mounts.end(), launcher.begin(), launcher.end());
-        spec.argv = sandbox->command(view, command, true);
+        sandboxed = sandbox->command(view, command, who);
+        spec.argv = std::move(sandboxed.argv);
+        spec.tmpfs = std::move(sandboxed.tmpfs);
         spec.env = std::vector<std::string>{};
         spec.run_as = who;
     } else {
@@ -118,14 +122,35 @@ std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, con
         spec.cwd = view.workdir;
     }
     spec.registry = registry;
-    return std::make_unique<Launcher>(std::move(spec), who.has_value());
+    auto launcher = std::make_unique<Launcher>(std::move(spec), who.has_value());
+    launcher->mount_points_ = std::move(sandboxed.mount_points);
+    if (sandbox && group && sandbox->groups().available()) launcher->group_ = sandbox->groups().make(*group);
+    return launcher;
 }
 
 Launcher::~Launcher() { stop(); }
 
+void Launcher::thaw() {
+    if (group_) group_->thaw();
+}
+
+Launcher::GroupCount Launcher::count() const {
+    if (!group_) return {};
+    return {group_->cpu(), group_->oom_kills()};
+}
+
+void Launcher::counted(const GroupCount& before, std::optional<std::chrono::microseconds>& cpu,
+                       bool& out_of_memory) const {
+    if (!group_) return;
+    const GroupCount now = count();
+    if (now.cpu && before.cpu) cpu = *now.cpu - *before.cpu;
+    out_of_memory = now.oom_kills > before.oom_kills;
+}
+
 int Launcher::pid() const { return process_ ? process_->pid() : -1; }
 
 void Launcher::stop() {
+    thaw();
     control_.reset();
     if (process_) process_->end();
     process_.reset();
@@ -138,6 +163,7 @@ std::string Launcher::start() {
     UniqueFd ours(sv[0]), theirs(sv[1]);
     SpawnSpec spec = start_;
     spec.pass_fd = CommandSpec::PassedFd{theirs.get(), launcher_fd};
+    if (group_) spec.join_groups = group_->join_fds();
     process_ = std::make_unique<BackgroundProcess>(spec);
     theirs.reset();
     if (!process_->started()) {
@@ -210,6 +236,7 @@ Launcher::Request Launcher::make_request(const CommandSpec& spec, const std::str
 
 struct Launcher::Sent {
     Clock::time_point at;
+    GroupCount before;  // as the request went, after any start of the launcher
     std::optional<gol_launch_report> started;  // STARTED or FAILED
     RunOutcome failed;  // when there is no report
 };
@@ -227,6 +254,7 @@ Launcher::Sent Launcher::send(Request& request, const std::string& name) {
                 return sent;
             }
         }
+        sent.before = count();
         sent.at = Clock::now();
         delivered = send_request(control_.get(), request.header, request.fds);
         if (!delivered) stop();
@@ -272,6 +300,7 @@ int Launcher::read_end(Clock::time_point by, RunOutcome* outcome) {
 }
 
 int Launcher::kill_move(RunOutcome* outcome) {
+    thaw();
     if (!send_plain(GOL_LAUNCH_KILL)) {
         stop();
         return W_EXITCODE(0, SIGKILL);
@@ -310,6 +339,7 @@ std::optional<RunOutcome> Launcher::run_request(const CommandSpec& spec, const s
         start = std::clamp(Clock::time_point(std::chrono::nanoseconds(sent.started->started_ns)), start, Clock::now());
     const auto deadline = start + spec.timeout;
     auto collect = [&](RunOutcome::Kind kind) {
+        counted(sent.before, outcome.cpu, outcome.out_of_memory);
         outcome.kind = kind;
         outcome.out = std::move(s.out_buf);
         outcome.err = std::move(s.err_buf);
@@ -375,8 +405,12 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
     const auto start = Clock::now();
     s.err_buf.clear();
     s.err_truncated = false;
+    const bool by_group = group_ && group_->can_freeze();
+    const GroupCount before = count();
     // What ends the process here: the launcher kills the rest of its namespace and reports.
     auto ended = [&](LineReply::Kind kind, int status) {
+        std::optional<std::chrono::microseconds> cpu;
+        counted(before, cpu, reply.out_of_memory);
         reply.kind = kind;
         reply.wait_status = status;
         reply.err = s.err_buf;
@@ -391,7 +425,8 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
         reply.line = std::move(s.out_buf);
         return ended(LineReply::Kind::extra_output, kill_move());
     }
-    if (persistent_->frozen && !send_plain(GOL_LAUNCH_THAW)) return ended(LineReply::Kind::exited, read_end(start, nullptr));
+    if (by_group) group_->thaw();
+    else if (persistent_->frozen && !send_plain(GOL_LAUNCH_THAW)) return ended(LineReply::Kind::exited, read_end(start, nullptr));
     persistent_->frozen = false;
 
     const std::string message = std::string(line) + '\n';
@@ -402,6 +437,8 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
         return newline != std::string::npos;
     });
     reply.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+    int in_pipe = 0;
+    reply.input_unread = !s.to_write.empty() || (s.in && ::ioctl(s.in.get(), FIONREAD, &in_pipe) == 0 && in_pipe > 0);
     s.to_write = {};
     switch (r) {
         case Pumped::done: break;
@@ -418,7 +455,17 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
     s.out_buf.erase(0, newline + 1);
     reply.err = s.err_buf;
     // Until its next line every process of its namespace is stopped, so children it leaves
-    // spinning take no CPU from the opponent's move.
+    // spinning take no CPU from the opponent's move: by its control group, which no process
+    // escapes; without one, by its launcher's signals.
+    if (by_group) {
+        std::optional<std::chrono::microseconds> cpu;
+        counted(before, cpu, reply.out_of_memory);
+        if (cpu) reply.cpu = *cpu;
+        if (group_->freeze()) return reply;
+        stop();
+        persistent_->ended_status = W_EXITCODE(0, SIGKILL);
+        return reply;
+    }
     std::optional<gol_launch_report> frozen;
     if (send_plain(GOL_LAUNCH_FREEZE)) frozen = read_report(control_.get(), Clock::now() + kKillLimit);
     if (frozen && frozen->kind == GOL_LAUNCH_FROZEN) {

@@ -4,6 +4,7 @@
 // and an exec in there instead of a new sandbox.
 #pragma once
 
+#include "runner/sys/control_group.hpp"
 #include "runner/sys/launcher/launch_protocol.h"
 #include "runner/sys/process.hpp"
 #include "runner/sys/sandbox.hpp"
@@ -40,8 +41,11 @@ public:
     // too), or without one in a PID namespace it makes itself, in view.workdir with
     // view.environment. Throws when the runner has no launcher program: nothing of a bot runs
     // without one.
+    // With `group` and a sandbox whose host allows control groups, everything it starts lives
+    // in a control group of its own held to those limits: a move's CPU time and a death for
+    // memory are read from there, and a persistent bot is frozen by it.
     static std::unique_ptr<Launcher> make(Sandbox* sandbox, SandboxView view, const std::optional<Identity>& who,
-                                          ProcessRegistry* registry);
+                                          ProcessRegistry* registry, const std::optional<GroupLimits>& group = std::nullopt);
     ~Launcher();
     Launcher(const Launcher&) = delete;
     Launcher& operator=(const Launcher&) = delete;
@@ -76,6 +80,8 @@ public:
         std::chrono::microseconds elapsed{0};
         // For line: the CPU time of every process of its namespace during this exchange.
         std::chrono::microseconds cpu{0};
+        bool out_of_memory = false;  // as RunOutcome's
+        bool input_unread = false;  // timed_out: the process had not read all of `line`
     };
     // Continues the persistent process's tree, sends `line` plus a newline and waits for one
     // line back, then freezes the tree again. extra_output: the process wrote beyond its
@@ -116,9 +122,22 @@ private:
     // memory and CPU time when given.
     int read_end(Clock::time_point by, RunOutcome* outcome);
 
+    // Thaws the group when it is frozen (a frozen launcher reads no request).
+    void thaw();
+    // The group's CPU time and deaths for memory so far; `counted` sets what a move took since.
+    struct GroupCount {
+        std::optional<std::chrono::microseconds> cpu;
+        std::uint64_t oom_kills = 0;
+    };
+    GroupCount count() const;
+    void counted(const GroupCount& before, std::optional<std::chrono::microseconds>& cpu, bool& out_of_memory) const;
+
     struct Persistent;
     SpawnSpec start_;
     bool own_uid_;
+    // The folders its filesystems are mounted on, and its group: they outlive its process.
+    std::vector<TempDir> mount_points_;
+    std::unique_ptr<ControlGroup> group_;
     std::unique_ptr<Persistent> persistent_;
     std::unique_ptr<BackgroundProcess> process_;
     UniqueFd control_;

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <grp.h>
@@ -114,6 +115,11 @@ struct ChildSetup {
     char* const* envp;
     gol_child_setup streams_and_limits;
     const Identity* run_as;  // nullptr: stay
+    const int* join;
+    std::size_t join_count;
+    const char* const* tmpfs_at;
+    const char* const* tmpfs_options;
+    std::size_t tmpfs_count;
     int error = 0;
     const char* step = "";
 };
@@ -126,6 +132,16 @@ int child_main(void* arg) {
         c->step = step;
         _exit(127);
     };
+    for (std::size_t i = 0; i < c->join_count; ++i)
+        if (::write(c->join[i], "0", 1) != 1) fail("joining its control group");
+    if (c->tmpfs_count > 0) {
+        if (::unshare(CLONE_NEWNS) != 0) fail("unshare(CLONE_NEWNS)");
+        // Private: nothing mounted here propagates back to the host.
+        if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) fail("mount --make-rprivate /");
+        for (std::size_t i = 0; i < c->tmpfs_count; ++i)
+            if (::mount("tmpfs", c->tmpfs_at[i], "tmpfs", MS_NOSUID | MS_NODEV, c->tmpfs_options[i]) != 0)
+                fail("mount tmpfs");
+    }
     if (const char* step = gol_set_up_child(&c->streams_and_limits)) fail(step);
     if (c->run_as) {
         if (::setgroups(0, nullptr) != 0) fail("setgroups");
@@ -160,6 +176,11 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
         for (const std::string& e : *spec.env) envp.push_back(const_cast<char*>(e.c_str()));
         envp.push_back(nullptr);
     }
+    std::vector<const char*> tmpfs_at, tmpfs_options;
+    for (const SpawnSpec::Tmpfs& t : spec.tmpfs) {
+        tmpfs_at.push_back(t.at.c_str());
+        tmpfs_options.push_back(t.options.c_str());
+    }
     const ResourceLimits& l = spec.limits;
     ChildSetup setup{program.c_str(),
                      argv.data(),
@@ -171,7 +192,12 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
                                      // It counts every process of the uid on the host: only a uid of
                                      // the child's own makes it the child's limit.
                                      spec.run_as ? l.processes : 0},
-                     spec.run_as ? &*spec.run_as : nullptr};
+                     spec.run_as ? &*spec.run_as : nullptr,
+                     spec.join_groups.data(),
+                     spec.join_groups.size(),
+                     tmpfs_at.data(),
+                     tmpfs_options.data(),
+                     spec.tmpfs.size()};
 
     // clone(CLONE_VM | CLONE_VFORK), as posix_spawn does: no copy of our memory, so the cost
     // does not grow with the runner's size, and rlimits can be set between fork and exec,

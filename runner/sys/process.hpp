@@ -78,6 +78,17 @@ struct SpawnSpec : CommandSpec {
     // The child drops every supplementary group and switches to this group and user after its
     // limits are set, just before exec; that takes a root runner. nullopt: the runner's own.
     std::optional<Identity> run_as;
+    // Descriptors of cgroup.procs files (ControlGroup::join_fds): the child joins each group
+    // first thing, so it and all it starts live there from the start.
+    std::vector<int> join_groups;
+    // Memory-backed filesystems the child mounts over folders of the host before it execs, in a
+    // mount namespace of its own, so the host never sees them and they go with its last
+    // process: a size and an inode limit the kernel keeps (tmpfs `options`). Needs root.
+    struct Tmpfs {
+        std::filesystem::path at;
+        std::string options;
+    };
+    std::vector<Tmpfs> tmpfs;
 };
 
 struct RunOutcome {
@@ -94,6 +105,8 @@ struct RunOutcome {
     // User plus system CPU time of the process and the children it waited for (wait4's rusage);
     // none where it is not known (a warm move, whose process the launcher does not reap).
     std::optional<std::chrono::microseconds> cpu;
+    // The kernel killed a process of the bot's control group for memory meanwhile.
+    bool out_of_memory = false;
 };
 
 // Sets kind (exited or signaled), exit_status and signal from a process's wait status.

@@ -64,9 +64,6 @@ std::vector<std::string> base_command(const std::string& bwrap) {
         "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--uid", kInsideId, "--gid",
         kInsideId, "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
         "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc", "/proc", "--dev", "/dev",
-        // RAM-backed and writable, so capped; the rest of /dev is read-only.
-        "--size", std::to_string(Sandbox::tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
-        "--size", std::to_string(Sandbox::tmp_bytes), "--tmpfs", "/tmp",
     };
     for (const char* etc : kEtc)
         if (::access(etc, F_OK) == 0) argv.insert(argv.end(), {"--ro-bind", etc, etc});
@@ -112,10 +109,19 @@ std::optional<std::string> Sandbox::find_bubblewrap() {
 
 Sandbox::Sandbox(std::string bwrap, const WorkArea& area) : bwrap_(std::move(bwrap)), area_(area) {}
 
-gid_t Sandbox::group_of(const std::string& key) {
-    const auto [it, added] = groups_.try_emplace(key, 0);
-    if (added) it->second = kFirstGroup + runner_block() * kUidsPerRunner + (groups_.size() - 1) % kUidsPerRunner;
+gid_t Sandbox::copy_group(const std::string& key) {
+    const auto [it, added] = copy_groups_.try_emplace(key, 0);
+    if (added)
+        it->second = kFirstGroup + runner_block() * kUidsPerRunner + (copy_groups_.size() - 1) % kUidsPerRunner;
     return it->second;
+}
+
+std::string Sandbox::limits_line() const {
+    const std::string files = ::geteuid() == 0 ? " and " + std::to_string(tmp_files) + " files" : " (no file count: not root)";
+    const std::string filesystems = "/tmp, /dev/shm and the scratch folder: " + std::to_string(tmp_bytes >> 20) + " MiB" + files + " each";
+    if (!groups_.available())
+        return "no control group (" + groups_.why_not() + "): memory, CPU and processes limited per process only; " + filesystems;
+    return "control group v" + std::to_string(groups_.version()) + " per bot (" + groups_.holding() + "); " + filesystems;
 }
 
 std::optional<Identity> Sandbox::new_identity(const std::string& key) {
@@ -123,7 +129,7 @@ std::optional<Identity> Sandbox::new_identity(const std::string& key) {
     std::lock_guard lock(mutex_);
     // Each block's last uid is left out: block 0's is the probe's.
     const std::uint32_t uid = kFirstUid + runner_block() * kUidsPerRunner + next_uid_++ % (kUidsPerRunner - 1);
-    return Identity{uid, key.empty() ? uid : group_of(key)};
+    return Identity{uid, key.empty() ? uid : copy_group(key)};
 }
 
 std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std::vector<fs::path>& paths,
@@ -134,7 +140,7 @@ std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std
     // and nobody else's; the runner's own programs are everyone's. A runner that is not root
     // runs its sandboxes as itself, and its work area is its own alone.
     CopyAccess access{std::nullopt, readers == Readers::everyone};
-    if (readers == Readers::group && ::geteuid() == 0) access.owner = Identity{0, group_of(key)};
+    if (readers == Readers::group && ::geteuid() == 0) access.owner = Identity{0, copy_group(key)};
     std::vector<SandboxView::Mount> mounts;
     for (const fs::path& path : paths) {
         const fs::path copy = area_.path() / random_name("staged-");
@@ -165,15 +171,22 @@ TempDir Sandbox::writable_dir(const std::string& prefix, const std::optional<Ide
     return dir;
 }
 
-std::vector<std::string> Sandbox::command(const SandboxView& view, const std::vector<std::string>& command,
-                                          bool as_pid_1) const {
-    std::vector<std::string> argv = base_command(bwrap_);
-    if (as_pid_1) argv.push_back("--as-pid-1");
+SandboxCommand Sandbox::command(const SandboxView& view, const std::vector<std::string>& command,
+                                const std::optional<Identity>& who) const {
+    SandboxCommand c;
+    std::vector<std::string>& argv = c.argv = base_command(bwrap_);
+    argv.push_back("--as-pid-1");
+    // RAM-backed and writable, so capped; the rest of /dev is read-only.
+    add_tmpfs(c, {"/dev/shm", tmp_bytes, tmp_files}, who);
+    argv.insert(argv.end(), {"--remount-ro", "/dev"});
+    // Before the mounts: a bot's files may lie in the host's /tmp.
+    add_tmpfs(c, {"/tmp", tmp_bytes, tmp_files}, who);
     const std::vector<std::string> sealed = sealed_folders(view);
     for (const std::string& folder : sealed) argv.insert(argv.end(), {"--size", "65536", "--tmpfs", folder});
     for (const SandboxView::Mount& m : view.mounts)
         argv.insert(argv.end(), {m.writable ? "--bind" : "--ro-bind", m.source.string(), m.target.string()});
     for (const std::string& folder : sealed) argv.insert(argv.end(), {"--remount-ro", folder});
+    for (const SandboxView::Tmpfs& t : view.tmpfs) add_tmpfs(c, t, who);
     // The folders bwrap made for the mounts stay read-only.
     argv.insert(argv.end(), {"--remount-ro", "/", "--clearenv"});
     for (const std::string& entry : view.environment) {
@@ -182,7 +195,21 @@ std::vector<std::string> Sandbox::command(const SandboxView& view, const std::ve
     }
     argv.insert(argv.end(), {"--chdir", view.workdir.string(), "--"});
     argv.insert(argv.end(), command.begin(), command.end());
-    return argv;
+    return c;
+}
+
+void Sandbox::add_tmpfs(SandboxCommand& c, const SandboxView::Tmpfs& t, const std::optional<Identity>& who) const {
+    if (::geteuid() != 0) {
+        c.argv.insert(c.argv.end(), {"--size", std::to_string(t.bytes), "--tmpfs", t.target.string()});
+        return;
+    }
+    // Mounted by the spawn, before bubblewrap runs, on a folder of the work area that only
+    // bubblewrap's mount namespace ever sees filled; shown inside with a bind.
+    TempDir& at = c.mount_points.emplace_back("tmpfs", area_.path());
+    std::string options = "size=" + std::to_string(t.bytes) + ",nr_inodes=" + std::to_string(t.files) + ",mode=0700";
+    if (who) options += ",uid=" + std::to_string(who->uid) + ",gid=" + std::to_string(who->gid);
+    c.tmpfs.push_back({at.path(), options});
+    c.argv.insert(c.argv.end(), {"--bind", at.path().string(), t.target.string()});
 }
 
 }  // namespace gol::runner

@@ -4,6 +4,7 @@
 // runner is root, what runs inside is an unprivileged user on the host too.
 #pragma once
 
+#include "runner/sys/control_group.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/temp_dir.hpp"
 #include "runner/sys/work_area.hpp"
@@ -28,12 +29,34 @@ struct SandboxView {
     std::vector<Mount> mounts;  // in order: a later one may lie inside an earlier one
     std::filesystem::path workdir;
     std::vector<std::string> environment;  // "NAME=VALUE": all the command gets of an environment
+    // Writable, memory-backed, empty at start and gone with the sandbox, after the mounts:
+    // besides /tmp and /dev/shm, which every sandbox has.
+    struct Tmpfs {
+        std::filesystem::path target;
+        std::uint64_t bytes;
+        std::uint64_t files;  // inodes: files, folders and links (kept only when the runner is root)
+    };
+    std::vector<Tmpfs> tmpfs;
+};
+
+// A sandboxed command, ready for a SpawnSpec: bubblewrap's command line, and the filesystems
+// the spawn mounts for it (SpawnSpec::tmpfs) on folders that must outlive its process.
+struct SandboxCommand {
+    std::vector<std::string> argv;
+    std::vector<SpawnSpec::Tmpfs> tmpfs;
+    std::vector<TempDir> mount_points;
 };
 
 class Sandbox {
 public:
-    // /tmp and /dev/shm inside: memory, so they are capped.
+    // /tmp and /dev/shm inside: memory, so they are capped, in bytes and in files.
     static constexpr std::uint64_t tmp_bytes = std::uint64_t{64} << 20;
+    static constexpr std::uint64_t tmp_files = 10000;
+
+    // Its bots' control groups (control_group.hpp), when the host lets the runner make them.
+    ControlGroups& groups() { return groups_; }
+    // Which limits hold in this sandbox and how, in a line: "control group v1 (memory, pids, ...)".
+    std::string limits_line() const;
 
     // bubblewrap's path when it is installed and can make its namespaces here, as the user the
     // sandboxed processes would run as; nullopt otherwise.
@@ -63,21 +86,24 @@ public:
     // A fresh folder in the work area that `who` owns, for a sandboxed process to write.
     TempDir writable_dir(const std::string& prefix, const std::optional<Identity>& who) const;
 
-    // The command line that runs `command` inside the sandbox as `view` says. `as_pid_1`: the
-    // command is process 1 of the sandbox's PID namespace and reaps its orphans itself (the
-    // launcher, launcher.hpp); otherwise bubblewrap puts a reaper of its own there.
-    std::vector<std::string> command(const SandboxView& view, const std::vector<std::string>& command,
-                                     bool as_pid_1 = false) const;
+    // What runs `command` inside the sandbox as `view` says, as `who` (new_identity()), as
+    // process 1 of its PID namespace (the launcher, launcher.hpp, reaps its orphans itself).
+    // Each memory-backed filesystem has a size limit; when the runner is root, an inode limit
+    // too: the spawn mounts it (SpawnSpec::tmpfs), where bubblewrap could only give a size.
+    SandboxCommand command(const SandboxView& view, const std::vector<std::string>& command,
+                           const std::optional<Identity>& who) const;
 
 private:
+    void add_tmpfs(SandboxCommand& c, const SandboxView::Tmpfs& t, const std::optional<Identity>& who) const;
     std::string bwrap_;
     const WorkArea& area_;
     std::mutex mutex_;
     std::map<std::string, std::vector<SandboxView::Mount>> staged_;
-    std::map<std::string, gid_t> groups_;  // by staging key
+    std::map<std::string, gid_t> copy_groups_;  // by staging key
     std::uint32_t next_uid_ = 0;
+    ControlGroups groups_;
 
-    gid_t group_of(const std::string& key);  // under mutex_
+    gid_t copy_group(const std::string& key);  // under mutex_
 };
 
 }  // namespace gol::runner

@@ -199,3 +199,51 @@ TEST_CASE("persistent: a board over 128 KiB of JSON arrives whole") {
     REQUIRE(m.ok());
     CHECK(m.cells.size() == 4);
 }
+
+TEST_CASE("start-up: a first move may take the start-up allowance besides the time limit, later moves may not") {
+    const WorkArea area;  // the players' scratch folders
+    MoveLimits limits = move_limits(200, 1024, 0, 5000);
+    BotPlayer p(shell_bot("sleep 0.5; echo '[[1,1]]'", Protocol::argv), limits, {area});
+    CHECK(p.move(kBoard).ok());
+    MoveReport second = p.move(kBoard);
+    REQUIRE_FALSE(second.ok());
+    CHECK(second.forfeit->kind == ForfeitKind::timeout);
+    CHECK(second.forfeit->detail.find("no reply within the limit of 200 ms per move") != std::string::npos);
+}
+
+TEST_CASE("start-up: a persistent bot that starts slowly plays; one slower than the allowance is told it had not "
+          "read its board") {
+    const WorkArea area;  // the players' scratch folders
+    const std::string slow = "sleep 0.5; while read line; do echo '[]'; done";
+    BotPlayer p(shell_bot(slow, Protocol::persistent), move_limits(300, 1024, 0, 5000), {area});
+    CHECK(p.move(kBoard).ok());
+    CHECK(p.move(kBoard).ok());
+
+    BotPlayer none(shell_bot(slow, Protocol::persistent), move_limits(300, 1024, 0, 0), {area});
+    MoveReport m = none.move(kBoard);
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.forfeit->kind == ForfeitKind::timeout);
+    CHECK(m.forfeit->detail.find("the bot had not read its board yet") != std::string::npos);
+    CHECK(m.forfeit->detail.find("--startup-limit") != std::string::npos);
+}
+
+TEST_CASE("time mode cpu: a bot that waits is not timed out, one that computes past the limit is") {
+    const WorkArea area;  // the players' scratch folders
+    const MoveLimits cpu = move_limits(200, 1024, 0, 0, true);
+    // 0.5 s of sleep: no CPU time, within the wall-clock backstop of 5 x 200 ms.
+    BotPlayer waits(shell_bot("sleep 0.5; echo '[]'", Protocol::argv), cpu, {area});
+    const MoveReport waited = waits.move(kBoard);
+    CHECK_MESSAGE(waited.ok(), (waited.forfeit ? waited.forfeit->detail : ""));
+    // The same in wall-clock mode times out.
+    BotPlayer wall(shell_bot("sleep 0.5; echo '[]'", Protocol::argv), move_limits(200, 1024, 0, 0), {area});
+    CHECK_FALSE(wall.move(kBoard).ok());
+    // 0.35 s of its own CPU time.
+    BotPlayer computes(shell_bot("python3 -c 'import time\nt = time.process_time()\nwhile time.process_time() - t < 0.35: "
+                                 "pass\nprint(\"[]\")'",
+                                 Protocol::argv),
+                       cpu, {area});
+    MoveReport m = computes.move(kBoard);
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.forfeit->kind == ForfeitKind::timeout);
+    CHECK(m.forfeit->detail.find("CPU") != std::string::npos);
+}

@@ -93,13 +93,33 @@ TEST_CASE("move forfeit: a limit is named by its signal or by the runtime's word
     CHECK(has(move_forfeit(ended(1, 0, "MemoryError\n"), rules(Run::cold)), ForfeitKind::resource_limit,
               "memory limit of 128 MiB of address space (exit status 1)"));
     CHECK(has(move_forfeit(ended(1, 0, "OSError: [Errno 28] No space left on device"), rules(Run::persistent)),
-              ForfeitKind::resource_limit, "64 MiB on /tmp and /dev/shm"));
+              ForfeitKind::resource_limit, "64 MiB on /tmp, /dev/shm and $GOL_SCRATCH each"));
     CHECK(has(move_forfeit(ended(2, 0, "fork: Resource temporarily unavailable"), rules(Run::cold)),
               ForfeitKind::resource_limit, "process limit of 16"));
     // Without the sandbox there is no /tmp limit to blame.
     ForfeitRules plain = rules(Run::cold);
     plain.tmp_bytes = 0;
     CHECK(has(move_forfeit(ended(1, 0, "No space left on device"), plain), ForfeitKind::exit_status, "status 1"));
+}
+
+TEST_CASE("move forfeit: a death for memory in the bot's control group names the group's limit") {
+    using Run = ForfeitRules::Run;
+    ForfeitRules grouped = rules(Run::cold);
+    grouped.group_memory = std::uint64_t{256} << 20;
+    MoveOutcome killed = ended(0, SIGKILL);
+    killed.out_of_memory = true;
+    CHECK(has(move_forfeit(killed, grouped), ForfeitKind::resource_limit,
+              "memory limit of 256 MiB (its processes, shared memory and files in memory, together)"));
+    // A move whose process was killed for memory and that timed out is named for memory too.
+    MoveOutcome slow = outcome(MoveOutcome::Kind::timed_out);
+    slow.out_of_memory = true;
+    CHECK(has(move_forfeit(slow, grouped), ForfeitKind::resource_limit, "the kernel killed one of its processes"));
+    // A reply stands: a child it did not need died, the reply did not.
+    MoveOutcome replied = outcome(MoveOutcome::Kind::replied);
+    replied.out_of_memory = true;
+    CHECK_FALSE(move_forfeit(replied, grouped));
+    // Without a group there is no such limit to name: SIGKILL is a plain signal.
+    CHECK(has(move_forfeit(killed, rules(Run::cold)), ForfeitKind::signal, "killed by signal 9"));
 }
 
 TEST_CASE("move forfeit: a start that failed, and an argument too long to start with") {
@@ -147,4 +167,40 @@ TEST_CASE("move forfeit: a sandboxed bot that exits with status 137 reads as suc
         CHECK(m.forfeit->kind == ForfeitKind::exit_status);
         CHECK(m.forfeit->detail == "the bot exited with status 137");
     }
+}
+
+TEST_CASE("move forfeit: Python 2 code run by python3, and a program the sandbox does not show, say what to do") {
+    using Run = ForfeitRules::Run;
+    const std::optional<Forfeit> py2 =
+        move_forfeit(ended(1, 0, "    print json.dumps(move)\nSyntaxError: Missing parentheses in call to 'print'. Did you "
+                                 "mean print(...)?\n"),
+                     rules(Run::cold));
+    CHECK(has(py2, ForfeitKind::exit_status, "this is Python 2 code"));
+    CHECK(has(py2, ForfeitKind::exit_status, "--interpreter DIR"));
+    CHECK_FALSE(has(move_forfeit(ended(1, 0, "SyntaxError: invalid syntax\n"), rules(Run::cold)), ForfeitKind::exit_status,
+                    "Python 2"));
+
+    MoveOutcome missing = outcome(MoveOutcome::Kind::could_not_start);
+    missing.start_error = "could not start /opt/py2/bin/python2: No such file or directory";
+    CHECK(has(move_forfeit(missing, rules(Run::cold)), ForfeitKind::could_not_start, "inside the sandbox, which shows /usr"));
+    ForfeitRules plain = rules(Run::cold);
+    plain.tmp_bytes = 0;  // no sandbox: the host's own view, nothing to explain
+    CHECK(move_forfeit(missing, plain)->detail == missing.start_error);
+}
+
+TEST_CASE("move forfeit: a CPU-time limit judges a reply by its CPU time, and names the start-up allowance") {
+    ForfeitRules r = rules(ForfeitRules::Run::cold);
+    r.cpu_time = true;
+    r.wall_limit = r.time_limit * 5;
+    MoveOutcome o = outcome(MoveOutcome::Kind::replied);
+    o.elapsed = std::chrono::milliseconds(900);  // waited, on a busy machine
+    o.cpu = std::chrono::milliseconds(10);
+    CHECK_FALSE(move_forfeit(o, r));
+    o.cpu = std::chrono::milliseconds(450);
+    CHECK(has(move_forfeit(o, r), ForfeitKind::timeout, "the bot used 450.0 ms of CPU time, over its limit of 300 ms"));
+    // The wall clock's backstop, in words.
+    CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::timed_out), r), ForfeitKind::timeout,
+              "1500 ms of wall-clock time (the backstop of a CPU-time limit of 300 ms)"));
+    r.startup = true;
+    CHECK(has(move_forfeit(o, r), ForfeitKind::timeout, "the start-up allowance of a first move"));
 }

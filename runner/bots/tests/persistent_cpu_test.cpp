@@ -65,7 +65,7 @@ TEST_CASE("persistent cpu: every process of a persistent bot is stopped while it
     // so this runs unsandboxed, and cold (a warm python3 has a /proc of its namespace's own).
     json j = f.duel("cpu_freeze", "cpu_watch", {"--generations", "5", "--time-limit", "5000", "--cold"});
     CHECK(j["generations"] == 5);
-    // cpu_freeze forfeits a move where waitpid does not report its children continued.
+    // cpu_freeze forfeits a move after which its spinning processes took CPU time.
     CHECK(j["forfeits"]["cpu_freeze"] == 0);
     CHECK(j["forfeits"]["cpu_watch"] == 0);
 
@@ -89,13 +89,14 @@ TEST_CASE("persistent cpu: in the sandbox too, the bot's processes are stopped b
         return;
     }
     CpuFixture f;
-    // The opponent naps on each move, so the CPU is free for the stopped processes to take
-    // their stops (as cpu_watch's looks do unsandboxed): waitpid reports a child continued
-    // only if its stop took effect.
-    json j = f.duel("cpu_freeze", "nap", {"--generations", "5", "--sandbox"});
+    // The opponent naps 0.3 s on each move: time the spinning processes would take if they
+    // were not frozen (by the bot's control group when the runner can make one, else by its
+    // launcher's signals).
+    std::ofstream(f.bots / "long_nap.sh") << "sleep 0.3\necho '[]'\n";
+    json j = f.duel("cpu_freeze", "long_nap", {"--generations", "5", "--sandbox"});
     CHECK(j["generations"] == 5);
     CHECK(j["forfeits"]["cpu_freeze"] == 0);
-    CHECK(j["forfeits"]["nap"] == 0);
+    CHECK(j["forfeits"]["long_nap"] == 0);
     CHECK_FALSE(process_with(f.marker));
 }
 

@@ -122,6 +122,18 @@ TEST_CASE("tournament files: fields, relative bots folder, and errors naming the
     CHECK(error(R"({"scoring": "elo"})").find("\"scoring\" must be") != std::string::npos);
     CHECK(error(R"({"seed": -1})").find("\"seed\"") != std::string::npos);
     CHECK(error(R"({"seed": 1})").find("t.json") == std::string::npos);  // valid: no error
+    CHECK(error(R"({"time_mode": "cycles"})").find("\"time_mode\" must be \"wall\" or \"cpu\"") != std::string::npos);
+    CHECK(error(R"({"interpreters": "/opt/py2"})").find("\"interpreters\" must be a list of folders") != std::string::npos);
+}
+
+TEST_CASE("tournament files: start-up allowance, time mode and interpreters") {
+    TempDir dir("tournament-timing-test");
+    std::ofstream(dir.path() / "t.json")
+        << R"({"startup_limit_ms": 20000, "time_mode": "cpu", "interpreters": ["/opt/py2", "local/ruby1"]})";
+    const Tournament t = read_tournament(dir.path() / "t.json");
+    CHECK(*t.startup_limit_ms == 20000);
+    CHECK(*t.time_mode == "cpu");
+    CHECK(*t.interpreters == std::vector<std::filesystem::path>{"/opt/py2", dir.path() / "local/ruby1"});
 }
 
 TEST_CASE("standings: a likelihood of superiority as the tables and --until-separated's log write it") {

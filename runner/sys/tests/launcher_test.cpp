@@ -33,25 +33,13 @@ struct Box {
     std::unique_ptr<Launcher> launcher;
 
     explicit Box(bool sandboxed) {
-        const std::optional<fs::path> program = launcher_program();
-        REQUIRE(program);
-        SpawnSpec spec;
-        const std::vector<std::string> command = {program->string(), std::to_string(launcher_fd)};
+        REQUIRE(launcher_program());
         std::optional<Identity> identity;
         if (sandboxed) {
             sandbox.emplace(*Sandbox::find_bubblewrap(), area);
-            identity = sandbox->new_identity("launcher");
-            SandboxView view;
-            view.mounts = sandbox->stage("launcher", {*program});
-            view.workdir = "/";
-            spec.argv = sandbox->command(view, command, true);
-            spec.env = std::vector<std::string>{};
-            spec.run_as = identity;
-        } else {
-            spec.argv = command;
-            spec.env = std::vector<std::string>{};
+            identity = sandbox->new_identity();
         }
-        launcher = std::make_unique<Launcher>(std::move(spec), identity.has_value());
+        launcher = Launcher::make(sandboxed ? &*sandbox : nullptr, SandboxView{{}, "/", {}, {}}, identity, nullptr);
     }
 
     RunOutcome run(const std::string& script, std::chrono::milliseconds timeout = 5000ms) {
