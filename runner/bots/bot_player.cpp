@@ -124,13 +124,13 @@ SandboxView BotPlayer::sandbox_view(bool long_board) const {
     view.mounts = sandbox_->stage(staging_key(bot_), bot_.files);
     if (long_board) {
         std::vector<SandboxView::Mount> library =
-            sandbox_->stage("preload library", {*long_library_}, Sandbox::Readers::everyone);
+            sandbox_->stage("preload library", {*long_library_}, Sandbox::Files::host);
         view.mounts.insert(view.mounts.end(), library.begin(), library.end());
     }
     view.tmpfs.push_back({kScratchInside, limits_.scratch_bytes, Sandbox::tmp_files});
     // Copies, made once per run: the bot's user may not reach the originals (a root's pyenv).
     for (const fs::path& dir : interpreters_) {
-        std::vector<SandboxView::Mount> copy = sandbox_->stage("interpreter " + dir.string(), {dir});
+        std::vector<SandboxView::Mount> copy = sandbox_->stage("interpreter " + dir.string(), {dir}, Sandbox::Files::host);
         view.mounts.insert(view.mounts.end(), copy.begin(), copy.end());
     }
     view.workdir = bot_.dir;

@@ -46,7 +46,7 @@ fs::path without_slash(const fs::path& p) {
 
 // A folder's mode, or a file's that is `executable`.
 mode_t copy_mode(const CopyAccess& access, bool executable) {
-    const mode_t base = access.everyone ? 0755 : 0750;
+    const mode_t base = access.host ? 0755 : 0750;
     return executable ? base : base & 0666;
 }
 
@@ -78,6 +78,7 @@ private:
     }
 
     void count(std::uint64_t size) {
+        if (access_.host) return;
         if (++files_ > max_tree_files)
             fail({}, "more than " + std::to_string(max_tree_files) + " files, the most a copy may hold");
         if ((bytes_ += size) > max_tree_bytes)
@@ -88,7 +89,7 @@ private:
 
     void folder(int from_dir, const std::string& from_name, int to_dir, const std::string& to_name, const fs::path& rel,
                 int depth) {
-        if (depth > max_tree_depth) fail({}, "folders nested more than " + std::to_string(max_tree_depth) + " deep");
+        if (!access_.host && depth > max_tree_depth) fail({}, "folders nested more than " + std::to_string(max_tree_depth) + " deep");
         UniqueFd from(::openat(from_dir, from_name.c_str(), kDirFlags));
         if (!from) fail_errno(rel, "open");
         if (::mkdirat(to_dir, to_name.c_str(), 0700) != 0) fail_errno(rel, "mkdir");
@@ -107,7 +108,7 @@ private:
             }
             while (const dirent* e = ::readdir(dir)) {
                 const std::string n = e->d_name;
-                if (n != "." && n != ".." && !left_out_of_copies(n)) names.push_back(n);
+                if (n != "." && n != ".." && (access_.host || !left_out_of_copies(n))) names.push_back(n);
             }
             ::closedir(dir);
         }
@@ -176,7 +177,7 @@ private:
         if (n < 0) fail_errno(rel, "readlink");
         if (static_cast<std::size_t>(n) == target.size()) fail(rel, "a link target longer than PATH_MAX");
         const std::string text(target.data(), static_cast<std::size_t>(n));
-        if (!link_stays_inside(rel, text))
+        if (!access_.host && !link_stays_inside(rel, text))
             fail(rel, "a link that leads out of the folder (to " + text + "): links must point within it");
         if (::symlinkat(text.c_str(), to_dir, to_name.c_str()) != 0) fail_errno(rel, "symlink");
         own(to_dir, to_name, rel);

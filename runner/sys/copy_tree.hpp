@@ -39,13 +39,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Who may read a copy besides the runner.
+// Whose files are copied, and who may read the copy besides the runner.
 struct CopyAccess {
     // Each copied entry's owner and group; nullopt: the runner's.
     std::optional<Identity> owner;
-    // Readable (and executable where the source is) by every user: the runner's own programs.
-    // Otherwise owner and group alone.
-    bool everyone = false;
+    // The host's own programs (the runner's helpers, an interpreter's folder): copied whole, as
+    // they are (no limits, nothing left out, links kept wherever they point, still never
+    // followed), and readable by every user. Otherwise a stranger's files (a bot's, what its
+    // build left): held to the limits and rules above, for owner and group alone.
+    bool host = false;
 };
 
 // Copies `from` (a folder, or one regular file; a link is refused) to `to`, whose parent must
@@ -53,9 +55,9 @@ struct CopyAccess {
 // links, never followed) are copied; other kinds (FIFOs, sockets, devices) are left out, and so
 // are the names left_out_of_copies() gives. Regular files are copied hole by hole (SEEK_DATA,
 // SEEK_HOLE), so a sparse file stays sparse. Modes: folders 0750, files 0640, or 0750 when any
-// execute bit of the source is set (0755 and 0644 for `everyone`). Throws CopyError over the
-// limits above, at a link leading out, or when an entry changes kind or size while it is copied;
-// what was copied so far is left for the caller to remove.
+// execute bit of the source is set (0755 and 0644 for the host's files). Throws CopyError over
+// the limits above, at a link leading out, or when an entry changes kind or size while it is
+// copied; what was copied so far is left for the caller to remove.
 void copy_tree(const std::filesystem::path& from, const std::filesystem::path& to, const CopyAccess& access = {});
 
 // An empty folder as copy_tree makes them, for copies to go in (`dir` must not exist).

@@ -109,7 +109,7 @@ std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, con
     SandboxCommand sandboxed;
     if (sandbox) {
         std::vector<SandboxView::Mount> launcher =
-            sandbox->stage("libexec", {program->parent_path()}, Sandbox::Readers::everyone);
+            sandbox->stage("libexec", {program->parent_path()}, Sandbox::Files::host);
         view.mounts.insert(view.mounts.end(), launcher.begin(), launcher.end());
         sandboxed = sandbox->command(view, command, who);
         spec.argv = std::move(sandboxed.argv);

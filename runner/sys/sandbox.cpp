@@ -133,14 +133,14 @@ std::optional<Identity> Sandbox::new_identity(const std::string& key) {
 }
 
 std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std::vector<fs::path>& paths,
-                                               Readers readers) {
+                                               Files files) {
     std::lock_guard lock(mutex_);
     if (auto it = staged_.find(key); it != staged_.end()) return it->second;
     // The runner owns every copy. A bot's are its group's, the group of the key's identities,
-    // and nobody else's; the runner's own programs are everyone's. A runner that is not root
+    // and nobody else's; the host's own programs are everyone's. A runner that is not root
     // runs its sandboxes as itself, and its work area is its own alone.
-    CopyAccess access{std::nullopt, readers == Readers::everyone};
-    if (readers == Readers::group && ::geteuid() == 0) access.owner = Identity{0, copy_group(key)};
+    CopyAccess access{std::nullopt, files == Files::host};
+    if (files == Files::bot && ::geteuid() == 0) access.owner = Identity{0, copy_group(key)};
     std::vector<SandboxView::Mount> mounts;
     for (const fs::path& path : paths) {
         const fs::path copy = area_.path() / random_name("staged-");

@@ -70,18 +70,20 @@ public:
     // under `key` (its own uid without one); otherwise the runner's own user (nullopt).
     std::optional<Identity> new_identity(const std::string& key = {});
 
-    // Who reads a staged copy: the processes whose identity has its key, or every sandboxed
-    // process (the runner's own programs: the launcher, the warm interpreters, the preload library).
-    enum class Readers { group, everyone };
+    // Whose files a staged copy holds: a bot's (or a build's), for the processes whose identity
+    // has its key alone, within a bot's limits; or the host's own programs (the launcher, the
+    // warm interpreters, the preload library, an --interpreter folder), copied as they are for
+    // every sandboxed process (CopyAccess::host).
+    enum class Files { bot, host };
 
     // Copies of `paths` (folders, or single files: such a file is shown alone in its folder)
     // in the work area, made once per run for each key by copy_tree (copy_tree.hpp), under names
-    // nobody guesses, mounted read-only at the paths' own places. For Readers::group under a
+    // nobody guesses, mounted read-only at the paths' own places. For a bot's files under a
     // root runner each copy is root's and the key's group's, mode 0750 (files 0640 or 0750), and
     // no other user reads or lists it. Throws CopyError when a copy is refused (a link leading
     // out, over the limits), leaving nothing of it. Thread-safe.
     std::vector<SandboxView::Mount> stage(const std::string& key, const std::vector<std::filesystem::path>& paths,
-                                          Readers readers = Readers::group);
+                                          Files files = Files::bot);
 
     // A fresh folder in the work area that `who` owns, for a sandboxed process to write.
     TempDir writable_dir(const std::string& prefix, const std::optional<Identity>& who) const;

@@ -68,6 +68,9 @@ TEST_CASE("copy_tree: a link inside is copied as a link, one leading out is refu
     fs::create_symlink("/etc/passwd", bot / "passwd");
     CHECK(refusal(bot, dir.path() / "copy3") ==
           "passwd: a link that leads out of the folder (to /etc/passwd): links must point within it");
+    // The host's own files (an interpreter's folder) are copied as they are: the link is kept.
+    copy_tree(bot, dir.path() / "host", {std::nullopt, true});
+    CHECK(fs::read_symlink(dir.path() / "host" / "passwd") == "/etc/passwd");
 
     // A link named as the thing to copy is not followed either.
     fs::create_symlink(dir.path() / "secret", dir.path() / "linked");
@@ -107,11 +110,12 @@ TEST_CASE("copy_tree: a sparse file stays sparse, FIFOs and caches are left out,
     CHECK_FALSE(fs::exists(dir.path() / "copy" / "pipe"));
     CHECK_FALSE(fs::exists(dir.path() / "copy" / "__pycache__"));
     CHECK_FALSE(fs::exists(dir.path() / "copy" / ".git"));
-    // Nothing for other users but what `everyone` asks for.
+    // Nothing for other users but the host's own files.
     CHECK(mode_of(dir.path() / "copy") == 0750);
     CHECK(mode_of(dir.path() / "copy" / "run.sh") == 0750);
     CHECK(mode_of(copy) == 0640);
     copy_tree(bot, dir.path() / "public", {std::nullopt, true});
+    CHECK(fs::exists(dir.path() / "public" / "__pycache__" / "x.pyc"));  // copied as they are
     CHECK(mode_of(dir.path() / "public") == 0755);
     CHECK(mode_of(dir.path() / "public" / "run.sh") == 0755);
     CHECK(mode_of(dir.path() / "public" / "sparse.bin") == 0644);

@@ -387,7 +387,7 @@ TEST_CASE("work area: a bot's staged copy is its group's alone, under a random n
     const std::vector<SandboxView::Mount> mounts =
         sandbox.stage("bot key", {src.path() / "bot", src.path() / "one.py"});
     const std::vector<SandboxView::Mount> programs =
-        sandbox.stage("programs", {src.path() / "one.py"}, Sandbox::Readers::everyone);
+        sandbox.stage("programs", {src.path() / "one.py"}, Sandbox::Files::host);
     const std::optional<Identity> bot = sandbox.new_identity("bot key");
     REQUIRE(bot);
     REQUIRE(mounts.size() == 2);
