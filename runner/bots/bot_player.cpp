@@ -130,7 +130,8 @@ SandboxView BotPlayer::sandbox_view(bool long_board) const {
     view.tmpfs.push_back({kScratchInside, limits_.scratch_bytes, Sandbox::tmp_files});
     // Copies, made once per run: the bot's user may not reach the originals (a root's pyenv).
     for (const fs::path& dir : interpreters_) {
-        std::vector<SandboxView::Mount> copy = sandbox_->stage("interpreter " + dir.string(), {dir}, Sandbox::Files::host);
+        std::vector<SandboxView::Mount> copy =
+            sandbox_->stage("interpreter " + dir.string(), {dir}, Sandbox::Files::host);
         view.mounts.insert(view.mounts.end(), copy.begin(), copy.end());
     }
     view.workdir = bot_.dir;

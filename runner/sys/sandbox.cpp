@@ -4,7 +4,6 @@
 
 #include <signal.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
