@@ -65,6 +65,8 @@ public:
     ~BotPlayer() override;
 
     const PreparedBot& bot() const { return bot_; }
+    // Its command as its moves run it (a java run's JVM flags included), without a board.
+    const std::vector<std::string>& command() const { return spawn_spec_.argv; }
     // Whether its moves are forks of a warm interpreter rather than new processes.
     bool warm() const { return !warm_script_.empty(); }
     // Encodes the board with the protocol's codec (protocol.hpp) for the bot.

@@ -66,13 +66,19 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
     return std::nullopt;
 }
 
-// What to do about an end whose stderr names its cause plainly: Python 2 code run by python3.
+// What to do about an end whose stderr names its cause plainly: Python 2 code run by python3, a
+// JVM that cannot start.
 std::string hint(std::string_view err) {
     if (err.find("Missing parentheses in call to 'print'") != std::string_view::npos ||
         err.find("Missing parentheses in call to 'exec'") != std::string_view::npos)
         return " (this is Python 2 code, and a .py file runs with python3: give the bot a bot.json "
                "{\"run\": [\"python2\", \"FILE.py\"]}, and the host a python2, with --interpreter DIR when it lies "
                "outside /usr; docs/sandbox.md)";
+    if (err.find("Could not create the Java Virtual Machine") != std::string_view::npos ||
+        err.find("Could not reserve enough space") != std::string_view::npos)
+        return " (the JVM could not start under the memory limit: the runner gives a java run -Xmx of a quarter of "
+               "--memory-limit unless its command sizes the heap itself (check's \"command:\" line shows the flags); "
+               "size it in the manifest's run, or raise --memory-limit)";
     return "";
 }
 

@@ -183,8 +183,10 @@ int run_check(const CheckOptions& o) {
     PreparedBot bot = load_bot(o.bot, o.where, setup.sandbox());
     auto built = std::chrono::steady_clock::now() - t0;
     std::cout << bot.spec.name << ": " << bot.spec.path.string() << "\n";
+    BotPlayer player(bot, o.game.limits(), setup.host(nullptr, !o.game.cold, o.where.interpreters));
+    // As its moves run it: a java run's JVM flags included.
     std::cout << "  command:  ";
-    for (const std::string& a : bot.command) std::cout << terminal_line(a) << ' ';
+    for (const std::string& a : player.command()) std::cout << terminal_line(a) << ' ';
     std::cout << "\n  protocol: " << name(bot.spec.protocol) << "\n";
     std::cout << "  ready in  " << format_ms(std::chrono::duration_cast<std::chrono::microseconds>(built))
               << " (build included when one ran)\n";
@@ -194,7 +196,6 @@ int run_check(const CheckOptions& o) {
                                   : "no (--no-sandbox; a league runs bots in the sandbox)")
               << "\n";
     if (setup.sandbox()) std::cout << "  limits:   " << setup.sandbox()->limits_line() << "\n";
-    BotPlayer player(bot, o.game.limits(), setup.host(nullptr, !o.game.cold, o.where.interpreters));
     std::cout << "  runs:     " << how_it_runs(player) << "\n";
     std::optional<TracedMover> traced;
     if (o.verbose) traced.emplace(player, bot.spec.name, std::cerr);

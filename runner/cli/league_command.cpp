@@ -3,6 +3,7 @@
 
 #include "runner/sys/atomic_file.hpp"
 #include "runner/sys/interrupt.hpp"
+#include "runner/report/timing_summary.hpp"
 #include "runner/report/leaderboard_page.hpp"
 #include "runner/report/progress.hpp"
 #include "runner/report/league_pages.hpp"
@@ -197,6 +198,7 @@ int run_league_command(const LeagueArgs& a) {
                   << " games are stored, run the same command again to play the rest\n";
         return 128 + interrupt.signal();
     }
+    if (!a.quiet) std::cerr << timing_summary(outcome.table);
     std::cout << render(outcome.table, a.format, o.results_dir);
     return 0;
 }

@@ -81,7 +81,7 @@ std::uint64_t keyed(std::string_view text, std::string_view key) {
 
 const CgroupHierarchy* with(const std::vector<CgroupHierarchy>& dirs, std::string_view controller) {
     for (const CgroupHierarchy& h : dirs)
-        if (h.version == 2 || has(h.controllers, controller)) return &h;
+        if (has(h.controllers, controller)) return &h;
     return nullptr;
 }
 

@@ -204,3 +204,12 @@ TEST_CASE("move forfeit: a CPU-time limit judges a reply by its CPU time, and na
     r.startup = true;
     CHECK(has(move_forfeit(o, r), ForfeitKind::timeout, "the start-up allowance of a first move"));
 }
+
+TEST_CASE("move forfeit: a JVM that cannot start is named, with where its flags come from") {
+    const std::optional<Forfeit> jvm =
+        move_forfeit(ended(1, 0, "Error occurred during initialization of VM\nCould not reserve enough space for object "
+                                 "heap\nError: Could not create the Java Virtual Machine.\n"),
+                     rules(ForfeitRules::Run::cold));
+    CHECK(has(jvm, ForfeitKind::exit_status, "the JVM could not start under the memory limit"));
+    CHECK(has(jvm, ForfeitKind::exit_status, "-Xmx of a quarter of --memory-limit"));
+}

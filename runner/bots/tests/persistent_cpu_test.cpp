@@ -108,7 +108,7 @@ TEST_CASE("persistent cpu: a move over the CPU limit forfeits, though within the
         CpuFixture f;
         const fs::path log = f.root.path() / "game.log";
         std::vector<std::string> flags = {"--generations", "1", "--time-limit", "30000", "--cpu-limit", "1",
-                                          "--log", log.string()};
+                                          "--startup-limit", "0", "--log", log.string()};
         flags.insert(flags.end(), mode.begin(), mode.end());
         json j = f.duel("idle", "cpu_burn", flags);
         CHECK(j["forfeits"]["cpu_burn"] == 1);

@@ -102,7 +102,7 @@ TEST_CASE("check e2e: a bot that fails in the sandbox is never run outside it") 
 
 TEST_CASE("check e2e: a persistent bot that does not flush is told to, not to mind its start-up") {
     Fixture f;
-    RunOutcome r = f.check("check_unflushed", {"--time-limit", "300"});
+    RunOutcome r = f.check("check_unflushed", {"--time-limit", "300", "--startup-limit", "0"});
     INFO("stdout: " << r.out << "stderr: " << r.err);
     CHECK(r.exit_status == 3);
     CHECK(contains(r.out, "FORFEIT timeout: no reply line within the limit of 300 ms"));

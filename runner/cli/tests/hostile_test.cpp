@@ -45,7 +45,8 @@ void play(Hostile& f, const Case& c, const std::vector<std::string>& common) {
     std::string bot = c.bot, expect = c.expect;
     CAPTURE(bot);
     CAPTURE(expect);
-    std::vector<std::string> flags = {"--generations", "3"};
+    // Every case's first move is the one judged: without the start-up allowance.
+    std::vector<std::string> flags = {"--generations", "3", "--startup-limit", "0"};
     flags.insert(flags.end(), common.begin(), common.end());
     flags.insert(flags.end(), c.flags.begin(), c.flags.end());
     RunOutcome r;

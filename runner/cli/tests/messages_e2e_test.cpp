@@ -27,7 +27,7 @@ struct MessagesFixture : testing::RunnerFixture {
     RunOutcome duel(const std::string& a, const std::string& b, std::vector<std::string> extra = {}) {
         std::vector<std::string> args = {"duel", a, b, "--bots", bots.string(), "--cache", cache.string(),
                                          "--width", "20", "--height", "20", "--generations", "3",
-                                         "--time-limit", "300", "--quiet"};
+                                         "--time-limit", "300", "--startup-limit", "0", "--quiet"};
         args.insert(args.end(), extra.begin(), extra.end());
         RunOutcome r = runner(args);
         INFO("stdout: " << r.out);
