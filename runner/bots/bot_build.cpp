@@ -81,6 +81,19 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     throw BotError(msg);
 }
 
+// What a build leaves (`work`: the bot's files and what it added, or a compiler's output) is
+// copied into the cache as `made` within the limits of any copy (copy_tree.hpp): over them the
+// build fails naming the limit, and nothing is cached. A sparse file stays sparse and counts at
+// its full size.
+void keep_output(const BotSpec& bot, const std::string& what, const fs::path& work, const fs::path& made) {
+    try {
+        copy_tree(work, made);
+    } catch (const CopyError& e) {
+        throw BotError(bot.name + ": " + what + " left more than the build cache keeps: " + e.what() +
+                       "; nothing was cached");
+    }
+}
+
 // `path` moved from under `from` to under `to`, or unchanged when it is not under `from`.
 std::string rebase(const std::string& path, const fs::path& from, const fs::path& to) {
     const fs::path rel = fs::path(path).lexically_relative(from);
@@ -104,13 +117,14 @@ PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options
         if (options.sandbox) {
             const std::optional<Identity> who = options.sandbox->new_identity();
             const TempDir work = options.sandbox->writable_dir("build", who);
-            copy_tree(bot.dir, work.path() / "bot");
-            if (who) chown_tree(work.path(), who->uid, who->gid);
+            copy_tree(bot.dir, work.path() / "bot", {who});
             run_build(bot, argv, dest, {{work.path() / "bot", dest, true}}, who, options, what);
-            copy_tree(work.path() / "bot", made);
+            keep_output(bot, what, work.path() / "bot", made);
         } else {
-            copy_tree(bot.dir, made);
-            run_build(bot, argv, made, {}, std::nullopt, options, what);
+            const TempDir work("build", staging.path());
+            copy_tree(bot.dir, work.path() / "bot");
+            run_build(bot, argv, work.path() / "bot", {}, std::nullopt, options, what);
+            keep_output(bot, what, work.path() / "bot", made);
         }
         publish(made, dest);
     }
@@ -135,24 +149,27 @@ PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options
     const TempDir staging = staging_for(dest);
     const fs::path made = staging.path() / "bin";
     // The compiler writes into `out`, which it sees at `dest`, its final place.
+    const std::string what = "compiling " + src.filename().string();
     auto compile = [&](const fs::path& out, const std::vector<SandboxView::Mount>& mounts,
                        const std::optional<Identity>& who) {
         std::vector<std::string> argv;
         if (bot.kind == SourceKind::c) argv = {"gcc", "-O2", "-o", (out / "bot").string(), src.string(), "-lm"};
         else if (bot.kind == SourceKind::cpp) argv = {"g++", "-O2", "-o", (out / "bot").string(), src.string()};
         else argv = {"javac", "-d", out.string(), src.string()};
-        run_build(bot, argv, bot.dir, mounts, who, options, "compiling " + src.filename().string());
+        run_build(bot, argv, bot.dir, mounts, who, options, what);
     };
     if (options.sandbox) {
-        const std::optional<Identity> who = options.sandbox->new_identity();
+        const std::string source = "source " + src.string() + " " + hash;
+        const std::optional<Identity> who = options.sandbox->new_identity(source);
         const TempDir work = options.sandbox->writable_dir("compile", who);
-        std::vector<SandboxView::Mount> mounts = options.sandbox->stage("source " + src.string() + " " + hash, {src});
+        std::vector<SandboxView::Mount> mounts = options.sandbox->stage(source, {src});
         mounts.push_back({work.path(), dest, true});
         compile(dest, mounts, who);
-        copy_tree(work.path(), made);
+        keep_output(bot, what, work.path(), made);
     } else {
-        fs::create_directory(made);
-        compile(made, {}, std::nullopt);
+        const TempDir work("compile", staging.path());
+        compile(work.path(), {}, std::nullopt);
+        keep_output(bot, what, work.path(), made);
     }
     publish(made, dest);
     return prepared;
@@ -204,6 +221,8 @@ fs::path default_cache_dir() {
     return fs::temp_directory_path() / "gol-runner-cache";
 }
 
+std::string staging_key(const PreparedBot& bot) { return bot.spec.name + " " + bot.hash; }
+
 std::string bots_path(const Interpreters& interpreters) {
     std::string path = bot_path;
     for (const fs::path& dir : interpreters) path += ":" + (dir / "bin").string();
@@ -213,6 +232,13 @@ std::string bots_path(const Interpreters& interpreters) {
 PreparedBot prepare_bot(const BotSpec& bot, const BuildOptions& options) {
     PreparedBot prepared = prepare_any(bot, options);
     resolve_program(prepared, options.interpreters);
+    // Copied for the sandbox now, once per run, rather than when its first game starts: a copy
+    // that is refused excludes this bot, and never stops a league part-way.
+    if (options.sandbox) try {
+            options.sandbox->stage(staging_key(prepared), prepared.files);
+        } catch (const CopyError& e) {
+            throw BotError(bot.name + ": its files cannot be copied for the sandbox: " + e.what());
+        }
     return prepared;
 }
 

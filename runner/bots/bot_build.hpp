@@ -49,7 +49,12 @@ std::string bots_path(const Interpreters& interpreters);
 // $XDG_CACHE_HOME/gol-runner, else ~/.cache/gol-runner.
 std::filesystem::path default_cache_dir();
 
-// Throws BotError with the last lines of the build's output when a build fails.
+// Throws BotError with the last lines of the build's output when a build fails. With a sandbox,
+// the bot's files are staged (Sandbox::stage, under staging_key) before it is handed back: a
+// refused copy is a BotError naming why.
 PreparedBot prepare_bot(const BotSpec& spec, const BuildOptions& options);
+
+// The key of a prepared bot's staged files in the sandbox: the same bot, the same copy.
+std::string staging_key(const PreparedBot& bot);
 
 }  // namespace gol::runner

@@ -103,7 +103,7 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
       limits_(limits),
       registry_(host.registry),
       sandbox_(host.sandbox),
-      identity_(sandbox_ ? sandbox_->new_identity() : std::nullopt),
+      identity_(sandbox_ ? sandbox_->new_identity(staging_key(bot_)) : std::nullopt),
       scratch_(make_scratch(host)),
       interpreters_(host.interpreters) {
     const std::string scratch = sandbox_ ? kScratchInside : scratch_->path().string();
@@ -121,15 +121,17 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
 
 SandboxView BotPlayer::sandbox_view(bool long_board) const {
     SandboxView view;
-    view.mounts = sandbox_->stage(bot_.spec.name + " " + bot_.hash, bot_.files);
+    view.mounts = sandbox_->stage(staging_key(bot_), bot_.files);
     if (long_board) {
-        std::vector<SandboxView::Mount> library = sandbox_->stage("preload library", {*long_library_});
+        std::vector<SandboxView::Mount> library =
+            sandbox_->stage("preload library", {*long_library_}, Sandbox::Files::host);
         view.mounts.insert(view.mounts.end(), library.begin(), library.end());
     }
     view.tmpfs.push_back({kScratchInside, limits_.scratch_bytes, Sandbox::tmp_files});
     // Copies, made once per run: the bot's user may not reach the originals (a root's pyenv).
     for (const fs::path& dir : interpreters_) {
-        std::vector<SandboxView::Mount> copy = sandbox_->stage("interpreter " + dir.string(), {dir});
+        std::vector<SandboxView::Mount> copy =
+            sandbox_->stage("interpreter " + dir.string(), {dir}, Sandbox::Files::host);
         view.mounts.insert(view.mounts.end(), copy.begin(), copy.end());
     }
     view.workdir = bot_.dir;

@@ -1,5 +1,6 @@
 #include "runner/bots/content_hash.hpp"
 
+#include "runner/sys/copy_tree.hpp"
 #include "runner/sys/unique_fd.hpp"
 
 #include <openssl/evp.h>
@@ -102,15 +103,6 @@ void add_file_bytes(Sha256& h, const fs::path& path) {
     if (total != size) fail(path, "it changed size while being hashed");
 }
 
-// Whether a link at `rel` in a bot's folder, pointing to `target`, stays inside the folder,
-// judged by the text alone: an absolute target, or one with more ".." than the link is deep,
-// leaves it (into the host's files outside the sandbox, into nothing inside it).
-bool stays_inside(std::string_view rel, const fs::path& target) {
-    if (target.is_absolute()) return false;
-    const fs::path lands = (fs::path(rel).parent_path() / target).lexically_normal();
-    return lands.empty() || *lands.begin() != "..";
-}
-
 // One entry as lstat sees it: its relative path, its type and executable bits, then a regular
 // file's bytes or a symlink's target text. Other types count by type alone.
 void add_entry(Sha256& h, const fs::path& path, std::string_view rel, bool links_stay_inside) {
@@ -123,21 +115,17 @@ void add_entry(Sha256& h, const fs::path& path, std::string_view rel, bool links
         std::error_code ec;
         const fs::path target = fs::read_symlink(path, ec);
         if (ec) fail(path, ec.message());
-        if (links_stay_inside && !stays_inside(rel, target))
+        if (links_stay_inside && !link_stays_inside(fs::path(rel), target))
             fail(path, "the link leads out of the bot's folder (to " + target.string() +
                            "): a bot's links must point to its own files");
         h.add_field(target.native());
     }
 }
 
-bool skipped_name(const std::string& name) {
-    return name == ".git" || name == "__pycache__" || name.ends_with(".pyc");
-}
-
 // A bot's files as its copies will take them: a sparse file at its full size, as a copy writes it.
 [[noreturn]] void too_big(const fs::path& path, std::uint64_t bytes) {
     fail(path, "the bot's files take " + std::to_string(bytes >> 20) + " MiB, over the " +
-                   std::to_string(max_bot_bytes >> 20) + " MiB a bot may take (a sparse file counts at its full size)");
+                   std::to_string(max_tree_bytes >> 20) + " MiB a bot may take (a sparse file counts at its full size)");
 }
 
 std::uint64_t size_of(const fs::path& path) {
@@ -157,15 +145,15 @@ std::string hash_directory(const fs::path& dir) {
     std::uint64_t bytes = 0;
     for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
         const bool is_dir = it->symlink_status().type() == fs::file_type::directory;
-        if (skipped_name(it->path().filename().string())) {
+        if (left_out_of_copies(it->path().filename().string())) {
             if (is_dir) it.disable_recursion_pending();
             continue;
         }
         if (is_dir) continue;
-        if (entries.size() == max_bot_files)
-            fail(dir, "the bot has more than " + std::to_string(max_bot_files) + " files, the most a bot may have");
+        if (entries.size() == max_tree_files)
+            fail(dir, "the bot has more than " + std::to_string(max_tree_files) + " files, the most a bot may have");
         entries.push_back(it->path().lexically_relative(dir).generic_string());
-        if ((bytes += size_of(it->path())) > max_bot_bytes) too_big(dir, bytes);
+        if ((bytes += size_of(it->path())) > max_tree_bytes) too_big(dir, bytes);
     }
     std::sort(entries.begin(), entries.end());
     Sha256 h;
@@ -175,7 +163,7 @@ std::string hash_directory(const fs::path& dir) {
 }
 
 std::string hash_file(const fs::path& file) {
-    if (const std::uint64_t bytes = size_of(file); bytes > max_bot_bytes) too_big(file, bytes);
+    if (const std::uint64_t bytes = size_of(file); bytes > max_tree_bytes) too_big(file, bytes);
     Sha256 h;
     add_entry(h, file, file.filename().native(), false);
     return h.hex();

@@ -1,7 +1,6 @@
 // Content hashes that decide when a bot is rebuilt and when a stored game is still valid.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -35,17 +34,13 @@ private:
     std::unique_ptr<evp_md_ctx_st, Free> ctx_;
 };
 
-// The most a bot's folder (or single file) may hold, checked before it is read or copied: more
-// excludes the bot, with a reason.
-inline constexpr std::size_t max_bot_files = 10000;
-inline constexpr std::uint64_t max_bot_bytes = std::uint64_t{256} << 20;
-
 // SHA-256 over every entry below `dir` in sorted order: its relative path, its type and
 // executable bits, and a regular file's bytes or a symlink's target text. Symlinks are never
 // followed and fifos, sockets and devices are never opened (they count by type only).
-// Version-control and interpreter caches are skipped. A link that leads out of `dir` (an
-// absolute target, or more ".." than it is deep) is refused, and so is a folder over the limits
-// above: throws std::runtime_error naming why.
+// What copies leave out (left_out_of_copies, copy_tree.hpp: version control, interpreters'
+// caches) is skipped. A link that leads out of `dir` (link_stays_inside) is refused, and so is
+// a folder over the limits of a copy (max_tree_files, max_tree_bytes), checked before a byte is
+// read: throws std::runtime_error naming why.
 std::string hash_directory(const std::filesystem::path& dir);
 
 // The same for one file (its name, type, executable bits and bytes, or its target if a symlink).

@@ -1,55 +1,215 @@
 #include "runner/sys/copy_tree.hpp"
 
+#include "runner/sys/unique_fd.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <system_error>
+#include <cstring>
+#include <vector>
 
 namespace gol::runner {
 
 namespace fs = std::filesystem;
 
+bool left_out_of_copies(std::string_view name) {
+    return name == ".git" || name == "__pycache__" || name.ends_with(".pyc");
+}
+
+bool link_stays_inside(const fs::path& rel, const fs::path& target) {
+    if (target.is_absolute()) return false;
+    const fs::path lands = (rel.parent_path() / target).lexically_normal();
+    return lands.empty() || *lands.begin() != "..";
+}
+
 namespace {
 
-void open_up(const fs::path& p, fs::perms owner) {
-    fs::perms add = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
-    if ((owner & fs::perms::owner_exec) != fs::perms::none)
-        add |= fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec;
-    fs::permissions(p, add, fs::perm_options::add);
+constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+[[noreturn]] void fail(const fs::path& rel, const std::string& what) {
+    throw CopyError(rel.empty() ? what : rel.generic_string() + ": " + what);
 }
 
-void copy_entry(const fs::path& from, const fs::path& to, const fs::file_status& st) {
-    if (fs::is_symlink(st)) {
-        fs::copy_symlink(from, to);
-    } else if (fs::is_directory(st)) {
-        fs::create_directory(to);
-        open_up(to, fs::perms::owner_exec);
-    } else if (fs::is_regular_file(st)) {
-        fs::copy_file(from, to);
-        open_up(to, st.permissions());
+[[noreturn]] void fail_errno(const fs::path& rel, const char* step) {
+    fail(rel, std::string(step) + ": " + std::strerror(errno));
+}
+
+// "bot/" names the folder "bot", as "bot" does.
+fs::path without_slash(const fs::path& p) {
+    const fs::path normal = p.lexically_normal();
+    return normal.filename().empty() ? normal.parent_path() : normal;
+}
+
+// A folder's mode, or a file's that is `executable`.
+mode_t copy_mode(const CopyAccess& access, bool executable) {
+    const mode_t base = access.host ? 0755 : 0750;
+    return executable ? base : base & 0666;
+}
+
+// One copy in progress: the limits' counts, and how each entry is made.
+class Copier {
+public:
+    explicit Copier(const CopyAccess& access) : access_(access) {}
+
+    // The entry `from` names in `from_dir`, of kind `st`, as `to` in `to_dir`; `rel` names it in
+    // messages and judges its links.
+    void entry(int from_dir, const std::string& from, int to_dir, const std::string& to, const struct stat& st,
+               const fs::path& rel, int depth) {
+        if (S_ISDIR(st.st_mode)) folder(from_dir, from, to_dir, to, rel, depth);
+        else if (S_ISREG(st.st_mode)) file(from_dir, from, to_dir, to, st, rel);
+        else if (S_ISLNK(st.st_mode)) link(from_dir, from, to_dir, to, rel);
+        // FIFOs, sockets and devices are left out: a bot has no use for them in a read-only copy.
     }
-}
 
-void lchown_or_throw(const fs::path& p, uid_t uid, gid_t gid) {
-    if (::lchown(p.c_str(), uid, gid) != 0)
-        throw fs::filesystem_error("lchown", p, std::error_code(errno, std::generic_category()));
-}
+private:
+    const CopyAccess& access_;
+    std::size_t files_ = 0;
+    std::uint64_t bytes_ = 0;
+
+    // The new entry's owner, never through a link (the entry may be one).
+    void own(int to_dir, const std::string& name, const fs::path& rel) const {
+        if (!access_.owner) return;
+        if (::fchownat(to_dir, name.c_str(), access_.owner->uid, access_.owner->gid, AT_SYMLINK_NOFOLLOW) != 0)
+            fail_errno(rel, "chown");
+    }
+
+    void count(std::uint64_t size) {
+        if (access_.host) return;
+        if (++files_ > max_tree_files)
+            fail({}, "more than " + std::to_string(max_tree_files) + " files, the most a copy may hold");
+        if ((bytes_ += size) > max_tree_bytes)
+            fail({}, std::to_string(bytes_ >> 20) + " MiB of files or more, over the " +
+                         std::to_string(max_tree_bytes >> 20) +
+                         " MiB a copy may hold (a sparse file counts at its full size)");
+    }
+
+    void folder(int from_dir, const std::string& from_name, int to_dir, const std::string& to_name, const fs::path& rel,
+                int depth) {
+        if (!access_.host && depth > max_tree_depth) fail({}, "folders nested more than " + std::to_string(max_tree_depth) + " deep");
+        UniqueFd from(::openat(from_dir, from_name.c_str(), kDirFlags));
+        if (!from) fail_errno(rel, "open");
+        if (::mkdirat(to_dir, to_name.c_str(), 0700) != 0) fail_errno(rel, "mkdir");
+        own(to_dir, to_name, rel);
+        UniqueFd to(::openat(to_dir, to_name.c_str(), kDirFlags));
+        if (!to) fail_errno(rel, "open the copy");
+        // Listed whole first, then copied in name order: one descriptor per level, and the same
+        // order (and so the same first refusal) every time.
+        std::vector<std::string> names;
+        {
+            const int listing = ::dup(from.get());
+            DIR* dir = listing < 0 ? nullptr : ::fdopendir(listing);
+            if (!dir) {
+                if (listing >= 0) ::close(listing);
+                fail_errno(rel, "list");
+            }
+            while (const dirent* e = ::readdir(dir)) {
+                const std::string n = e->d_name;
+                if (n != "." && n != ".." && (access_.host || !left_out_of_copies(n))) names.push_back(n);
+            }
+            ::closedir(dir);
+        }
+        std::sort(names.begin(), names.end());
+        for (const std::string& n : names) {
+            struct stat st {};
+            if (::fstatat(from.get(), n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) fail_errno(rel / n, "stat");
+            entry(from.get(), n, to.get(), n, st, rel / n, depth + 1);
+        }
+        if (::fchmod(to.get(), copy_mode(access_, true)) != 0) fail_errno(rel, "chmod");
+    }
+
+    void file(int from_dir, const std::string& from_name, int to_dir, const std::string& to_name,
+              const struct stat& listed, const fs::path& rel) {
+        count(static_cast<std::uint64_t>(listed.st_size));
+        // Never followed, never waited on: an entry swapped for a link or a FIFO since it was
+        // listed fails here rather than leading elsewhere or hanging.
+        UniqueFd in(::openat(from_dir, from_name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+        if (!in) fail_errno(rel, "open");
+        struct stat st {};
+        if (::fstat(in.get(), &st) != 0) fail_errno(rel, "stat");
+        if (!S_ISREG(st.st_mode) || st.st_ino != listed.st_ino || st.st_size != listed.st_size)
+            fail(rel, "it changed while being copied");
+        UniqueFd out(::openat(to_dir, to_name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+        if (!out) fail_errno(rel, "create");
+        own(to_dir, to_name, rel);
+        copy_data(in.get(), out.get(), st.st_size, rel);
+        if (::fchmod(out.get(), copy_mode(access_, (st.st_mode & 0111) != 0)) != 0) fail_errno(rel, "chmod");
+    }
+
+    // Only the data: a hole of the source stays a hole (the end is set with ftruncate). A file
+    // system without SEEK_DATA reports the whole file as data, and the copy is dense.
+    static void copy_data(int in, int out, off_t size, const fs::path& rel) {
+        std::vector<char> buf(1 << 16);
+        for (off_t pos = 0; pos < size;) {
+            const off_t data = ::lseek(in, pos, SEEK_DATA);
+            if (data < 0 && errno == ENXIO) break;  // nothing but a hole to the end
+            if (data < 0) fail_errno(rel, "seek");
+            if (data >= size) break;
+            off_t hole = ::lseek(in, data, SEEK_HOLE);
+            if (hole < 0) fail_errno(rel, "seek");
+            hole = std::min(hole, size);
+            for (off_t at = data; at < hole;) {
+                const auto want = static_cast<std::size_t>(std::min<off_t>(hole - at, static_cast<off_t>(buf.size())));
+                const ssize_t n = ::pread(in, buf.data(), want, at);
+                if (n < 0 && errno == EINTR) continue;
+                if (n < 0) fail_errno(rel, "read");
+                if (n == 0) fail(rel, "it changed while being copied");
+                for (ssize_t done = 0; done < n;) {
+                    const ssize_t w = ::pwrite(out, buf.data() + done, static_cast<std::size_t>(n - done), at + done);
+                    if (w < 0 && errno == EINTR) continue;
+                    if (w < 0) fail_errno(rel, "write");
+                    done += w;
+                }
+                at += n;
+            }
+            pos = hole;
+        }
+        if (::ftruncate(out, size) != 0) fail_errno(rel, "truncate");
+    }
+
+    void link(int from_dir, const std::string& from_name, int to_dir, const std::string& to_name, const fs::path& rel) {
+        count(0);
+        std::vector<char> target(PATH_MAX + 1);
+        const ssize_t n = ::readlinkat(from_dir, from_name.c_str(), target.data(), target.size());
+        if (n < 0) fail_errno(rel, "readlink");
+        if (static_cast<std::size_t>(n) == target.size()) fail(rel, "a link target longer than PATH_MAX");
+        const std::string text(target.data(), static_cast<std::size_t>(n));
+        if (!access_.host && !link_stays_inside(rel, text))
+            fail(rel, "a link that leads out of the folder (to " + text + "): links must point within it");
+        if (::symlinkat(text.c_str(), to_dir, to_name.c_str()) != 0) fail_errno(rel, "symlink");
+        own(to_dir, to_name, rel);
+    }
+};
 
 }  // namespace
 
-void copy_tree(const fs::path& from, const fs::path& to) {
-    const fs::file_status top = fs::symlink_status(from);
-    copy_entry(from, to, top);
-    if (!fs::is_directory(top)) return;
-    for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator(); ++it)
-        // Lexically: fs::relative would resolve a link (main.py -> bot.py) and copy it over its
-        // target, or (a link to ../x) to a place outside `to`.
-        copy_entry(it->path(), to / it->path().lexically_relative(from), it->symlink_status());
+void make_copy_folder(const fs::path& dir, const CopyAccess& access) {
+    if (::mkdir(dir.c_str(), 0700) != 0) fail_errno(dir, "mkdir");
+    if (access.owner && ::lchown(dir.c_str(), access.owner->uid, access.owner->gid) != 0) fail_errno(dir, "chown");
+    if (::chmod(dir.c_str(), copy_mode(access, true)) != 0) fail_errno(dir, "chmod");
 }
 
-void chown_tree(const fs::path& dir, uid_t uid, gid_t gid) {
-    lchown_or_throw(dir, uid, gid);
-    for (const auto& entry : fs::recursive_directory_iterator(dir)) lchown_or_throw(entry.path(), uid, gid);
+void copy_tree(const fs::path& from_path, const fs::path& to_path, const CopyAccess& access) {
+    const fs::path from = without_slash(from_path), to = without_slash(to_path);
+    const fs::path from_parent = from.has_parent_path() ? from.parent_path() : ".";
+    const fs::path to_parent = to.has_parent_path() ? to.parent_path() : ".";
+    // The parents are the caller's own (a bot's resolved folder, the work area): only the
+    // entries from here down are a stranger's.
+    UniqueFd from_dir(::open(from_parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!from_dir) fail_errno(from_parent, "open");
+    UniqueFd to_dir(::open(to_parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!to_dir) fail_errno(to_parent, "open");
+    const std::string name = from.filename().string();
+    struct stat st {};
+    if (::fstatat(from_dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) fail_errno(from, "stat");
+    if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+        fail(from, "neither a folder nor a regular file (a link is resolved before it is copied)");
+    // A folder's entries are named within it; a single file by its name.
+    const fs::path rel = S_ISDIR(st.st_mode) ? fs::path() : fs::path(name);
+    Copier(access).entry(from_dir.get(), name, to_dir.get(), to.filename().string(), st, rel, 0);
 }
 
 }  // namespace gol::runner

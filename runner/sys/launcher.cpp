@@ -108,7 +108,8 @@ std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, con
     const std::vector<std::string> command = {program->string(), std::to_string(launcher_fd)};
     SandboxCommand sandboxed;
     if (sandbox) {
-        std::vector<SandboxView::Mount> launcher = sandbox->stage("libexec", {program->parent_path()});
+        std::vector<SandboxView::Mount> launcher =
+            sandbox->stage("libexec", {program->parent_path()}, Sandbox::Files::host);
         view.mounts.insert(view.mounts.end(), launcher.begin(), launcher.end());
         sandboxed = sandbox->command(view, command, who);
         spec.argv = std::move(sandboxed.argv);

@@ -3,7 +3,13 @@
 #include "runner/sys/copy_tree.hpp"
 
 #include <signal.h>
+#include <sys/random.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <iterator>
+#include <system_error>
 
 namespace gol::runner {
 
@@ -24,6 +30,26 @@ constexpr const char* kEtc[] = {"/etc/ld.so.cache",      "/etc/ld.so.conf", "/et
 // process limit (RLIMIT_NPROC counts a uid's processes) is each one's own.
 constexpr std::uint32_t kFirstUid = 0x70000000;
 constexpr std::uint32_t kUidsPerRunner = 0x1000;
+// Groups of staged copies, one per key, in blocks of the same size below the uids: no group is
+// also a sandboxed process's own gid (which is its uid), so none reads another's copy.
+constexpr std::uint32_t kFirstGroup = 0x60000000;
+
+std::uint32_t runner_block() { return static_cast<std::uint32_t>(::getpid()) % (0x0fffffff / kUidsPerRunner); }
+
+// A name nobody guesses, for a staged copy. Not a secret: bubblewrap's command line and
+// /proc/PID/mountinfo show a mount's source to any local user. The copy's group and mode are
+// what keep others out; the name only keeps a copy from being named before it exists.
+std::string random_name(const std::string& prefix) {
+    unsigned char bytes[16];
+    if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes))
+        throw std::system_error(errno, std::generic_category(), "getrandom");
+    std::string name = prefix;
+    for (unsigned char b : bytes) {
+        name += "0123456789abcdef"[b >> 4];
+        name += "0123456789abcdef"[b & 15];
+    }
+    return name;
+}
 
 // Inside, every sandboxed process is nobody.
 constexpr const char* kInsideId = "65534";
@@ -41,6 +67,24 @@ std::vector<std::string> base_command(const std::string& bwrap) {
     for (const char* etc : kEtc)
         if (::access(etc, F_OK) == 0) argv.insert(argv.end(), {"--ro-bind", etc, etc});
     return argv;
+}
+
+// The folders bubblewrap makes for a mount inside the sandbox's writable /tmp or /dev/shm would
+// be the bot's to rename: it could move its own files away and leave a FIFO at their path, for a
+// warm interpreter to wait on between moves. So the first folder below either, on the way to a
+// deeper mount, is a read-only tmpfs of its own: a mount point, which cannot be renamed, holding
+// nothing but the folders on the way to the mounts. (A mount directly there is a mount point.)
+std::vector<std::string> sealed_folders(const SandboxView& view) {
+    std::vector<std::string> sealed;
+    for (const SandboxView::Mount& m : view.mounts)
+        for (const char* writable : {"/tmp", "/dev/shm"}) {
+            const fs::path rel = m.target.lexically_normal().lexically_relative(writable);
+            if (rel.empty() || *rel.begin() == ".." || *rel.begin() == "." || std::next(rel.begin()) == rel.end())
+                continue;
+            const std::string top = (fs::path(writable) / *rel.begin()).string();
+            if (std::find(sealed.begin(), sealed.end(), top) == sealed.end()) sealed.push_back(top);
+        }
+    return sealed;
 }
 
 }  // namespace
@@ -64,6 +108,13 @@ std::optional<std::string> Sandbox::find_bubblewrap() {
 
 Sandbox::Sandbox(std::string bwrap, const WorkArea& area) : bwrap_(std::move(bwrap)), area_(area) {}
 
+gid_t Sandbox::copy_group(const std::string& key) {
+    const auto [it, added] = copy_groups_.try_emplace(key, 0);
+    if (added)
+        it->second = kFirstGroup + runner_block() * kUidsPerRunner + (copy_groups_.size() - 1) % kUidsPerRunner;
+    return it->second;
+}
+
 std::string Sandbox::limits_line() const {
     const std::string files = ::geteuid() == 0 ? " and " + std::to_string(tmp_files) + " files" : " (no file count: not root)";
     const std::string filesystems = "/tmp, /dev/shm and the scratch folder: " + std::to_string(tmp_bytes >> 20) + " MiB" + files + " each";
@@ -72,31 +123,41 @@ std::string Sandbox::limits_line() const {
     return "control group v" + std::to_string(groups_.version()) + " per bot (" + groups_.holding() + "); " + filesystems;
 }
 
-std::optional<Identity> Sandbox::new_identity() {
+std::optional<Identity> Sandbox::new_identity(const std::string& key) {
     if (::geteuid() != 0) return std::nullopt;
     std::lock_guard lock(mutex_);
     // Each block's last uid is left out: block 0's is the probe's.
-    const std::uint32_t block = static_cast<std::uint32_t>(::getpid()) % (0x0fffffff / kUidsPerRunner);
-    const std::uint32_t uid = kFirstUid + block * kUidsPerRunner + next_uid_++ % (kUidsPerRunner - 1);
-    return Identity{uid, uid};
+    const std::uint32_t uid = kFirstUid + runner_block() * kUidsPerRunner + next_uid_++ % (kUidsPerRunner - 1);
+    return Identity{uid, key.empty() ? uid : copy_group(key)};
 }
 
-std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std::vector<fs::path>& paths) {
+std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std::vector<fs::path>& paths,
+                                               Files files) {
     std::lock_guard lock(mutex_);
     if (auto it = staged_.find(key); it != staged_.end()) return it->second;
+    // The runner owns every copy. A bot's are its group's, the group of the key's identities,
+    // and nobody else's; the host's own programs are everyone's. A runner that is not root
+    // runs its sandboxes as itself, and its work area is its own alone.
+    CopyAccess access{std::nullopt, files == Files::host};
+    if (files == Files::bot && ::geteuid() == 0) access.owner = Identity{0, copy_group(key)};
     std::vector<SandboxView::Mount> mounts;
     for (const fs::path& path : paths) {
-        const fs::path copy = area_.path() / ("staged-" + std::to_string(staged_count_++));
-        if (fs::is_directory(path)) {
-            copy_tree(path, copy);
-            mounts.push_back({copy, path, false});
-        } else {
-            // A single file is shown alone: its neighbours are other bots.
-            fs::create_directory(copy);
-            fs::permissions(copy, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                      fs::perms::others_read | fs::perms::others_exec);
-            copy_tree(path, copy / path.filename());
-            mounts.push_back({copy, path.parent_path(), false});
+        const fs::path copy = area_.path() / random_name("staged-");
+        try {
+            if (fs::is_directory(fs::symlink_status(path))) {
+                copy_tree(path, copy, access);
+                mounts.push_back({copy, path, false});
+            } else {
+                // A single file is shown alone: its neighbours are other bots.
+                make_copy_folder(copy, access);
+                copy_tree(path, copy / path.filename(), access);
+                mounts.push_back({copy, path.parent_path(), false});
+            }
+        } catch (...) {
+            // Nothing half-made stays, and nothing is kept under the key: a later call fails too.
+            remove_tree(copy);
+            for (const SandboxView::Mount& m : mounts) remove_tree(m.source);
+            throw;
         }
     }
     return staged_[key] = mounts;
@@ -104,7 +165,8 @@ std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std
 
 TempDir Sandbox::writable_dir(const std::string& prefix, const std::optional<Identity>& who) const {
     TempDir dir(prefix, area_.path());
-    if (who) chown_tree(dir.path(), who->uid, who->gid);
+    if (who && ::lchown(dir.path().c_str(), who->uid, who->gid) != 0)
+        throw std::system_error(errno, std::generic_category(), "chown " + dir.path().string());
     return dir;
 }
 
@@ -118,8 +180,11 @@ SandboxCommand Sandbox::command(const SandboxView& view, const std::vector<std::
     argv.insert(argv.end(), {"--remount-ro", "/dev"});
     // Before the mounts: a bot's files may lie in the host's /tmp.
     add_tmpfs(c, {"/tmp", tmp_bytes, tmp_files}, who);
+    const std::vector<std::string> sealed = sealed_folders(view);
+    for (const std::string& folder : sealed) argv.insert(argv.end(), {"--size", "65536", "--tmpfs", folder});
     for (const SandboxView::Mount& m : view.mounts)
         argv.insert(argv.end(), {m.writable ? "--bind" : "--ro-bind", m.source.string(), m.target.string()});
+    for (const std::string& folder : sealed) argv.insert(argv.end(), {"--remount-ro", folder});
     for (const SandboxView::Tmpfs& t : view.tmpfs) add_tmpfs(c, t, who);
     // The folders bwrap made for the mounts stay read-only.
     argv.insert(argv.end(), {"--remount-ro", "/", "--clearenv"});

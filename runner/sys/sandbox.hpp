@@ -66,13 +66,24 @@ public:
     Sandbox(std::string bwrap, const WorkArea& area);
 
     // The host user a new sandboxed process runs as: when the runner is root, a dedicated
-    // unprivileged uid of its own (nobody inside); otherwise the runner's own user (nullopt).
-    std::optional<Identity> new_identity();
+    // unprivileged uid of its own (nobody inside), whose group is that of the copies staged
+    // under `key` (its own uid without one); otherwise the runner's own user (nullopt).
+    std::optional<Identity> new_identity(const std::string& key = {});
+
+    // Whose files a staged copy holds: a bot's (or a build's), for the processes whose identity
+    // has its key alone, within a bot's limits; or the host's own programs (the launcher, the
+    // warm interpreters, the preload library, an --interpreter folder), copied as they are for
+    // every sandboxed process (CopyAccess::host).
+    enum class Files { bot, host };
 
     // Copies of `paths` (folders, or single files: such a file is shown alone in its folder)
-    // in the work area, made once per run for each key, mounted read-only at the paths'
-    // own places. Thread-safe.
-    std::vector<SandboxView::Mount> stage(const std::string& key, const std::vector<std::filesystem::path>& paths);
+    // in the work area, made once per run for each key by copy_tree (copy_tree.hpp), under names
+    // nobody guesses, mounted read-only at the paths' own places. For a bot's files under a
+    // root runner each copy is root's and the key's group's, mode 0750 (files 0640 or 0750), and
+    // no other user reads or lists it. Throws CopyError when a copy is refused (a link leading
+    // out, over the limits), leaving nothing of it. Thread-safe.
+    std::vector<SandboxView::Mount> stage(const std::string& key, const std::vector<std::filesystem::path>& paths,
+                                          Files files = Files::bot);
 
     // A fresh folder in the work area that `who` owns, for a sandboxed process to write.
     TempDir writable_dir(const std::string& prefix, const std::optional<Identity>& who) const;
@@ -90,9 +101,11 @@ private:
     const WorkArea& area_;
     std::mutex mutex_;
     std::map<std::string, std::vector<SandboxView::Mount>> staged_;
+    std::map<std::string, gid_t> copy_groups_;  // by staging key
     std::uint32_t next_uid_ = 0;
     ControlGroups groups_;
-    int staged_count_ = 0;
+
+    gid_t copy_group(const std::string& key);  // under mutex_
 };
 
 }  // namespace gol::runner

@@ -22,4 +22,10 @@ private:
     std::filesystem::path path_;
 };
 
+// Removes `path` and, when it is a folder, everything below it, by descriptors (openat,
+// unlinkat): a link is removed, never followed, and an entry swapped for a link while the
+// removal runs is removed as the link. It holds two descriptors however deep the tree goes.
+// Best effort: what cannot be removed stays, and false says so. Absent is removed.
+bool remove_tree(const std::filesystem::path& path) noexcept;
+
 }  // namespace gol::runner

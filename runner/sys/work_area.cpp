@@ -36,7 +36,7 @@ void remove_stale_areas(const fs::path& parent, const fs::path& own) {
     for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
         const fs::path p = it->path();
         if (p == own || !p.filename().string().starts_with(std::string(kPrefix) + "-")) continue;
-        if (it->is_directory(ec) && !it->is_symlink(ec) && stale(p)) fs::remove_all(p, ec);
+        if (it->is_directory(ec) && !it->is_symlink(ec) && stale(p)) remove_tree(p);
     }
 }
 

@@ -13,7 +13,8 @@ namespace gol::runner {
 class WorkArea {
 public:
     // `reachable`: a sandboxed process running as another user must reach the folders inside
-    // (the area is made searchable by others, and so must its parents be). Throws
+    // (the area is made searchable by others, mode 0711, but not listable, and so must its
+    // parents be; what is in it keeps others out itself: Sandbox::stage). Throws
     // std::runtime_error, naming the folder, when the area cannot be made or reached.
     explicit WorkArea(bool reachable = false);
 

@@ -169,6 +169,36 @@ TEST_CASE("builds: a manifest build runs once per content, on a copy that the bo
     CHECK(c.dir != a.dir);
 }
 
+// Issue 28: two `truncate -s 1G` files became 2 GiB in the cache, kept across runs.
+TEST_CASE("builds: what a build leaves is capped like a bot's folder, and a sparse file stays sparse") {
+    TempDir dir("bot-test");
+    TempDir cache("bot-cache");
+    write(dir.path() / "huge" / "bot.json",
+          R"({"run": ["sh", "run.sh"], "build": "truncate -s 1G a; truncate -s 1G b"})");
+    write(dir.path() / "huge" / "run.sh", "echo '[]'\n");
+    CHECK_THROWS_WITH_AS(prepare_bot(read_manifest(dir.path() / "huge"), BuildOptions{cache.path()}),
+                         "huge: build \"truncate -s 1G a; truncate -s 1G b\" left more than the build cache keeps: "
+                         "1024 MiB of files or more, over the 256 MiB a copy may hold (a sparse file counts at its "
+                         "full size); nothing was cached",
+                         BotError);
+    CHECK(fs::is_empty(cache.path() / "builds"));  // nor anything half-made
+
+    write(dir.path() / "many" / "bot.json", R"({"run": ["sh", "run.sh"], "build": "seq 10001 | xargs touch"})");
+    write(dir.path() / "many" / "run.sh", "echo '[]'\n");
+    CHECK_THROWS_WITH_AS(prepare_bot(read_manifest(dir.path() / "many"), BuildOptions{cache.path()}),
+                         doctest::Contains("more than 10000 files, the most a copy may hold; nothing was cached"),
+                         BotError);
+    CHECK(fs::is_empty(cache.path() / "builds"));
+
+    write(dir.path() / "holes" / "bot.json", R"({"run": ["sh", "run.sh"], "build": "truncate -s 200M table"})");
+    write(dir.path() / "holes" / "run.sh", "echo '[]'\n");
+    const PreparedBot holes = prepare_bot(read_manifest(dir.path() / "holes"), BuildOptions{cache.path()});
+    struct stat st {};
+    REQUIRE(::stat((holes.dir / "table").c_str(), &st) == 0);
+    CHECK(st.st_size == 200 << 20);
+    CHECK(st.st_blocks * 512 < (1 << 20));
+}
+
 TEST_CASE("builds: a missing interpreter is reported before any game") {
     TempDir dir("bot-test");
     write(dir.path() / "m" / "bot.json", R"({"run": ["no-such-interpreter-xyz", "bot"]})");

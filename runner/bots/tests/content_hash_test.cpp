@@ -1,5 +1,6 @@
 // Content hashes: SHA-256 itself, and what hash_directory / hash_file see and never touch.
 #include "runner/bots/content_hash.hpp"
+#include "runner/sys/copy_tree.hpp"
 #include "runner/sys/temp_dir.hpp"
 
 #include <doctest/doctest.h>
@@ -129,6 +130,6 @@ TEST_CASE("content hash: a bot over the size or file-count limit is refused by n
     CHECK(hash_directory(dir.path()).size() == 64);
 
     // Empty files cost nothing but their number.
-    for (std::size_t i = 0; i < max_bot_files; ++i) std::ofstream(dir.path() / ("f" + std::to_string(i)));
+    for (std::size_t i = 0; i < max_tree_files; ++i) std::ofstream(dir.path() / ("f" + std::to_string(i)));
     CHECK(refusal(dir.path()).find("the bot has more than 10000 files, the most a bot may have") != std::string::npos);
 }

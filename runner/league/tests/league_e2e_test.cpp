@@ -1,9 +1,14 @@
 // End to end: `runner league` and `runner table` on real bots, including a league killed,
 // interrupted or stopped mid-run, and a second run on a store in use.
+#include "runner/bots/content_hash.hpp"
 #include "runner/league/results_store.hpp"
+#include "runner/sys/sandbox.hpp"
+#include "runner/sys/unique_fd.hpp"
 #include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -314,6 +319,53 @@ TEST_CASE("league e2e: unusable bots are excluded with their reasons, the rest p
         CHECK(r.err.find(line) != std::string::npos);
     const RunOutcome table = f.runner({"table", "--results", (f.root.path() / "results").string()});
     CHECK(table.out.find("excluded: ghost: no-such-interpreter is not installed") != std::string::npos);
+}
+
+// Staging happens when the roster is made, so a bot whose files cannot be copied for the sandbox
+// is excluded there with its reason, and the league plays the others. The copies refused here are
+// cached builds (made by an older runner, or tampered with): one holds a link out of the bot, the
+// other folders 1500 deep, past PATH_MAX, which stopped the whole league when its first game
+// staged it.
+TEST_CASE("league e2e: a bot whose files cannot be staged is excluded, and the others play") {
+    if (!Sandbox::find_bubblewrap()) return;
+    LeagueFixture f;
+    f.cache = f.root.path() / "cache";  // planted into: this fixture's own
+    fs::remove(f.bots / "cblock.cpp");
+    fs::remove(f.bots / "nap.sh");
+    auto plant = [&](const std::string& name) {
+        const fs::path bot = f.bots / name;
+        fs::create_directories(bot);
+        std::ofstream(bot / "bot.json") << R"({"run": ["sh", "run.sh"], "build": "true"})";
+        std::ofstream(bot / "run.sh") << "echo '[]' # " << name << "\n";
+        const fs::path built = f.cache / "builds" / hash_directory(bot);
+        fs::create_directories(built);
+        fs::copy(bot, built, fs::copy_options::recursive);
+        return built;
+    };
+    fs::create_symlink("/etc/shadow", plant("linked") / "shadow");
+    {
+        UniqueFd at(::open(plant("deep").c_str(), O_RDONLY | O_DIRECTORY));
+        for (int i = 0; i < 1500; ++i) {
+            REQUIRE(::mkdirat(at.get(), "dd", 0700) == 0);
+            at = UniqueFd(::openat(at.get(), "dd", O_RDONLY | O_DIRECTORY));
+        }
+    }
+
+    std::vector<std::string> args = f.league_args("results");
+    args.erase(std::find(args.begin(), args.end(), "--no-sandbox"));
+    RunOutcome r = f.runner(args);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    json t = json::parse(r.out);
+    CHECK(t["standings"].size() == 2);
+    CHECK(t["games"]["played"] == 2);
+    REQUIRE(t["excluded"].size() == 2);
+    std::map<std::string, std::string> reasons;
+    for (const json& e : t["excluded"]) reasons[e["bot"]] = e["reason"];
+    CHECK(reasons["linked"] ==
+          "its files cannot be copied for the sandbox: shadow: a link that leads out of the folder (to /etc/shadow): "
+          "links must point within it");
+    CHECK(reasons["deep"] == "its files cannot be copied for the sandbox: folders nested more than 100 deep");
 }
 
 TEST_CASE("league e2e: table on a store a league is playing into says so, and shows the games so far") {

@@ -36,6 +36,7 @@ import atexit
 import ctypes
 import gc
 import resource
+import stat
 import struct
 import types
 import warnings
@@ -109,6 +110,25 @@ def script_path(script):
     return script if os.path.isabs(script) else os.getcwd() + "/" + script
 
 
+class NotRegular(OSError):
+    """The bot's file is there but is not a regular file: what it is instead."""
+
+
+KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+         (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder"))
+
+
+def read_source(path):
+    """The bot's file's bytes, opened without waiting and read only when it is a regular file: a
+    FIFO put in its place (where a bot may write its folder) would block this process for ever,
+    between moves, outside any time limit. NotRegular when it is something else."""
+    with open(os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC), "rb") as f:
+        mode = os.fstat(f.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegular("it is %s, not a regular file" % next((k for test, k in KINDS if test(mode)), "no file"))
+        return f.read()
+
+
 # path: (source, code, the folder's realpath, its mtime, the modules its files shadow). A bot's
 # file is compiled once per game, not in every move; its folder is listed again when it changes.
 prepared = {}
@@ -118,8 +138,7 @@ def prepare(path):
     """(code, folder, shadowed modules) for the file, computed here when it reads and compiles
     without a word on stderr; None leaves it to the move, which then says what python3 would."""
     try:
-        with open(path, "rb") as f:
-            source = f.read()
+        source = read_source(path)
         folder = os.path.dirname(os.path.realpath(path))
         mtime = os.stat(folder).st_mtime_ns
     except OSError:
@@ -146,8 +165,11 @@ def run_bot(argv, program_name, ready):
     path = script_path(argv[0])
     if ready is None:
         try:
-            with open(path, "rb") as f:
-                source = f.read()
+            source = read_source(path)
+        except NotRegular as e:
+            # python3 itself would wait for a writer; a move that cannot run says why instead.
+            sys.stderr.write("%s: can't open file %r: %s\n" % (program_name, path, e))
+            os._exit(2)
         except OSError as e:
             sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (program_name, path, e.errno, e.strerror))
             os._exit(2)

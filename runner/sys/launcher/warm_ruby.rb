@@ -91,12 +91,34 @@ module GolWarmRuby
     ORIGINAL.each { |name, handler| Signal.trap(name, handler) }
   end
 
+  # The bot's file is there but is not a regular file: what it is instead.
+  class NotRegular < StandardError; end
+  KINDS = {"fifo" => "a FIFO", "socket" => "a socket", "characterSpecial" => "a character device",
+           "blockSpecial" => "a block device", "directory" => "a folder"}.freeze
+
+  # The bot's file, opened without waiting and read only when it is a regular file: a FIFO put in
+  # its place (where a bot may write its folder) would hold the move until its time limit, where
+  # ruby itself would wait for a writer.
+  def read_source(file)
+    File.open(file, File::RDONLY | File::NONBLOCK) do |f|
+      kind = f.stat.ftype
+      raise NotRegular, "it is #{KINDS.fetch(kind, kind)}, not a regular file" unless kind == "file"
+      f.read
+    end
+  end
+
   # `ruby FILE ARGS`: FILE evaluated as the main program, in the top-level binding.
   def run_bot(file, args)
     source = begin
-      File.read(file)
+      read_source(file)
+    rescue NotRegular => e
+      # ruby itself would wait for a writer; a move that cannot run says why instead.
+      $stderr.write("ruby: #{e.message} -- #{file} (LoadError)\n")
+      $stderr.flush
+      exit!(1)
     rescue SystemCallError => e
       $stderr.write("ruby: #{e.message.sub(/ @ \w+/, '')} -- #{file} (LoadError)\n")
+      $stderr.flush
       exit!(1)
     end
     $0 = file

@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -130,6 +131,23 @@ TEST_CASE("sandbox: a build that touches its sources does not hide later edits")
     json table = json::parse(second.out);
     CHECK(table["games"]["played"] == 2);  // both of the edited bot's games, again
     CHECK((*standing(table, "toucher"))["wins"].get<int>() + (*standing(table, "toucher"))["draws"].get<int>() == 2);
+}
+
+TEST_CASE("sandbox: a build that leaves more than a bot may hold is refused naming the cap, and nothing is cached") {
+    if (!sandbox_works()) return;
+    SandboxFixture f;
+    write(f.bots / "huge" / "bot.json", R"({"run": ["sh", "run.sh"], "build": "truncate -s 1G a; truncate -s 1G b"})");
+    write(f.bots / "huge" / "run.sh", "echo '[]'\n");
+    write(f.bots / "idle.sh", "echo '[]'\n");
+    RunOutcome r = f.league();
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    const json table = json::parse(r.out);
+    REQUIRE(table["excluded"].size() == 1);
+    CHECK(table["excluded"][0]["reason"] ==
+          "build \"truncate -s 1G a; truncate -s 1G b\" left more than the build cache keeps: 1024 MiB of files or "
+          "more, over the 256 MiB a copy may hold (a sparse file counts at its full size); nothing was cached");
+    CHECK(fs::is_empty(f.cache / "builds"));
 }
 
 TEST_CASE("sandbox: /tmp, /dev/shm and GOL_SCRATCH are capped, and a bot's processes are limited") {
@@ -339,6 +357,177 @@ TEST_CASE("builds without the sandbox: what a build starts ends with it, so a da
     CHECK(json::parse(r.out)["sandboxed"] == false);
     CHECK(standing(json::parse(r.out), "daemonic") != nullptr);
     CHECK_FALSE(process_with(f.marker));
+}
+
+namespace {
+
+mode_t mode_of(const fs::path& p, struct stat* out = nullptr) {
+    struct stat st {};
+    REQUIRE(::lstat(p.c_str(), &st) == 0);
+    if (out) *out = st;
+    return st.st_mode & 07777;
+}
+
+// `command` run by sh as `who`, with nothing of ours but its output.
+RunOutcome run_as(const Identity& who, const std::string& command) {
+    SpawnSpec spec;
+    spec.argv = {"/bin/sh", "-c", command};
+    spec.env = std::vector<std::string>{"PATH=/usr/bin:/bin"};
+    spec.run_as = who;
+    spec.timeout = std::chrono::seconds(20);
+    return run_process(spec);
+}
+
+bool refused(const RunOutcome& r) { return r.kind == RunOutcome::Kind::exited && r.exit_status != 0; }
+
+}  // namespace
+
+TEST_CASE("work area: a bot's staged copy is its group's alone, under a random name; no other user lists or reads it") {
+    if (!sandbox_works() || ::geteuid() != 0) return;
+    const WorkArea area(true);
+    Sandbox sandbox(*Sandbox::find_bubblewrap(), area);
+    const TempDir src("staged-src");
+    const std::string secret = "secret-" + testing::unique_marker(71);
+    write(src.path() / "bot" / "secret.txt", secret);
+    write(src.path() / "bot" / "run.sh", "cat secret.txt\n", true);
+    write(src.path() / "one.py", secret);
+    const std::vector<SandboxView::Mount> mounts =
+        sandbox.stage("bot key", {src.path() / "bot", src.path() / "one.py"});
+    const std::vector<SandboxView::Mount> programs =
+        sandbox.stage("programs", {src.path() / "one.py"}, Sandbox::Files::host);
+    const std::optional<Identity> bot = sandbox.new_identity("bot key");
+    REQUIRE(bot);
+    REQUIRE(mounts.size() == 2);
+
+    CHECK(mode_of(area.path()) == 0711);  // others pass through, and list nothing
+    for (const SandboxView::Mount& m : mounts) {
+        CHECK(m.source.parent_path() == area.path());
+        CHECK(m.source.filename().string().size() == std::string("staged-").size() + 32);
+        // Root's and the bot's group's, and nothing for anyone else, all the way down.
+        struct stat st {};
+        CHECK(mode_of(m.source, &st) == 0750);
+        CHECK(st.st_uid == 0);
+        CHECK(st.st_gid == bot->gid);
+        for (const auto& entry : fs::recursive_directory_iterator(m.source)) {
+            CHECK((mode_of(entry.path(), &st) & 07) == 0);
+            CHECK(st.st_gid == bot->gid);
+        }
+    }
+    CHECK(mode_of(mounts[0].source / "run.sh") == 0750);
+    CHECK(mode_of(mounts[0].source / "secret.txt") == 0640);
+    CHECK(mode_of(programs[0].source) == 0755);
+    CHECK(mode_of(programs[0].source / "one.py") == 0644);
+
+    // The bot's own processes read it; another bot's, and any other user, neither read nor list.
+    const fs::path file = mounts[0].source / "secret.txt";
+    CHECK(run_as(*bot, "cat " + file.string()).out == secret);
+    const std::optional<Identity> other = sandbox.new_identity("another bot");
+    for (const Identity& stranger : {*other, *sandbox.new_identity(), Identity{65534, 65534}}) {
+        const RunOutcome read = run_as(stranger, "cat " + file.string());
+        CHECK(refused(read));
+        CHECK(read.out.find(secret) == std::string::npos);
+        CHECK(refused(run_as(stranger, "ls " + area.path().string())));
+        CHECK(refused(run_as(stranger, "ls " + mounts[0].source.string())));
+        CHECK(refused(run_as(stranger, "cat " + (mounts[1].source / "one.py").string())));
+    }
+}
+
+TEST_CASE("work area: while a sandboxed bot runs, another local user cannot list or read its staged copy") {
+    if (!sandbox_works() || ::geteuid() != 0) return;
+    SandboxFixture f;
+    const std::string secret = "secret-" + f.marker;
+    write(f.bots / "secretive" / "bot.json", R"({"run": ["sh", "run.sh"]})");
+    write(f.bots / "secretive" / "secret.txt", secret);
+    // It reads its own copy, then waits until the test has looked.
+    write(f.bots / "secretive" / "run.sh",
+          "echo \"read:$(wc -c < secret.txt)\" >&2; sleep " + f.marker + "; echo '[]'\n");
+    const fs::path log = f.root.path() / "game.log";
+    auto duel = std::async(std::launch::async, [&] {
+        return f.duel("secretive", "block",
+                      {"--sandbox", "--generations", "1", "--time-limit", "60000", "--log", log.string()});
+    });
+    bool seen = false;
+    for (int tries = 0; tries < 6000 && !seen; ++tries) {
+        seen = process_with(f.marker);
+        if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    REQUIRE(seen);
+    // The test looks as root; a local user (nobody here) tries what it finds.
+    std::vector<fs::path> areas, copies;
+    for (const auto& entry : fs::directory_iterator(f.root.path()))
+        if (entry.path().filename().string().starts_with("gol-run-")) areas.push_back(entry.path());
+    REQUIRE(areas.size() == 1);
+    for (const auto& entry : fs::directory_iterator(areas[0]))
+        if (fs::exists(entry.path() / "secret.txt")) copies.push_back(entry.path());
+    REQUIRE(copies.size() == 1);
+    const Identity local{65534, 65534};
+    const RunOutcome list = run_as(local, "ls " + areas[0].string());
+    const RunOutcome read = run_as(local, "cat " + (copies[0] / "secret.txt").string());
+    for (const auto& entry : fs::directory_iterator("/proc"))
+        if (const std::string cmd = read_text(entry.path() / "cmdline");
+            cmd.starts_with("sleep") && cmd.find(f.marker) != std::string::npos)
+            ::kill(std::stoi(entry.path().filename().string()), SIGKILL);
+    duel.get();
+    CHECK(refused(list));
+    CHECK(refused(read));
+    CHECK(read.out.find(secret) == std::string::npos);
+    CHECK(read.err.find("Permission denied") != std::string::npos);
+    // The bot itself read it.
+    CHECK(read_text(log).find("read:" + std::to_string(secret.size())) != std::string::npos);
+}
+
+// Issue 28, point 10: with the bots folder under /tmp, the folders bubblewrap makes for a bot's
+// mount are in the sandbox's own /tmp, which the bot may write. A bot renamed them away, put a
+// FIFO at its file's path, and the warm interpreter, reading the file again between moves,
+// blocked: the runner waited 10 s a move, outside any time limit.
+TEST_CASE("sandbox: a bot under /tmp cannot move its mount away and leave a FIFO in its place") {
+    if (!sandbox_works()) return;
+    SandboxFixture f;
+    const TempDir tmp = testing::searchable(TempDir("gol-fifo-attack", "/tmp"));
+    const fs::path bots = tmp.path() / "bots";
+    write(bots / "swap.py",
+          "import os, sys\n"
+          "me = os.path.abspath(__file__)\n"
+          "top = os.path.dirname(os.path.dirname(me))\n"
+          "try:\n"
+          "    os.rename(top, top + '-away')\n"
+          "    os.makedirs(os.path.dirname(me))\n"
+          "    os.mkfifo(me)\n"
+          "    print('swapped', file=sys.stderr)\n"
+          "except OSError as e:\n"
+          "    print('refused: %s' % e.strerror, file=sys.stderr)\n"
+          "print('[[18,18],[18,19],[19,18],[19,19]]')\n");
+    fs::copy(fs::path(TEST_BOTS_DIR) / "block.py", bots / "block.py");
+    const fs::path log = f.root.path() / "game.log";
+    RunOutcome r = f.runner({"duel", "swap", "block", "--json", "--bots", bots.string(), "--cache", f.cache.string(),
+                             "--sandbox", "--width", "20", "--height", "20", "--generations", "3", "--log",
+                             log.string()});
+    INFO("stderr: " << r.err << "\nlog: " << read_text(log));
+    REQUIRE(r.exit_status == 0);
+    const json j = json::parse(r.out);
+    CHECK(j["forfeits"]["swap"] == 0);
+    CHECK(read_text(log).find("swapped") == std::string::npos);
+    CHECK(read_text(log).find("refused: ") != std::string::npos);
+}
+
+// Without the sandbox a bot's folder is its own to change: the warm interpreter opens the bot's
+// file without waiting and refuses one that is not a regular file, as a forfeit saying so.
+TEST_CASE("warm interpreters: a bot file that is no longer a regular file is a forfeit, not a wait") {
+    SandboxFixture f;
+    write(f.bots / "fifo.py",
+          "import os\nme = os.path.abspath(__file__)\nos.unlink(me)\nos.mkfifo(me)\n"
+          "print('[[18,18],[18,19],[19,18],[19,19]]')\n");
+    write(f.bots / "fifo.rb",
+          "me = File.expand_path(__FILE__)\nFile.unlink(me)\nFile.mkfifo(me)\n"
+          "puts '[[18,18],[18,19],[19,18],[19,19]]'\n");
+    for (const char* bot : {"fifo.py", "fifo.rb"}) {
+        const fs::path log = f.root.path() / (std::string(bot) + ".log");
+        const json j = f.duel(bot, "block", {"--generations", "3", "--log", log.string()});
+        INFO(bot << " log: " << read_text(log));
+        CHECK(j["forfeits"]["fifo"] == 2);
+        CHECK(j["forfeit_reasons"]["fifo"]["exit_status"] == 2);
+        CHECK(read_text(log).find("is a FIFO, not a regular file") != std::string::npos);
+    }
 }
 
 TEST_CASE("sandbox: memory that is no process's own counts against the bot's memory limit") {
