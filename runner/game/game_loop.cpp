@@ -4,7 +4,18 @@
 namespace gol::runner {
 
 std::string_view name(EndReason reason) {
-    return reason == EndReason::extinction ? "extinction" : "generations";
+    switch (reason) {
+        case EndReason::extinction: return "extinction";
+        case EndReason::generations: return "generations";
+        case EndReason::forfeit: return "forfeit";
+    }
+    return "generations";
+}
+
+std::optional<EndReason> end_reason_from_name(std::string_view text) {
+    for (EndReason r : {EndReason::extinction, EndReason::generations, EndReason::forfeit})
+        if (name(r) == text) return r;
+    return std::nullopt;
 }
 
 std::optional<Verdict> judge(std::int64_t cells1, std::int64_t cells2, int generation, int last_generation) {
@@ -26,7 +37,8 @@ GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, 
     GameResult result;
 
     for (int tick = 0;; ++tick) {
-        for (int seat = 1; seat <= 2; ++seat) {
+        int lost = 0;  // the seat disconnected this tick
+        for (int seat = 1; seat <= 2 && !lost; ++seat) {
             if (stop.stop_requested()) throw GameInterrupted();
             MoveReport move = movers[seat - 1]->move(board, seat, tick);
             if (move.ok()) {
@@ -37,6 +49,7 @@ GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, 
             } else {
                 move.cells.clear();
                 ++result.forfeits[seat - 1];
+                if (move.forfeit->kind == ForfeitKind::disconnected) lost = seat;
             }
             observer.on_move(tick, seat, move);
         }
@@ -44,6 +57,10 @@ GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, 
         result.generations = tick + 1;
         result.cells = {board.population(Player::one), board.population(Player::two)};
         observer.on_generation(result.generations, result.cells[0], result.cells[1]);
+        if (lost) {
+            result.verdict = {3 - lost, EndReason::forfeit};
+            return result;
+        }
         if (auto verdict = judge(result.cells[0], result.cells[1], result.generations, generations)) {
             result.verdict = *verdict;
             return result;

@@ -24,8 +24,10 @@ struct GameConfig {
     int generations = 10000;
 };
 
-enum class EndReason { extinction, generations };
+// forfeit: a seat's move was a `disconnected` forfeit (an arena client, docs/arena.md).
+enum class EndReason { extinction, generations, forfeit };
 std::string_view name(EndReason reason);
+std::optional<EndReason> end_reason_from_name(std::string_view text);
 
 struct Verdict {
     int winner_seat = 0;  // 1 or 2; 0 for a draw
@@ -57,7 +59,8 @@ struct GameInterrupted : std::runtime_error {
 };
 
 // Seat 1 moves and its cells are placed, then seat 2 moves seeing them, then one generation;
-// repeated until judge() decides. Throws GameInterrupted once `stop` is requested.
+// repeated until judge() decides. A `disconnected` forfeit ends the game after that generation,
+// won by the other seat, which is not asked for its move when it had not moved yet. Throws GameInterrupted once `stop` is requested.
 GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
                      std::stop_token stop = {});
 

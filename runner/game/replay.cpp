@@ -129,9 +129,9 @@ void to_json(json& j, const GameResult& r) {
 void from_json(const json& j, GameResult& r) {
     r = {};
     const std::string reason = string_value(field(j, "reason"), "reason");
-    if (reason != name(EndReason::extinction) && reason != name(EndReason::generations))
-        throw RecordError("\"reason\" is \"" + reason + "\", not \"extinction\" or \"generations\"");
-    r.verdict.reason = reason == name(EndReason::extinction) ? EndReason::extinction : EndReason::generations;
+    const std::optional<EndReason> known = end_reason_from_name(reason);
+    if (!known) throw RecordError("\"reason\" is \"" + reason + "\", not \"extinction\", \"generations\" or \"forfeit\"");
+    r.verdict.reason = *known;
     const json& winner = field(j, "winner");
     if (!winner.is_null() && !(winner.is_number_integer() && (winner == 1 || winner == 2)))
         throw RecordError("\"winner\" is " + json_text(winner) + ", not 1, 2 or null");
@@ -212,6 +212,15 @@ Replay read_replay(std::istream& in) {
         throw ReplayError("the result says the game reached its generation limit after " +
                           std::to_string(r.generations) + " generations, but the header's limit is " +
                           std::to_string(config.generations));
+    if (r.verdict.reason == EndReason::forfeit) {
+        const auto loser_disconnected = [&] {
+            const std::optional<Forfeit>& last = replay.ticks.back()[2 - r.verdict.winner_seat].forfeit;
+            return last && last->kind == ForfeitKind::disconnected;
+        };
+        if (r.verdict.winner_seat == 0 || !loser_disconnected())
+            throw ReplayError("the result says the game ended by forfeit, but its last tick holds no disconnection of "
+                              "the losing seat");
+    }
     return replay;
 }
 

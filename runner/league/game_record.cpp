@@ -55,7 +55,11 @@ void check_result(const GameRecord& r, const GameInputs& in) {
     for (int s = 0; s < 2; ++s) check_range(g.cells[s], "cells", 0, board);
 
     const bool extinct1 = g.cells[0] == 0, extinct2 = g.cells[1] == 0;
-    if (g.verdict.reason == EndReason::extinction) {
+    if (g.verdict.reason == EndReason::forfeit) {
+        const int loser = 3 - g.verdict.winner_seat;
+        if (g.verdict.winner_seat == 0 || !r.forfeit_reasons[loser - 1].contains(std::string(name(ForfeitKind::disconnected))))
+            throw RecordError("it ended by forfeit, but the losing seat has no disconnected forfeit");
+    } else if (g.verdict.reason == EndReason::extinction) {
         if (extinct1 == extinct2) throw RecordError("it ended by extinction, but not exactly one side has 0 cells");
         if (g.verdict.winner_seat != (extinct1 ? 2 : 1))
             throw RecordError("it ended by extinction, but the winner is not the side with cells left");

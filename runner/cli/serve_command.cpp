@@ -1,0 +1,117 @@
+// `runner serve`: the arena for clients anywhere (docs/arena.md).
+#include "runner/cli/command.hpp"
+
+#include "runner/arena/arena_server.hpp"
+#include "runner/league/tournament.hpp"
+#include "runner/report/league_pages.hpp"
+#include "runner/sys/interrupt.hpp"
+#include "runner/text/terminal_text.hpp"
+
+#include <iostream>
+#include <map>
+#include <memory>
+
+namespace gol::runner::cli {
+
+namespace {
+
+struct ServeArgs {
+    int port = -1;
+    std::string bind = "0.0.0.0";
+    std::string results;
+    std::string tournament;
+    GameConfig config{1024, 1024, 10000};
+    int time_limit_ms = 1000;
+    int jobs = 1;
+    int identify_ms = 10'000;
+    std::string keys;
+    std::map<std::string, CLI::Option*> given;
+    bool set(const std::string& name) const { return given.at(name)->count() > 0; }
+};
+
+int run_serve_command(const ServeArgs& a) {
+    ArenaOptions o;
+    o.bind = a.bind;
+    o.port = a.port;
+    o.jobs = a.jobs;
+    o.identify_within = std::chrono::milliseconds(a.identify_ms);
+    o.results_dir = a.results;
+    o.settings.config = a.config;
+    o.settings.time_limit_ms = a.time_limit_ms;
+    // Clients run on their own machines: the runner limits neither their memory nor their CPU.
+    o.settings.memory_limit_mb = 0;
+    o.settings.sandboxed = false;
+    if (!a.tournament.empty()) {
+        Tournament t;
+        try {
+            t = read_tournament(a.tournament);
+        } catch (const TournamentError& e) {
+            throw UsageError(e.what());
+        }
+        o.results_dir = t.results_dir();
+        GameConfig& c = o.settings.config;
+        if (!a.set("--width") && t.width) c.width = *t.width;
+        if (!a.set("--height") && t.height) c.height = *t.height;
+        if (!a.set("--generations") && t.generations) c.generations = *t.generations;
+        if (!a.set("--time-limit") && t.time_limit_ms) o.settings.time_limit_ms = *t.time_limit_ms;
+    }
+    if (o.results_dir.empty()) throw UsageError("say where the arena keeps its games: --results DIR or --tournament FILE");
+    if (!a.keys.empty()) {
+        try {
+            o.keys = read_keys(a.keys);
+        } catch (const KeysError& e) {
+            throw UsageError(e.what());
+        }
+    }
+    LeaguePages pages(stderr);
+    o.observer = &pages;
+    ProcessRegistry registry;
+    InterruptWatcher interrupt(registry);
+    try {
+        Arena arena(std::move(o), stderr);
+        std::cerr << "arena: listening on " << terminal_line(a.bind) << " port " << arena.port() << std::endl;
+        arena.serve(interrupt.token());
+    } catch (const ArenaError& e) {
+        std::cerr << "runner: error: " << e.what() << "\n";
+        return 1;
+    } catch (const StoreError& e) {
+        std::cerr << "runner: error: " << e.what() << "\n";
+        return 1;
+    }
+    std::cerr << "arena: stopped\n";
+    return interrupt.signal() ? 128 + interrupt.signal() : 0;
+}
+
+}  // namespace
+
+void add_serve(CLI::App& app, Action& run) {
+    auto a = std::make_shared<ServeArgs>();
+    CLI::App* cmd = app.add_subcommand("serve", "The 2014 arena: play clients that connect over TCP (docs/arena.md)");
+    cmd->add_option("--port", a->port, "TCP port to listen on (0: any free one, printed)")
+        ->required()
+        ->check(CLI::Range(0, 65535));
+    cmd->add_option("--bind", a->bind, "Address to listen on")->capture_default_str();
+    CLI::Option* results = cmd->add_option("--results", a->results, "Results store the arena's games go to");
+    cmd->add_option("--tournament", a->tournament, "Tournament file: its results folder and settings")->excludes(results);
+    a->given["--width"] = cmd->add_option("--width", a->config.width, "Board width")
+                              ->check(CLI::Range(1, Board::max_side))
+                              ->capture_default_str();
+    a->given["--height"] = cmd->add_option("--height", a->config.height, "Board height")
+                               ->check(CLI::Range(1, Board::max_side))
+                               ->capture_default_str();
+    a->given["--generations"] = cmd->add_option("--generations", a->config.generations, "Generations in a game")
+                                    ->check(CLI::Range(1, GameConfig::max_generations))
+                                    ->capture_default_str();
+    a->given["--time-limit"] =
+        cmd->add_option("--time-limit", a->time_limit_ms, "Milliseconds a client has to answer T with M")
+            ->check(CLI::Range(1, 600'000))
+            ->capture_default_str();
+    cmd->add_option("-j,--jobs", a->jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
+    cmd->add_option("--identify-time", a->identify_ms, "Milliseconds a new connection has to send its whole I")
+        ->check(CLI::Range(1, 600'000))
+        ->capture_default_str();
+    cmd->add_option("--keys", a->keys, "File of names and their secrets: only they play (docs/arena.md)");
+    cmd->callback([a, &run] { run = [a] { return run_serve_command(*a); }; });
+}
+
+}  // namespace gol::runner::cli
