@@ -9,7 +9,8 @@ namespace {
 // The settings that make a game's key; a store written with others holds other games.
 bool same_games(const LeagueSettings& a, const LeagueSettings& b) {
     return a.config.width == b.config.width && a.config.height == b.config.height &&
-           a.config.generations == b.config.generations && a.time_limit_ms == b.time_limit_ms &&
+           a.config.generations == b.config.generations && a.config.clock_s == b.config.clock_s &&
+           a.time_limit_ms == b.time_limit_ms &&
            a.memory_limit_mb == b.memory_limit_mb && a.cpu_limit_s == b.cpu_limit_s &&
            a.games_per_pair == b.games_per_pair && a.seed == b.seed && a.sandboxed == b.sandboxed;
 }

@@ -22,6 +22,7 @@ struct ServeArgs {
     std::string tournament;
     GameConfig config{1024, 1024, 10000};
     int time_limit_ms = 1000;
+    int clock_s = 0;
     int jobs = 1;
     int identify_ms = 10'000;
     std::string keys;
@@ -54,6 +55,11 @@ int run_serve_command(const ServeArgs& a) {
         if (!a.set("--height") && t.height) c.height = *t.height;
         if (!a.set("--generations") && t.generations) c.generations = *t.generations;
         if (!a.set("--time-limit") && t.time_limit_ms) o.settings.time_limit_ms = *t.time_limit_ms;
+    }
+    // The 2014 end: clock time, not a count of generations.
+    if (a.clock_s > 0) {
+        o.settings.config.clock_s = a.clock_s;
+        o.settings.config.generations = GameConfig::max_generations;
     }
     if (o.results_dir.empty()) throw UsageError("say where the arena keeps its games: --results DIR or --tournament FILE");
     if (!a.keys.empty()) {
@@ -102,6 +108,9 @@ void add_serve(CLI::App& app, Action& run) {
     a->given["--generations"] = cmd->add_option("--generations", a->config.generations, "Generations in a game")
                                     ->check(CLI::Range(1, GameConfig::max_generations))
                                     ->capture_default_str();
+    cmd->add_option("--clock", a->clock_s, "Seconds of clock time a game lasts, the 2014 end (300 then), instead of --generations")
+        ->check(CLI::Range(1, 86400))
+        ->excludes(a->given["--generations"]);
     a->given["--time-limit"] =
         cmd->add_option("--time-limit", a->time_limit_ms, "Milliseconds a client has to answer T with M")
             ->check(CLI::Range(1, 600'000))

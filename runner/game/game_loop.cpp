@@ -1,5 +1,7 @@
 #include "runner/game/game_loop.hpp"
 
+#include <chrono>
+
 
 namespace gol::runner {
 
@@ -8,12 +10,13 @@ std::string_view name(EndReason reason) {
         case EndReason::extinction: return "extinction";
         case EndReason::generations: return "generations";
         case EndReason::forfeit: return "forfeit";
+        case EndReason::clock: return "clock";
     }
     return "generations";
 }
 
 std::optional<EndReason> end_reason_from_name(std::string_view text) {
-    for (EndReason r : {EndReason::extinction, EndReason::generations, EndReason::forfeit})
+    for (EndReason r : {EndReason::extinction, EndReason::generations, EndReason::forfeit, EndReason::clock})
         if (name(r) == text) return r;
     return std::nullopt;
 }
@@ -24,14 +27,12 @@ std::optional<Verdict> judge(std::int64_t cells1, std::int64_t cells2, int gener
     return Verdict{cells1 > cells2 ? 1 : cells2 > cells1 ? 2 : 0, EndReason::generations};
 }
 
-GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
-                     std::stop_token stop) {
-    Board board(config.height, config.width);
-    return play_game(board, seat1, seat2, config.generations, observer, stop);
-}
+namespace {
 
-GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, GameObserver& observer,
-                     std::stop_token stop) {
+using Clock = std::chrono::steady_clock;
+
+GameResult play_on(Board& board, Mover& seat1, Mover& seat2, int generations, std::optional<Clock::time_point> clock_end,
+                   GameObserver& observer, std::stop_token stop) {
     std::array<Mover*, 2> movers = {&seat1, &seat2};
     std::vector<Cell> applied;
     GameResult result;
@@ -65,7 +66,27 @@ GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, 
             result.verdict = *verdict;
             return result;
         }
+        if (clock_end && Clock::now() >= *clock_end) {
+            const auto& c = result.cells;
+            result.verdict = {c[0] > c[1] ? 1 : c[1] > c[0] ? 2 : 0, EndReason::clock};
+            return result;
+        }
     }
+}
+
+}  // namespace
+
+GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
+                     std::stop_token stop) {
+    Board board(config.height, config.width);
+    std::optional<Clock::time_point> clock_end;
+    if (config.clock_s > 0) clock_end = Clock::now() + std::chrono::seconds(config.clock_s);
+    return play_on(board, seat1, seat2, config.generations, clock_end, observer, stop);
+}
+
+GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, GameObserver& observer,
+                     std::stop_token stop) {
+    return play_on(board, seat1, seat2, generations, std::nullopt, observer, stop);
 }
 
 }  // namespace gol::runner

@@ -22,10 +22,14 @@ struct GameConfig {
     int width = 1000;
     int height = 1000;
     int generations = 10000;
+    // The 2014 arena's end (runner serve --clock): when above 0, a game also ends after the
+    // generation in which this many seconds have passed since it began, the larger side winning.
+    int clock_s = 0;
 };
 
-// forfeit: a seat's move was a `disconnected` forfeit (an arena client, docs/arena.md).
-enum class EndReason { extinction, generations, forfeit };
+// forfeit: a seat's move was a `disconnected` forfeit (an arena client, docs/arena.md);
+// clock: the game's clock time ran out (GameConfig::clock_s).
+enum class EndReason { extinction, generations, forfeit, clock };
 std::string_view name(EndReason reason);
 std::optional<EndReason> end_reason_from_name(std::string_view text);
 
@@ -65,7 +69,7 @@ GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameO
                      std::stop_token stop = {});
 
 // The same on `board`, which must be empty and is left as the game ends: `generations` is the
-// game's limit.
+// game's limit, and there is no clock.
 GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, GameObserver& observer,
                      std::stop_token stop = {});
 

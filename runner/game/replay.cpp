@@ -71,6 +71,7 @@ void to_json(json& j, const ReplayHeader& h) {
          {"generations", h.config.generations},
          {"seed", h.seed},
          {"time_limit_ms", h.time_limit_ms}};
+    if (h.config.clock_s > 0) j["clock_s"] = h.config.clock_s;
 }
 
 void from_json(const json& j, ReplayHeader& h) {
@@ -84,6 +85,8 @@ void from_json(const json& j, ReplayHeader& h) {
     h.config.width = int_field(j, "width", 1, Board::max_side);
     h.config.height = int_field(j, "height", 1, Board::max_side);
     h.config.generations = int_field(j, "generations", 1, GameConfig::max_generations);
+    // Only an arena game with --clock has one.
+    h.config.clock_s = j.contains("clock_s") ? int_field(j, "clock_s", 1, 86400) : 0;
     h.seed = j.value("seed", std::uint64_t{0});
     h.time_limit_ms = j.value("time_limit_ms", 1000);
     h.rules = j.value("rules", "");
@@ -212,6 +215,8 @@ Replay read_replay(std::istream& in) {
         throw ReplayError("the result says the game reached its generation limit after " +
                           std::to_string(r.generations) + " generations, but the header's limit is " +
                           std::to_string(config.generations));
+    if (r.verdict.reason == EndReason::clock && config.clock_s == 0)
+        throw ReplayError("the result says the game's clock ran out, but the header gives it no clock");
     if (r.verdict.reason == EndReason::forfeit) {
         const auto loser_disconnected = [&] {
             const std::optional<Forfeit>& last = replay.ticks.back()[2 - r.verdict.winner_seat].forfeit;
@@ -226,7 +231,12 @@ Replay read_replay(std::istream& in) {
 
 GameResult resimulate(const Replay& replay, GameObserver& observer) {
     RecordedMover one(replay, 1), two(replay, 2);
-    return play_game(one, two, replay.header.config, observer);
+    if (replay.result.verdict.reason != EndReason::clock) return play_game(one, two, replay.header.config, observer);
+    // A clock's end is where the record says it came: played again as a limit of generations.
+    Board board(replay.header.config.height, replay.header.config.width);
+    GameResult result = play_game(board, one, two, replay.result.generations, observer);
+    if (result.verdict.reason == EndReason::generations) result.verdict.reason = EndReason::clock;
+    return result;
 }
 
 GameResult resimulate(const Replay& replay) {

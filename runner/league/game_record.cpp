@@ -34,6 +34,7 @@ std::string differences(const GameInputs& stored, const GameInputs& scheduled) {
     differs(stored.seed != scheduled.seed, "seed");
     differs(stored.width != scheduled.width || stored.height != scheduled.height, "board");
     differs(stored.generations != scheduled.generations, "generations");
+    differs(stored.clock_s != scheduled.clock_s, "clock_s");
     differs(stored.time_limit_ms != scheduled.time_limit_ms, "time_limit_ms");
     differs(stored.memory_limit_mb != scheduled.memory_limit_mb, "memory_limit_mb");
     differs(stored.cpu_limit_s != scheduled.cpu_limit_s, "cpu_limit_s");
@@ -55,6 +56,8 @@ void check_result(const GameRecord& r, const GameInputs& in) {
     for (int s = 0; s < 2; ++s) check_range(g.cells[s], "cells", 0, board);
 
     const bool extinct1 = g.cells[0] == 0, extinct2 = g.cells[1] == 0;
+    if (g.verdict.reason == EndReason::clock && in.clock_s <= 0)
+        throw RecordError("it ended by the clock, but its game has none");
     if (g.verdict.reason == EndReason::forfeit) {
         const int loser = 3 - g.verdict.winner_seat;
         if (g.verdict.winner_seat == 0 || !r.forfeit_reasons[loser - 1].contains(std::string(name(ForfeitKind::disconnected))))
@@ -65,10 +68,12 @@ void check_result(const GameRecord& r, const GameInputs& in) {
             throw RecordError("it ended by extinction, but the winner is not the side with cells left");
     } else {
         if (extinct1 != extinct2)
-            throw RecordError("one side has 0 cells, which ends a game by extinction, but the reason is generations");
+            throw RecordError("one side has 0 cells, which ends a game by extinction, but the reason is " +
+                              std::string(name(g.verdict.reason)));
         const int larger = g.cells[0] > g.cells[1] ? 1 : g.cells[1] > g.cells[0] ? 2 : 0;
         if (g.verdict.winner_seat != larger)
-            throw RecordError("it ended by generations, but the winner is not the side with more cells (or a draw when equal)");
+            throw RecordError("it ended by " + std::string(name(g.verdict.reason)) +
+                              ", but the winner is not the side with more cells (or a draw when equal)");
     }
 
     for (int s = 0; s < 2; ++s) {
@@ -152,6 +157,7 @@ void to_json(json& j, const GameInputs& in) {
          {"memory_limit_mb", in.memory_limit_mb},
          {"cpu_limit_s", in.cpu_limit_s},
          {"sandboxed", in.sandboxed}};
+    if (in.clock_s > 0) j["clock_s"] = in.clock_s;
 }
 
 void from_json(const json& j, GameInputs& in) {
@@ -171,6 +177,7 @@ void from_json(const json& j, GameInputs& in) {
     const json& sandboxed = field(j, "sandboxed");
     if (!sandboxed.is_boolean()) throw RecordError("\"sandboxed\" is " + json_text(sandboxed) + ", not true or false");
     in.sandboxed = sandboxed.get<bool>();
+    in.clock_s = j.contains("clock_s") ? int_field(j, "clock_s") : 0;
 }
 
 // The result's fields sit at the top level beside the key and the inputs.

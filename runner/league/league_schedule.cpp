@@ -42,6 +42,7 @@ ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSetti
     in.width = s.config.width;
     in.height = s.config.height;
     in.generations = s.config.generations;
+    in.clock_s = s.config.clock_s;
     in.time_limit_ms = s.time_limit_ms;
     in.memory_limit_mb = s.memory_limit_mb;
     in.cpu_limit_s = s.cpu_limit_s;
@@ -56,7 +57,7 @@ std::string game_key(const GameInputs& in) {
     Sha256 h;
     h.add_field("gol-runner league game").add_field(in.rules_version);
     for (int seat = 0; seat < 2; ++seat) h.add_field(in.bots[seat]).add_field(in.hashes[seat]);
-    return h.add_u64(u64(in.game_index))
+    h.add_u64(u64(in.game_index))
         .add_u64(in.seed)
         .add_u64(u64(in.width))
         .add_u64(u64(in.height))
@@ -64,8 +65,10 @@ std::string game_key(const GameInputs& in) {
         .add_u64(u64(in.time_limit_ms))
         .add_u64(u64(in.memory_limit_mb))
         .add_u64(u64(in.cpu_limit_s))
-        .add_u64(in.sandboxed ? 1 : 0)
-        .hex();
+        .add_u64(in.sandboxed ? 1 : 0);
+    // Only when there is one, so that every game without a clock keeps the key it had.
+    if (in.clock_s > 0) h.add_field("clock").add_u64(u64(in.clock_s));
+    return h.hex();
 }
 
 std::uint64_t bot_seed(std::uint64_t league_seed, const std::string& key) {

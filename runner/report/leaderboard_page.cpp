@@ -204,7 +204,9 @@ std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& hea
     out += "<header><h1 id=\"tournament\">" + tournament + "</h1>\n<p id=\"written\">League table, page written " +
            utc_time(heading.written) + "</p>\n<p class=\"settings\">" +
            html_escape(std::to_string(c.width) + "x" + std::to_string(c.height) + " board, " +
-                       std::to_string(c.generations) + " generations, " + std::to_string(t.settings.time_limit_ms) +
+                       (c.clock_s > 0 ? std::to_string(c.clock_s) + " s of clock a game, "
+                                      : std::to_string(c.generations) + " generations, ") +
+                       std::to_string(t.settings.time_limit_ms) +
                        " ms a move, " + pairing + ", scoring " + std::string(name(t.scoring)) + "; " + played) +
            "</p>\n";
     out += arena ? "<p id=\"sandbox\" class=\"settings\">An arena: clients played from their own machines.</p>\n"

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <sstream>
+#include <thread>
 
 using namespace gol;
 using namespace gol::runner;
@@ -164,6 +165,39 @@ TEST_CASE("game: the second seat's disconnection ends its tick too") {
     CHECK(r.verdict.reason == EndReason::forfeit);
     CHECK(r.generations == 1);
     CHECK(r.forfeits == std::array<int, 2>{0, 1});
+}
+
+TEST_CASE("game: with a clock, the game ends after the generation in which its time ran out") {
+    // Each move takes a little time, so a one-second clock ends the game long before its limit.
+    ScriptedMover one([](int tick, const std::string&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (tick == 0) return cells({{0, 0}, {0, 1}, {1, 0}, {1, 1}});
+        return tick == 1 ? cells({{0, 5}, {0, 6}, {1, 5}, {1, 6}}) : cells({});
+    });
+    ScriptedMover two = block_at(7, 7);
+    GameConfig config{10, 10, 100000};
+    config.clock_s = 1;
+    ReplayHeader header{{"one", "two"}, {"h1", "h2"}, config, 1, 1000};
+    ReplayRecorder recorder(header);
+    const GameResult r = play_game(one, two, config, recorder);
+    recorder.finish(r);
+    CHECK(r.verdict.reason == EndReason::clock);
+    CHECK(r.verdict.winner_seat == 1);
+    CHECK(r.generations < 100000);
+
+    // Its replay plays again to the same end, where the record says the clock ran out.
+    std::istringstream in(replay_text(recorder.record()));
+    const Replay replay = read_replay(in);
+    CHECK(replay.header.config.clock_s == 1);
+    CHECK(same_result(resimulate(replay), r));
+
+    // A clock's end in a game without a clock is refused.
+    std::string text = replay_text(recorder.record());
+    const auto at = text.find(",\"clock_s\":1");
+    REQUIRE(at != std::string::npos);
+    text.erase(at, 12);
+    std::istringstream tampered(text);
+    CHECK_THROWS_AS(read_replay(tampered), ReplayError);
 }
 
 TEST_CASE("replay: a recorded game reads back and re-simulates to the same result") {

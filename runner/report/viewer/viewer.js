@@ -93,6 +93,7 @@
       const w = result.winner;
       const how = result.reason === 'extinction' ? `by extinction at generation ${n}`
         : result.reason === 'forfeit' ? `by forfeit at generation ${n}, the other side disconnected`
+        : result.reason === 'clock' ? `on cells when the clock ran out, after ${n} generations`
         : `on cells after ${n} generations`;
       text = `${names[w - 1]} (seat ${w}) wins ${how}: ${cells[w - 1]} cells to ${cells[2 - w]}.`;
     } else {
