@@ -71,10 +71,11 @@ class Relay : public GameObserver {
 public:
     explicit Relay(std::array<ClientSeat*, 2> seats) : seats_(seats) {}
     void on_move(int, int seat, const MoveReport& move) override {
-        if (move.ok()) seats_[2 - seat]->tell(tlv::move(move.cells));
+        if (move.ok() && seats_[2 - seat]) seats_[2 - seat]->tell(tlv::move(move.cells));
     }
     void on_generation(int, std::int64_t, std::int64_t) override {
-        for (ClientSeat* s : seats_) s->tell(tlv::generation());
+        for (ClientSeat* s : seats_)
+            if (s) s->tell(tlv::generation());
     }
 
 private:
@@ -84,26 +85,28 @@ private:
 }  // namespace
 
 ArenaGame::ArenaGame(const std::array<ClientConnection*, 2>& seats, ReplayHeader header,
-                     std::chrono::milliseconds time_limit, const StopEvent& stop)
-    : header_(std::move(header)),
-      stop_(stop),
-      seats_{std::make_unique<ClientSeat>(*seats[0], time_limit, stop),
-             std::make_unique<ClientSeat>(*seats[1], time_limit, stop)} {}
+                     std::chrono::milliseconds time_limit, const StopEvent& stop, Mover* bot)
+    : header_(std::move(header)), stop_(stop), bot_(bot) {
+    for (int s = 0; s < 2; ++s)
+        if (seats[s]) seats_[s] = std::make_unique<ClientSeat>(*seats[s], time_limit, stop);
+}
 
 ArenaGame::~ArenaGame() = default;
 
 PlayedGame ArenaGame::play(GameObserver& also) {
-    seats_[0]->tell(tlv::start(header_.bots[1]));
-    seats_[1]->tell(tlv::start(header_.bots[0]));
+    for (int s = 0; s < 2; ++s)
+        if (seats_[s]) seats_[s]->tell(tlv::start(header_.bots[1 - s]));
     Relay relay({seats_[0].get(), seats_[1].get()});
     Observers all({&relay, &also});
-    return play_and_record(*seats_[0], *seats_[1], header_, all, stop_.token());
+    const auto mover = [&](int s) -> Mover& { return seats_[s] ? *seats_[s] : *bot_; };
+    return play_and_record(mover(0), mover(1), header_, all, stop_.token());
 }
 
 void ArenaGame::bye(const GameResult& result) {
     const std::array<std::int64_t, 2>& cells = result.cells;
-    seats_[0]->tell(tlv::bye(static_cast<std::uint32_t>(cells[0]), static_cast<std::uint32_t>(cells[1])));
-    seats_[1]->tell(tlv::bye(static_cast<std::uint32_t>(cells[1]), static_cast<std::uint32_t>(cells[0])));
+    for (int s = 0; s < 2; ++s)
+        if (seats_[s])
+            seats_[s]->tell(tlv::bye(static_cast<std::uint32_t>(cells[s]), static_cast<std::uint32_t>(cells[1 - s])));
 }
 
 }  // namespace gol::runner

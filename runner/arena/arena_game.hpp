@@ -16,9 +16,10 @@ class ClientSeat;
 
 class ArenaGame {
 public:
-    // `seats` by seat; they must outlive the game.
+    // `seats` by seat; they must outlive the game. A seat without a connection is played by
+    // `bot` (a training game's, --training).
     ArenaGame(const std::array<ClientConnection*, 2>& seats, ReplayHeader header, std::chrono::milliseconds time_limit,
-              const StopEvent& stop);
+              const StopEvent& stop, Mover* bot = nullptr);
     ~ArenaGame();
     ArenaGame(const ArenaGame&) = delete;
     ArenaGame& operator=(const ArenaGame&) = delete;
@@ -33,7 +34,8 @@ public:
 private:
     ReplayHeader header_;
     const StopEvent& stop_;
-    std::array<std::unique_ptr<ClientSeat>, 2> seats_;
+    std::array<std::unique_ptr<ClientSeat>, 2> seats_;  // null for the bot's seat
+    Mover* bot_;
 };
 
 }  // namespace gol::runner

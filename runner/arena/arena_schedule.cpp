@@ -48,27 +48,31 @@ int ArenaSchedule::met(const std::string& a, const std::string& b) const {
     return it == met_.end() ? 0 : it->second;
 }
 
-void ArenaSchedule::add_bot(const std::string& name) {
+void ArenaSchedule::add_bot(const std::string& name, std::string_view hash) {
     const auto same = [&](const ScheduledBot& b) { return b.name == name; };
-    if (std::none_of(index_.bots.begin(), index_.bots.end(), same))
-        index_.bots.push_back({name, std::string(arena_client_hash)});
+    const auto it = std::find_if(index_.bots.begin(), index_.bots.end(), same);
+    // A training bot whose content changed plays under its new hash: its old games are not its.
+    if (it == index_.bots.end()) index_.bots.push_back({name, std::string(hash)});
+    else it->hash = hash;
 }
 
-ScheduledGame ArenaSchedule::begin(const std::string& a, const std::string& b) {
+ScheduledGame ArenaSchedule::begin(const std::string& a, const std::string& b, std::string_view hash_b) {
     const auto next = [&]() -> std::optional<ScheduledGame> {
         for (ScheduledGame& g : schedule_added(index_.bots, index_.settings, index_.added))
             if (pair_of(g.inputs.bots[0], g.inputs.bots[1]) == pair_of(a, b) && !taken_.contains(g.key)) return g;
         return std::nullopt;
     };
+    // New bots go to the end of the list, so no pair's games change.
+    const std::vector<ScheduledBot> before = index_.bots;
+    add_bot(a, arena_client_hash);
+    add_bot(b, hash_b);
     std::optional<ScheduledGame> game = next();
-    if (!game) {
-        // New bots go to the end of the list, so no pair's games change.
-        add_bot(a);
-        add_bot(b);
-        index_.added.push_back({a, b});
+    if (!game) index_.added.push_back({a, b});
+    if (!game || index_.bots.size() != before.size() ||
+        !std::equal(before.begin(), before.end(), index_.bots.begin(),
+                    [](const ScheduledBot& x, const ScheduledBot& y) { return x.hash == y.hash; }))
         store_.save_index(index_);
-        game = next();
-    }
+    if (!game) game = next();
     taken_.insert(game->key);
     ++met_[pair_of(a, b)];
     return *game;

@@ -26,8 +26,9 @@ public:
 
     // Games of the pair stored or being played.
     int met(const std::string& a, const std::string& b) const;
-    // The pair's next game, counted as being played (met). Saves the index when it grows.
-    ScheduledGame begin(const std::string& a, const std::string& b);
+    // The pair's next game, counted as being played (met). Saves the index when it grows. `b`
+    // is a client too, or the training bot with its content hash.
+    ScheduledGame begin(const std::string& a, const std::string& b, std::string_view hash_b = arena_client_hash);
     // The game begun is over: stored, or not (interrupted, failed), when it is free to be begun again.
     void end(const ScheduledGame& game, bool stored);
 
@@ -35,7 +36,7 @@ private:
     static std::pair<std::string, std::string> pair_of(const std::string& a, const std::string& b) {
         return a < b ? std::pair{a, b} : std::pair{b, a};
     }
-    void add_bot(const std::string& name);
+    void add_bot(const std::string& name, std::string_view hash);
 
     ResultsStore& store_;
     LeagueIndex index_;

@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -108,6 +109,7 @@ struct Arena::State {
         Clock::time_point identify_by;
         std::string name;  // empty until it has identified
         std::uint64_t arrival = 0;  // the order in which clients identified
+        Clock::time_point identified_at{};
     };
 
     // A game's end, handed from its thread to the arena's.
@@ -117,6 +119,7 @@ struct Arena::State {
         std::optional<PlayedGame> played;  // none: interrupted or failed
         std::string log;
         std::string error;
+        bool training = false;
     };
 
     State(ArenaOptions options, std::FILE* log_to)
@@ -126,6 +129,9 @@ struct Arena::State {
           port(bound_port(listener.get())),
           store(o.results_dir),
           schedule(store, o.settings, log),
+          training_store(o.training ? std::optional<ResultsStore>(std::in_place, o.results_dir / "training") : std::nullopt),
+          training_schedule(training_store ? std::optional<ArenaSchedule>(std::in_place, *training_store, o.settings, log)
+                                           : std::nullopt),
           wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
         if (!wake) throw ArenaError(std::string("eventfd: ") + std::strerror(errno));
     }
@@ -224,6 +230,7 @@ struct Arena::State {
         }
         w.name = *name;
         w.arrival = ++arrivals;
+        w.identified_at = Clock::now();
         say(w.connection->peer() + " identified as " + terminal_line(w.name));
         return true;
     }
@@ -253,7 +260,7 @@ struct Arena::State {
                     const std::tuple rank{schedule.met(waiting[i].name, waiting[j].name), first, second};
                     if (!best || rank < best_rank) best = std::pair{i, j}, best_rank = rank;
                 }
-            if (!best) return;
+            if (!best) break;
             std::unique_ptr<ClientConnection> a = std::move(waiting[best->first].connection);
             std::unique_ptr<ClientConnection> b = std::move(waiting[best->second].connection);
             const std::string name_a = waiting[best->first].name, name_b = waiting[best->second].name;
@@ -269,41 +276,84 @@ struct Arena::State {
                 continue;
             }
             if (game.inputs.bots[0] != name_a) std::swap(a, b);
-            say("game " + terminal_line(game.inputs.bots[0]) + " vs " + terminal_line(game.inputs.bots[1]) + " (game " +
-                std::to_string(game.inputs.game_index + 1) + " of the pair) begins");
-            const std::uint64_t id = ++games_begun;
-            running.emplace(id, std::jthread([this, id, game, a = std::move(a), b = std::move(b)]() mutable {
-                                play(id, game, std::move(a), std::move(b), games_stop.get_token());
-                            }));
+            begin(game, {std::move(a), std::move(b)}, false);
         }
+        start_training();
+    }
+
+    // A client waiting alone for --training-after plays the training bot, while games may start.
+    void start_training() {
+        if (!o.training || static_cast<int>(running.size()) >= o.jobs) return;
+        const Clock::time_point now = Clock::now();
+        std::size_t identified = 0, alone = waiting.size();
+        for (std::size_t i = 0; i < waiting.size(); ++i)
+            if (!waiting[i].name.empty()) ++identified, alone = i;
+        if (identified != 1 || now < waiting[alone].identified_at + o.training->after) return;
+        std::unique_ptr<ClientConnection> client = std::move(waiting[alone].connection);
+        const std::string name = waiting[alone].name;
+        waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(alone));
+        ScheduledGame game;
+        try {
+            game = training_schedule->begin(name, o.training->name, o.training->hash);
+        } catch (const StoreError& e) {
+            say("cannot store a training game: " + std::string(e.what()) + "; " + terminal_line(name) + " is closed");
+            release({name});
+            return;
+        }
+        std::array<std::unique_ptr<ClientConnection>, 2> seats;
+        seats[game.inputs.bots[0] == name ? 0 : 1] = std::move(client);
+        begin(game, std::move(seats), true);
+    }
+
+    // When the next training game may begin: the one client waiting alone's time, if any.
+    std::optional<Clock::time_point> training_due() const {
+        if (!o.training) return std::nullopt;
+        std::optional<Clock::time_point> due;
+        int identified = 0;
+        for (const Waiting& w : waiting)
+            if (!w.name.empty()) ++identified, due = w.identified_at + o.training->after;
+        return identified == 1 ? due : std::nullopt;
+    }
+
+    void begin(const ScheduledGame& game, std::array<std::unique_ptr<ClientConnection>, 2> seats, bool training) {
+        say(std::string(training ? "training game " : "game ") + terminal_line(game.inputs.bots[0]) + " vs " +
+            terminal_line(game.inputs.bots[1]) + " (game " + std::to_string(game.inputs.game_index + 1) +
+            " of the pair) begins");
+        const std::uint64_t id = ++games_begun;
+        running.emplace(id, std::jthread([this, id, game, seats = std::move(seats), training]() mutable {
+                            play(id, game, std::move(seats), training, games_stop.get_token());
+                        }));
     }
 
     // A game's thread.
-    void play(std::uint64_t id, const ScheduledGame& game, std::unique_ptr<ClientConnection> one,
-              std::unique_ptr<ClientConnection> two, std::stop_token stop) {
-        Finished f{id, game, std::nullopt, {}, {}};
+    void play(std::uint64_t id, const ScheduledGame& game, std::array<std::unique_ptr<ClientConnection>, 2> seats,
+              bool training, std::stop_token stop) {
+        Finished f{id, game, std::nullopt, {}, {}, training};
+        const std::string& client = game.inputs.bots[seats[0] ? 0 : 1];
+        const std::string& other = game.inputs.bots[seats[0] ? 1 : 0];
+        const auto free_names = [&] { training ? release({client}) : release({client, other}); };
         try {
             const StopEvent stop_event(stop);
             const ReplayHeader header{game.inputs.bots, game.inputs.hashes, o.settings.config, game.inputs.seed,
                                       o.settings.time_limit_ms};
+            std::unique_ptr<Mover> bot = training ? o.training->player(bot_seed(o.settings.seed, game.key)) : nullptr;
             std::ostringstream log_text;
             GameLog game_log(log_text, header.bots);
-            ArenaGame arena_game({one.get(), two.get()}, header, std::chrono::milliseconds(o.settings.time_limit_ms),
-                                 stop_event);
+            ArenaGame arena_game({seats[0].get(), seats[1].get()}, header,
+                                 std::chrono::milliseconds(o.settings.time_limit_ms), stop_event, bot.get());
             f.played = arena_game.play(game_log);
             f.log = log_text.str();
             // Free to identify again before they hear of the end, so that a client that reconnects
             // at once is not refused as connected already.
-            release({game.inputs.bots[0], game.inputs.bots[1]});
+            free_names();
             arena_game.bye(f.played->record.result);
         } catch (const GameInterrupted&) {
         } catch (const std::exception& e) {
             f.error = e.what();
         }
-        release({game.inputs.bots[0], game.inputs.bots[1]});
+        free_names();
         // The connections close here, after the clients' B.
-        one.reset();
-        two.reset();
+        for (auto& c : seats) c.reset();
         std::lock_guard lock(mutex);
         finished.push_back(std::move(f));
         const std::uint64_t count = 1;
@@ -321,23 +371,26 @@ struct Arena::State {
         for (Finished& f : done) {
             running.erase(f.id);  // joins: its thread has returned or is returning
             const ScheduledGame& g = f.game;
-            const std::string pair = terminal_line(g.inputs.bots[0]) + " vs " + terminal_line(g.inputs.bots[1]);
+            ResultsStore& to = f.training ? *training_store : store;
+            ArenaSchedule& of = f.training ? *training_schedule : schedule;
+            const std::string pair = std::string(f.training ? "training " : "") + terminal_line(g.inputs.bots[0]) +
+                                     " vs " + terminal_line(g.inputs.bots[1]);
             if (!f.played) {
-                schedule.end(g, false);
+                of.end(g, false);
                 say(pair + ": " + (f.error.empty() ? "interrupted, not stored" : "failed, not stored: " + f.error));
                 continue;
             }
             try {
                 const GameRecord record = make_record(g, f.played->record.result, f.played->stats);
-                store.save(record, replay_text(f.played->record), f.log);
-                schedule.end(g, true);
+                to.save(record, replay_text(f.played->record), f.log);
+                of.end(g, true);
                 say(pair + ": " + outcome_text(g, *f.played));
-                if (o.observer) {
+                if (o.observer && !f.training) {
                     o.observer->game_stored(store, record, *f.played);
                     o.observer->run_finished(store, table_from_store(store.dir(), std::nullopt, log));
                 }
             } catch (const StoreError& e) {
-                schedule.end(g, false);
+                of.end(g, false);
                 say(pair + ": not stored: " + e.what());
             }
         }
@@ -353,15 +406,18 @@ struct Arena::State {
             std::vector<pollfd> fds = {{accepting ? listener.get() : -1, POLLIN, 0},
                                        {stop_event.fd(), POLLIN, 0},
                                        {wake.get(), POLLIN, 0}};
-            std::optional<Clock::time_point> next = accepting ? std::nullopt : std::optional(accept_paused_until);
+            // The first deadline the loop must wake for, if any.
+            Clock::time_point next = accepting ? Clock::time_point::max() : accept_paused_until;
+            if (const std::optional<Clock::time_point> due = training_due()) next = std::min(next, *due);
             for (const Waiting& w : waiting) {
                 fds.push_back({w.connection->fd(), POLLIN, 0});
-                if (w.name.empty() && (!next || w.identify_by < *next)) next = w.identify_by;
+                if (w.name.empty()) next = std::min(next, w.identify_by);
             }
             const int timeout =
-                next ? static_cast<int>(std::max<long long>(
-                           0, std::chrono::ceil<std::chrono::milliseconds>(*next - now).count()))
-                     : -1;
+                next == Clock::time_point::max()
+                    ? -1
+                    : static_cast<int>(std::clamp<long long>(
+                          std::chrono::ceil<std::chrono::milliseconds>(next - now).count(), 0, 60'000));
             if (::poll(fds.data(), fds.size(), timeout) < 0 && errno != EINTR)
                 throw ArenaError(std::string("poll: ") + std::strerror(errno));
             if (fds[1].revents) break;
@@ -385,6 +441,8 @@ struct Arena::State {
     int port;
     ResultsStore store;
     ArenaSchedule schedule;
+    std::optional<ResultsStore> training_store;  // with --training: results_dir/training
+    std::optional<ArenaSchedule> training_schedule;
     std::vector<Waiting> waiting;
     std::uint64_t arrivals = 0, games_begun = 0;
     Clock::time_point accept_paused_until{};

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <stop_token>
@@ -18,6 +20,16 @@ namespace gol::runner {
 
 struct ArenaError : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+// --training: what a client left waiting alone plays. Its games are stored apart, in the
+// results folder's training/, and never counted in the arena's table.
+struct ArenaTraining {
+    std::string name;  // as the clients see it: "Training/BOT"
+    std::string hash;  // the bot's content hash
+    // A player of the bot for one game, given the game's seed.
+    std::function<std::unique_ptr<Mover>(std::uint64_t seed)> player;
+    std::chrono::milliseconds after{30'000};  // how long a client waits alone before it plays it
 };
 
 struct ArenaOptions {
@@ -30,6 +42,7 @@ struct ArenaOptions {
     std::chrono::milliseconds identify_within{10'000};
     std::size_t max_waiting = 512;        // connections identifying or waiting; more are closed at once
     LeagueObserver* observer = nullptr;  // told of each stored game, and the table after it
+    std::optional<ArenaTraining> training;
 };
 
 class Arena {

@@ -1,5 +1,6 @@
 // `runner serve`: the arena for clients anywhere (docs/arena.md).
 #include "runner/cli/command.hpp"
+#include "runner/cli/game_options.hpp"
 
 #include "runner/arena/arena_server.hpp"
 #include "runner/league/tournament.hpp"
@@ -26,6 +27,10 @@ struct ServeArgs {
     int jobs = 1;
     int identify_ms = 10'000;
     std::string keys;
+    std::string training;
+    double training_after_s = 30;
+    BotLocations where;
+    bool no_sandbox = false;
     std::map<std::string, CLI::Option*> given;
     bool set(const std::string& name) const { return given.at(name)->count() > 0; }
 };
@@ -71,7 +76,22 @@ int run_serve_command(const ServeArgs& a) {
     }
     LeaguePages pages(stderr);
     o.observer = &pages;
+    // Only a training bot runs here, and only it needs the work area and the sandbox.
+    std::optional<PlaySetup> setup;
+    if (!a.training.empty()) setup.emplace(!a.no_sandbox);
     ProcessRegistry registry;
+    if (setup) {
+        const PreparedBot bot = load_bot(a.training, a.where, setup->sandbox());
+        const MoveLimits limits = move_limits(o.settings.time_limit_ms, 1024);
+        const BotHost host = setup->host(&registry, true);
+        o.training = ArenaTraining{"Training/" + bot.spec.name, bot.hash,
+                                   [bot, limits, host](std::uint64_t seed) -> std::unique_ptr<Mover> {
+                                       BotHost h = host;
+                                       h.seed = seed;
+                                       return std::make_unique<BotPlayer>(bot, limits, h);
+                                   },
+                                   std::chrono::milliseconds(static_cast<long long>(a.training_after_s * 1000))};
+    }
     InterruptWatcher interrupt(registry);
     try {
         Arena arena(std::move(o), stderr);
@@ -119,6 +139,12 @@ void add_serve(CLI::App& app, Action& run) {
     cmd->add_option("--identify-time", a->identify_ms, "Milliseconds a new connection has to send its whole I")
         ->check(CLI::Range(1, 600'000))
         ->capture_default_str();
+    cmd->add_option("--training", a->training, "Bot a client waiting alone plays; its games are stored apart (DIR/training)");
+    cmd->add_option("--training-after", a->training_after_s, "Seconds a client waits alone before it plays the training bot")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str();
+    add_bot_locations(*cmd, a->where);
+    cmd->add_flag("--no-sandbox", a->no_sandbox, "Run the training bot and its build without bubblewrap");
     cmd->add_option("--keys", a->keys, "File of names and their secrets: only they play (docs/arena.md)");
     cmd->callback([a, &run] { run = [a] { return run_serve_command(*a); }; });
 }

@@ -216,3 +216,23 @@ TEST_CASE("serve: clients in Python and C++ play with their own boards, bad clie
     CHECK(contains(again.wait_for("(game 2 of the pair) begins"), "(game 2 of the pair) begins"));
     again.stop();
 }
+
+TEST_CASE("serve: a client waiting alone plays the training bot, stored apart and not counted") {
+    RunnerFixture f;
+    const fs::path results = f.root.path() / "arena";
+    {
+        Server server(f, results,
+                      {"--training", std::string(TEST_BOTS_DIR) + "/block.py", "--training-after", "0.2", "--no-sandbox"});
+        const RunOutcome alone = run_client(f, python_client(server.port(), "alone/py"));
+        check_exact(alone, "alone/py");
+        CHECK(contains(alone.err, "alone/py: playing Training/block"));
+        CHECK(contains(server.wait_for("training alone/py vs Training/block"), "training game"));
+        server.stop();
+    }
+    const RunOutcome training = f.runner({"table", "--results", (results / "training").string()});
+    INFO(training.out << training.err);
+    CHECK(training.exit_status == 0);
+    CHECK(contains(training.out, "Training/block"));
+    const RunOutcome arena = f.runner({"table", "--results", results.string()});
+    CHECK_FALSE(contains(arena.out, "alone/py"));
+}
