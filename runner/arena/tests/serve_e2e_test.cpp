@@ -236,3 +236,30 @@ TEST_CASE("serve: a client waiting alone plays the training bot, stored apart an
     const RunOutcome arena = f.runner({"table", "--results", results.string()});
     CHECK_FALSE(contains(arena.out, "alone/py"));
 }
+
+TEST_CASE("serve: a client that floods in its game loses it, and its opponent's B is exact") {
+    RunnerFixture f;
+    Server server(f, f.root.path() / "arena", {});
+    std::promise<void> identified;
+    auto flooder = std::async(std::launch::async, [&] {
+        UniqueFd c = connect_to(server.port());
+        send_all(c.get(), tlv::identification("flooder/raw"));
+        identified.set_value();
+        tlv::Reader reader;
+        REQUIRE(next_message(c.get(), reader).type == tlv::Type::start);
+        // Passes, unasked, far more than it will ever be asked for: the arena reads them at its
+        // turn, never all of them, and closes it.
+        std::string flood;
+        for (int i = 0; i < 20'000; ++i) flood += tlv::move({});
+        ::send(c.get(), flood.data(), flood.size(), MSG_NOSIGNAL);
+        return closed_by_arena(c.get());
+    });
+    identified.get_future().wait();
+    server.wait_for("identified as flooder/raw");
+    const RunOutcome carol = run_client(f, python_client(server.port(), "carol/py"));
+    CHECK(flooder.get());
+    check_exact(carol, "carol/py");
+    const std::string log = server.wait_for("carol/py won by forfeit");
+    CHECK(contains(log, "(flooder/raw: it sent a message out of turn, before its T)"));
+    server.stop();
+}
