@@ -113,7 +113,7 @@ _runner() {
                 compopt -o filenames
                 mapfile -t COMPREPLY < <(compgen -d -- "$cur")
                 ;;
-            --tournament | --replay | --html | --log | --png | --from)
+            --tournament | --replay | --html | --log | --png | --from | --keys)
                 compopt -o filenames
                 mapfile -t COMPREPLY < <(compgen -f -- "$cur")
                 ;;

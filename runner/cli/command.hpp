@@ -24,6 +24,7 @@ void add_replay(CLI::App& app, Action& run);
 void add_league(CLI::App& app, Action& run);
 void add_table(CLI::App& app, Action& run);
 void add_import(CLI::App& app, Action& run);
+void add_serve(CLI::App& app, Action& run);
 
 // Options that name where bots and build products are.
 struct BotLocations {

@@ -237,7 +237,11 @@ int run_table_command(const TableArgs& a) {
         throw UsageError(e.what());
     }
     // Without this, a league's first minutes look like a table of bots tied at zero.
-    if (league_playing_into(dir))
+    // An arena's index lists no schedule up front (games_per_pair 0): there is no "of N" to say.
+    if (league_playing_into(dir) && table.settings.games_per_pair == 0)
+        std::cerr << "table: an arena is serving into this store: " << table.games.size()
+                  << " games recorded; the table shows the games so far\n";
+    else if (league_playing_into(dir))
         std::cerr << "table: a league is still playing into this store: " << table.games.size() << " of "
                   << table.total << " games recorded; the table shows the games so far\n";
     std::cout << render(table, format, dir);

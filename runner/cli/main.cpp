@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
     cli::add_league(app, run);
     cli::add_table(app, run);
     cli::add_import(app, run);
+    cli::add_serve(app, run);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

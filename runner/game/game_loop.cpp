@@ -1,10 +1,24 @@
 #include "runner/game/game_loop.hpp"
 
+#include <chrono>
+
 
 namespace gol::runner {
 
 std::string_view name(EndReason reason) {
-    return reason == EndReason::extinction ? "extinction" : "generations";
+    switch (reason) {
+        case EndReason::extinction: return "extinction";
+        case EndReason::generations: return "generations";
+        case EndReason::forfeit: return "forfeit";
+        case EndReason::clock: return "clock";
+    }
+    return "generations";
+}
+
+std::optional<EndReason> end_reason_from_name(std::string_view text) {
+    for (EndReason r : {EndReason::extinction, EndReason::generations, EndReason::forfeit, EndReason::clock})
+        if (name(r) == text) return r;
+    return std::nullopt;
 }
 
 std::optional<Verdict> judge(std::int64_t cells1, std::int64_t cells2, int generation, int last_generation) {
@@ -13,20 +27,19 @@ std::optional<Verdict> judge(std::int64_t cells1, std::int64_t cells2, int gener
     return Verdict{cells1 > cells2 ? 1 : cells2 > cells1 ? 2 : 0, EndReason::generations};
 }
 
-GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
-                     std::stop_token stop) {
-    Board board(config.height, config.width);
-    return play_game(board, seat1, seat2, config.generations, observer, stop);
-}
+namespace {
 
-GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, GameObserver& observer,
-                     std::stop_token stop) {
+using Clock = std::chrono::steady_clock;
+
+GameResult play_on(Board& board, Mover& seat1, Mover& seat2, int generations, std::optional<Clock::time_point> clock_end,
+                   GameObserver& observer, std::stop_token stop) {
     std::array<Mover*, 2> movers = {&seat1, &seat2};
     std::vector<Cell> applied;
     GameResult result;
 
     for (int tick = 0;; ++tick) {
-        for (int seat = 1; seat <= 2; ++seat) {
+        int lost = 0;  // the seat disconnected this tick
+        for (int seat = 1; seat <= 2 && !lost; ++seat) {
             if (stop.stop_requested()) throw GameInterrupted();
             MoveReport move = movers[seat - 1]->move(board, seat, tick);
             if (move.ok()) {
@@ -37,6 +50,7 @@ GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, 
             } else {
                 move.cells.clear();
                 ++result.forfeits[seat - 1];
+                if (move.forfeit->kind == ForfeitKind::disconnected) lost = seat;
             }
             observer.on_move(tick, seat, move);
         }
@@ -44,11 +58,35 @@ GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, 
         result.generations = tick + 1;
         result.cells = {board.population(Player::one), board.population(Player::two)};
         observer.on_generation(result.generations, result.cells[0], result.cells[1]);
+        if (lost) {
+            result.verdict = {3 - lost, EndReason::forfeit};
+            return result;
+        }
         if (auto verdict = judge(result.cells[0], result.cells[1], result.generations, generations)) {
             result.verdict = *verdict;
             return result;
         }
+        if (clock_end && Clock::now() >= *clock_end) {
+            const auto& c = result.cells;
+            result.verdict = {c[0] > c[1] ? 1 : c[1] > c[0] ? 2 : 0, EndReason::clock};
+            return result;
+        }
     }
+}
+
+}  // namespace
+
+GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
+                     std::stop_token stop) {
+    Board board(config.height, config.width);
+    std::optional<Clock::time_point> clock_end;
+    if (config.clock_s > 0) clock_end = Clock::now() + std::chrono::seconds(config.clock_s);
+    return play_on(board, seat1, seat2, config.generations, clock_end, observer, stop);
+}
+
+GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, GameObserver& observer,
+                     std::stop_token stop) {
+    return play_on(board, seat1, seat2, generations, std::nullopt, observer, stop);
 }
 
 }  // namespace gol::runner

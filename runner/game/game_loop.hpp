@@ -22,10 +22,16 @@ struct GameConfig {
     int width = 1000;
     int height = 1000;
     int generations = 10000;
+    // The 2014 arena's end (runner serve --clock): when above 0, a game also ends after the
+    // generation in which this many seconds have passed since it began, the larger side winning.
+    int clock_s = 0;
 };
 
-enum class EndReason { extinction, generations };
+// forfeit: a seat's move was a `disconnected` forfeit (an arena client, docs/arena.md);
+// clock: the game's clock time ran out (GameConfig::clock_s).
+enum class EndReason { extinction, generations, forfeit, clock };
 std::string_view name(EndReason reason);
+std::optional<EndReason> end_reason_from_name(std::string_view text);
 
 struct Verdict {
     int winner_seat = 0;  // 1 or 2; 0 for a draw
@@ -57,12 +63,13 @@ struct GameInterrupted : std::runtime_error {
 };
 
 // Seat 1 moves and its cells are placed, then seat 2 moves seeing them, then one generation;
-// repeated until judge() decides. Throws GameInterrupted once `stop` is requested.
+// repeated until judge() decides. A `disconnected` forfeit ends the game after that generation,
+// won by the other seat, which is not asked for its move when it had not moved yet. Throws GameInterrupted once `stop` is requested.
 GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
                      std::stop_token stop = {});
 
 // The same on `board`, which must be empty and is left as the game ends: `generations` is the
-// game's limit.
+// game's limit, and there is no clock.
 GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, GameObserver& observer,
                      std::stop_token stop = {});
 

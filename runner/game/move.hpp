@@ -28,6 +28,9 @@ enum class ForfeitKind {
     protocol,  // a persistent bot broke its line protocol, or a reply held a NUL byte
     gave_up,   // a persistent bot restarted too often and sits out the rest of the game
     resource_limit,  // CPU time, memory or file size limit
+    // An arena client broke the protocol, let its time run out or left: it is disconnected and
+    // loses the game (2014 rules, docs/arena.md). The game loop ends the game on it.
+    disconnected,
 };
 
 std::string_view name(ForfeitKind kind);

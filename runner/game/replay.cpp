@@ -72,6 +72,7 @@ void to_json(json& j, const ReplayHeader& h) {
          {"generations", h.config.generations},
          {"seed", h.seed},
          {"time_limit_ms", h.time_limit_ms}};
+    if (h.config.clock_s > 0) j["clock_s"] = h.config.clock_s;
 }
 
 void from_json(const json& j, ReplayHeader& h) {
@@ -85,6 +86,8 @@ void from_json(const json& j, ReplayHeader& h) {
     h.config.width = int_field(j, "width", 1, Board::max_side);
     h.config.height = int_field(j, "height", 1, Board::max_side);
     h.config.generations = int_field(j, "generations", 1, GameConfig::max_generations);
+    // Only an arena game with --clock has one.
+    h.config.clock_s = j.contains("clock_s") ? int_field(j, "clock_s", 1, 86400) : 0;
     h.seed = j.value("seed", std::uint64_t{0});
     h.time_limit_ms = j.value("time_limit_ms", 1000);
     h.rules = j.value("rules", "");
@@ -130,9 +133,9 @@ void to_json(json& j, const GameResult& r) {
 void from_json(const json& j, GameResult& r) {
     r = {};
     const std::string reason = string_value(field(j, "reason"), "reason");
-    if (reason != name(EndReason::extinction) && reason != name(EndReason::generations))
-        throw RecordError("\"reason\" is \"" + reason + "\", not \"extinction\" or \"generations\"");
-    r.verdict.reason = reason == name(EndReason::extinction) ? EndReason::extinction : EndReason::generations;
+    const std::optional<EndReason> known = end_reason_from_name(reason);
+    if (!known) throw RecordError("\"reason\" is \"" + reason + "\", not \"extinction\", \"generations\" or \"forfeit\"");
+    r.verdict.reason = *known;
     const json& winner = field(j, "winner");
     if (!winner.is_null() && !(winner.is_number_integer() && (winner == 1 || winner == 2)))
         throw RecordError("\"winner\" is " + json_text(winner) + ", not 1, 2 or null");
@@ -213,12 +216,28 @@ Replay read_replay(std::istream& in) {
         throw ReplayError("the result says the game reached its generation limit after " +
                           std::to_string(r.generations) + " generations, but the header's limit is " +
                           std::to_string(config.generations));
+    if (r.verdict.reason == EndReason::clock && config.clock_s == 0)
+        throw ReplayError("the result says the game's clock ran out, but the header gives it no clock");
+    if (r.verdict.reason == EndReason::forfeit) {
+        const auto loser_disconnected = [&] {
+            const std::optional<Forfeit>& last = replay.ticks.back()[2 - r.verdict.winner_seat].forfeit;
+            return last && last->kind == ForfeitKind::disconnected;
+        };
+        if (r.verdict.winner_seat == 0 || !loser_disconnected())
+            throw ReplayError("the result says the game ended by forfeit, but its last tick holds no disconnection of "
+                              "the losing seat");
+    }
     return replay;
 }
 
 GameResult resimulate(const Replay& replay, GameObserver& observer) {
     RecordedMover one(replay, 1), two(replay, 2);
-    return play_game(one, two, replay.header.config, observer);
+    if (replay.result.verdict.reason != EndReason::clock) return play_game(one, two, replay.header.config, observer);
+    // A clock's end is where the record says it came: played again as a limit of generations.
+    Board board(replay.header.config.height, replay.header.config.width);
+    GameResult result = play_game(board, one, two, replay.result.generations, observer);
+    if (result.verdict.reason == EndReason::generations) result.verdict.reason = EndReason::clock;
+    return result;
 }
 
 GameResult resimulate(const Replay& replay) {

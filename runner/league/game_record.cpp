@@ -34,6 +34,7 @@ std::string differences(const GameInputs& stored, const GameInputs& scheduled) {
     differs(stored.seed != scheduled.seed, "seed");
     differs(stored.width != scheduled.width || stored.height != scheduled.height, "board");
     differs(stored.generations != scheduled.generations, "generations");
+    differs(stored.clock_s != scheduled.clock_s, "clock_s");
     differs(stored.time_limit_ms != scheduled.time_limit_ms, "time_limit_ms");
     differs(stored.memory_limit_mb != scheduled.memory_limit_mb, "memory_limit_mb");
     differs(stored.cpu_limit_s != scheduled.cpu_limit_s, "cpu_limit_s");
@@ -57,16 +58,24 @@ void check_result(const GameRecord& r, const GameInputs& in) {
     for (int s = 0; s < 2; ++s) check_range(g.cells[s], "cells", 0, board);
 
     const bool extinct1 = g.cells[0] == 0, extinct2 = g.cells[1] == 0;
-    if (g.verdict.reason == EndReason::extinction) {
+    if (g.verdict.reason == EndReason::clock && in.clock_s <= 0)
+        throw RecordError("it ended by the clock, but its game has none");
+    if (g.verdict.reason == EndReason::forfeit) {
+        const int loser = 3 - g.verdict.winner_seat;
+        if (g.verdict.winner_seat == 0 || !r.forfeit_reasons[loser - 1].contains(std::string(name(ForfeitKind::disconnected))))
+            throw RecordError("it ended by forfeit, but the losing seat has no disconnected forfeit");
+    } else if (g.verdict.reason == EndReason::extinction) {
         if (extinct1 == extinct2) throw RecordError("it ended by extinction, but not exactly one side has 0 cells");
         if (g.verdict.winner_seat != (extinct1 ? 2 : 1))
             throw RecordError("it ended by extinction, but the winner is not the side with cells left");
     } else {
         if (extinct1 != extinct2)
-            throw RecordError("one side has 0 cells, which ends a game by extinction, but the reason is generations");
+            throw RecordError("one side has 0 cells, which ends a game by extinction, but the reason is " +
+                              std::string(name(g.verdict.reason)));
         const int larger = g.cells[0] > g.cells[1] ? 1 : g.cells[1] > g.cells[0] ? 2 : 0;
         if (g.verdict.winner_seat != larger)
-            throw RecordError("it ended by generations, but the winner is not the side with more cells (or a draw when equal)");
+            throw RecordError("it ended by " + std::string(name(g.verdict.reason)) +
+                              ", but the winner is not the side with more cells (or a draw when equal)");
     }
 
     for (int s = 0; s < 2; ++s) {
@@ -152,6 +161,7 @@ void to_json(json& j, const GameInputs& in) {
          {"sandboxed", in.sandboxed},
          {"startup_limit_ms", in.startup_limit_ms},
          {"time_mode", in.cpu_time ? "cpu" : "wall"}};
+    if (in.clock_s > 0) j["clock_s"] = in.clock_s;
 }
 
 void from_json(const json& j, GameInputs& in) {
@@ -174,6 +184,7 @@ void from_json(const json& j, GameInputs& in) {
     // Absent from records stored before they existed: the defaults they were played with.
     if (j.contains("startup_limit_ms")) in.startup_limit_ms = int_field(j, "startup_limit_ms");
     if (j.contains("time_mode")) in.cpu_time = string_value(j["time_mode"], "time_mode") == "cpu";
+    in.clock_s = j.contains("clock_s") ? int_field(j, "clock_s") : 0;
 }
 
 // The result's fields sit at the top level beside the key and the inputs.

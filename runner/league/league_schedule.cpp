@@ -42,6 +42,7 @@ ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSetti
     in.width = s.config.width;
     in.height = s.config.height;
     in.generations = s.config.generations;
+    in.clock_s = s.config.clock_s;
     in.time_limit_ms = s.time_limit_ms;
     in.memory_limit_mb = s.memory_limit_mb;
     in.cpu_limit_s = s.cpu_limit_s;
@@ -69,6 +70,8 @@ std::string game_key(const GameInputs& in) {
         .add_u64(in.sandboxed ? 1 : 0);
     if (in.startup_limit_ms != GameInputs{}.startup_limit_ms || in.cpu_time != GameInputs{}.cpu_time)
         h.add_field("timing").add_u64(u64(in.startup_limit_ms)).add_u64(in.cpu_time ? 1 : 0);
+    // Only when there is one, so that every game without a clock keeps the key it had.
+    if (in.clock_s > 0) h.add_field("clock").add_u64(u64(in.clock_s));
     return h.hex();
 }
 

@@ -39,6 +39,7 @@ struct GameInputs {
     int game_index = 0;                 // within its pair
     std::uint64_t seed = 0;
     int width = 0, height = 0, generations = 0;  // the board and the generation limit
+    int clock_s = 0;  // an arena's clock (runner serve --clock); 0: none
     int time_limit_ms = 0;
     int memory_limit_mb = 0;
     int cpu_limit_s = 0;

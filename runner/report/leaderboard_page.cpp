@@ -200,14 +200,22 @@ std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& hea
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                       "<title>" + tournament + " &mdash; league table</title><style>" + std::string(kStyle) +
                       "</style></head><body>\n";
+    // An arena (runner serve) schedules no games up front: its pairs play as its clients meet.
+    const bool arena = t.settings.games_per_pair == 0;
+    const std::string pairing =
+        arena ? "an arena (pairs play as they meet)" : std::to_string(t.settings.games_per_pair) + " games a pair";
+    const std::string played = std::to_string(t.games.size()) +
+                               (arena ? "" : " of " + std::to_string(t.total)) + " games played";
     out += "<header><h1 id=\"tournament\">" + tournament + "</h1>\n<p id=\"written\">League table, page written " +
            utc_time(heading.written) + "</p>\n<p class=\"settings\">" +
            html_escape(std::to_string(c.width) + "x" + std::to_string(c.height) + " board, " +
-                       std::to_string(c.generations) + " generations, " + std::to_string(t.settings.time_limit_ms) +
-                       " ms a move, " + std::to_string(t.settings.games_per_pair) + " games a pair, scoring " +
-                       std::string(name(t.scoring)) + "; " + std::to_string(t.games.size()) + " of " +
-                       std::to_string(t.total) + " games played") + "</p>\n";
-    out += t.settings.sandboxed
+                       (c.clock_s > 0 ? std::to_string(c.clock_s) + " s of clock a game, "
+                                      : std::to_string(c.generations) + " generations, ") +
+                       std::to_string(t.settings.time_limit_ms) +
+                       " ms a move, " + pairing + ", scoring " + std::string(name(t.scoring)) + "; " + played) +
+           "</p>\n";
+    out += arena ? "<p id=\"sandbox\" class=\"settings\">An arena: clients played from their own machines.</p>\n"
+         : t.settings.sandboxed
                ? "<p id=\"sandbox\" class=\"settings\">Bots ran inside the bubblewrap sandbox.</p>\n"
                : "<p id=\"sandbox\" class=\"unsandboxed\">Bots ran without a sandbox.</p>\n";
     for (const std::string& note : table_notes(t)) out += "<p class=\"note\">Note: " + html_escape(note) + ".</p>\n";

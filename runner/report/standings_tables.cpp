@@ -128,10 +128,13 @@ constexpr std::string_view kTimeNote =
     "of the time limit).";
 
 std::string sandbox_words(const LeagueTable& t) {
+    if (t.settings.games_per_pair == 0) return "no (arena clients play from their own machines)";
     return t.settings.sandboxed ? "yes (bots ran inside bubblewrap)" : "no (bots ran without a sandbox)";
 }
 
 std::string games_line(const LeagueTable& t) {
+    // An arena (runner serve) lists no games before they are played: there is no total to give.
+    if (t.settings.games_per_pair == 0) return "an arena, " + std::to_string(t.games.size()) + " games played";
     return std::to_string(t.total) + " games: " + std::to_string(t.played) + " played now, " +
            std::to_string(t.reused) + " from the results store";
 }

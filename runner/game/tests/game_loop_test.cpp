@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <sstream>
+#include <thread>
 
 using namespace gol;
 using namespace gol::runner;
@@ -122,6 +123,83 @@ TEST_CASE("game: a forfeited turn places nothing and is counted") {
     CHECK(r.generations == 1);
 }
 
+TEST_CASE("game: a disconnection ends the game after its generation, won by the other seat") {
+    // Seat 1 leaves at tick 2: seat 2 is not asked that tick, the generation is computed, seat 2 wins.
+    ScriptedMover one([](int tick, const std::string&) {
+        return tick == 2 ? forfeit(ForfeitKind::disconnected) : cells({{0, 0}, {0, 1}, {1, 0}, {1, 1}});
+    });
+    ScriptedMover two = block_at(5, 5);
+    ReplayHeader header{{"one", "two"}, {"h1", "h2"}, {10, 10, 50}, 1, 1000};
+    ReplayRecorder recorder(header);
+    GameResult r = play_game(one, two, header.config, recorder);
+    recorder.finish(r);
+    CHECK(r.verdict.winner_seat == 2);
+    CHECK(r.verdict.reason == EndReason::forfeit);
+    CHECK(r.generations == 3);
+    CHECK(r.cells == std::array<std::int64_t, 2>{4, 4});
+    CHECK(two.seen.size() == 2);
+
+    // Its replay reads back and plays again to the same end.
+    std::istringstream in(replay_text(recorder.record()));
+    const Replay replay = read_replay(in);
+    CHECK(replay.result.verdict.reason == EndReason::forfeit);
+    CHECK(same_result(resimulate(replay), r));
+
+    // A result that claims a forfeit the last tick does not hold is refused.
+    std::string text = replay_text(recorder.record());
+    const auto at = text.find("\"forfeit\":\"disconnected\"");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 26, "\"forfeit\":\"timeout\"");
+    std::istringstream tampered(text);
+    CHECK_THROWS_AS(read_replay(tampered), ReplayError);
+}
+
+TEST_CASE("game: the second seat's disconnection ends its tick too") {
+    ScriptedMover one = block_at(0, 0);
+    ScriptedMover two([](int tick, const std::string&) {
+        return tick == 0 ? forfeit(ForfeitKind::disconnected) : cells({});
+    });
+    GameObserver none;
+    GameResult r = play_game(one, two, {10, 10, 50}, none);
+    CHECK(r.verdict.winner_seat == 1);
+    CHECK(r.verdict.reason == EndReason::forfeit);
+    CHECK(r.generations == 1);
+    CHECK(r.forfeits == std::array<int, 2>{0, 1});
+}
+
+TEST_CASE("game: with a clock, the game ends after the generation in which its time ran out") {
+    // Each move takes a little time, so a one-second clock ends the game long before its limit.
+    ScriptedMover one([](int tick, const std::string&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (tick == 0) return cells({{0, 0}, {0, 1}, {1, 0}, {1, 1}});
+        return tick == 1 ? cells({{0, 5}, {0, 6}, {1, 5}, {1, 6}}) : cells({});
+    });
+    ScriptedMover two = block_at(7, 7);
+    GameConfig config{10, 10, 100000};
+    config.clock_s = 1;
+    ReplayHeader header{{"one", "two"}, {"h1", "h2"}, config, 1, 1000};
+    ReplayRecorder recorder(header);
+    const GameResult r = play_game(one, two, config, recorder);
+    recorder.finish(r);
+    CHECK(r.verdict.reason == EndReason::clock);
+    CHECK(r.verdict.winner_seat == 1);
+    CHECK(r.generations < 100000);
+
+    // Its replay plays again to the same end, where the record says the clock ran out.
+    std::istringstream in(replay_text(recorder.record()));
+    const Replay replay = read_replay(in);
+    CHECK(replay.header.config.clock_s == 1);
+    CHECK(same_result(resimulate(replay), r));
+
+    // A clock's end in a game without a clock is refused.
+    std::string text = replay_text(recorder.record());
+    const auto at = text.find(",\"clock_s\":1");
+    REQUIRE(at != std::string::npos);
+    text.erase(at, 12);
+    std::istringstream tampered(text);
+    CHECK_THROWS_AS(read_replay(tampered), ReplayError);
+}
+
 TEST_CASE("replay: a recorded game reads back and re-simulates to the same result") {
     ScriptedMover one([](int tick, const std::string&) {
         if (tick == 1) return forfeit(ForfeitKind::not_json);
@@ -203,8 +281,10 @@ TEST_CASE("replay: the record is written in the replay format and reads back as 
         }
         return "";
     };
+    CHECK(error(R"("reason":"extinction")", R"("reason":"resigned")") ==
+          R"(line 4: "reason" is "resigned", not "extinction", "generations" or "forfeit")");
     CHECK(error(R"("reason":"extinction")", R"("reason":"forfeit")") ==
-          R"(line 4: "reason" is "forfeit", not "extinction" or "generations")");
+          "the result says the game ended by forfeit, but its last tick holds no disconnection of the losing seat");
     CHECK(error(R"("forfeit":"timeout")", R"("forfeit":"slow")") == R"(line 2: unknown forfeit "slow")");
     CHECK(error(R"("version":1)", R"("version":2)") == "line 1: replay version 2 is not supported");
     CHECK(error(R"("cells":[1,0])", R"("cells":[1.5,0])") == R"(line 4: "cells" is 1.5, not an integer)");

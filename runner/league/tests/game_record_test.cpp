@@ -100,7 +100,9 @@ TEST_CASE("game record: impossible results are refused, naming what is wrong") {
         {[](json& j) { j["generations"] = 0; }, "\"generations\" is 0, not from 1 to 100"},
         {[](json& j) { j["generations"] = 101; }, "\"generations\" is 101, not from 1 to 100"},
         {[](json& j) { j["generations"] = 99; }, "it ended by generations after 99 of 100"},
-        {[](json& j) { j["reason"] = "forfeit"; }, "\"reason\" is \"forfeit\""},
+        {[](json& j) { j["reason"] = "resigned"; }, "\"reason\" is \"resigned\""},
+        {[](json& j) { j["reason"] = "forfeit"; }, "it ended by forfeit, but the losing seat has no disconnected forfeit"},
+        {[](json& j) { j["reason"] = "clock"; }, "it ended by the clock, but its game has none"},
         {[](json& j) { j["reason"] = "extinction"; }, "not exactly one side has 0 cells"},
         {[](json& j) {
              j["reason"] = "extinction";

@@ -69,7 +69,7 @@ TEST_CASE("integrity: each setting that decides a game changes every key, and se
     base.config = {20, 20, 50};
     const std::set<std::string> keys = keys_of(schedule_league(bots, base));
     REQUIRE(keys.size() == 6);
-    for (const char* c : {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}) {
+    for (const char* c : {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}) {
         CAPTURE(c);
         const std::string changed(c);
         LeagueSettings s = base;
@@ -83,6 +83,7 @@ TEST_CASE("integrity: each setting that decides a game changes every key, and se
         if (changed == "h") s.seed = 2;
         if (changed == "i") s.startup_limit_ms = 20000;
         if (changed == "j") s.cpu_time = true;
+        if (changed == "k") s.config.clock_s = 300;
         for (const std::string& k : keys_of(schedule_league(bots, s))) CHECK_FALSE(keys.contains(k));
     }
     // The games per pair decide how many games there are, not any one game.

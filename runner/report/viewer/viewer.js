@@ -22,6 +22,7 @@
     ['protocol', 'broke the line protocol'],
     ['gave_up', 'restarted too often and sits the game out'],
     ['resource_limit', 'hit a resource limit'],
+    ['disconnected', 'was disconnected from the arena, and lost'],
   ]);
 
   const $ = (id) => document.getElementById(id);
@@ -90,7 +91,10 @@
     let text;
     if (result.winner === 1 || result.winner === 2) {
       const w = result.winner;
-      const how = result.reason === 'extinction' ? `by extinction at generation ${n}` : `on cells after ${n} generations`;
+      const how = result.reason === 'extinction' ? `by extinction at generation ${n}`
+        : result.reason === 'forfeit' ? `by forfeit at generation ${n}, the other side disconnected`
+        : result.reason === 'clock' ? `on cells when the clock ran out, after ${n} generations`
+        : `on cells after ${n} generations`;
       text = `${names[w - 1]} (seat ${w}) wins ${how}: ${cells[w - 1]} cells to ${cells[2 - w]}.`;
     } else {
       text = `Draw after ${n} generations: ${cells[0]} cells to ${cells[1]}.`;

@@ -1,0 +1,65 @@
+// `runner serve`: the arena (docs/arena.md). One thread watches the listening socket and the
+// clients waiting for a game, all non-blocking with deadlines, so no client can stall it; each
+// game runs in a thread of its own, at most `jobs` at once, and is stored when it ends.
+#pragma once
+
+#include "runner/arena/arena_keys.hpp"
+#include "runner/league/league.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <stop_token>
+#include <string>
+
+namespace gol::runner {
+
+struct ArenaError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// --training: what a client left waiting alone plays. Its games are stored apart, in the
+// results folder's training/, and never counted in the arena's table.
+struct ArenaTraining {
+    std::string name;  // as the clients see it: "Training/BOT"
+    std::string hash;  // the bot's content hash
+    // A player of the bot for one game, given the game's seed.
+    std::function<std::unique_ptr<Mover>(std::uint64_t seed)> player;
+    std::chrono::milliseconds after{30'000};  // how long a client waits alone before it plays it
+};
+
+struct ArenaOptions {
+    std::string bind = "0.0.0.0";
+    int port = 0;  // 0: a free port, which Arena::port() says
+    std::filesystem::path results_dir;
+    LeagueSettings settings;  // the board, the generations and the time limit per move
+    int jobs = 1;             // games at once
+    std::optional<ArenaKeys> keys;
+    std::chrono::milliseconds identify_within{10'000};
+    std::size_t max_waiting = 512;        // connections identifying or waiting; more are closed at once
+    LeagueObserver* observer = nullptr;  // told of each stored game, and the table after it
+    std::optional<ArenaTraining> training;
+};
+
+class Arena {
+public:
+    // Binds the socket and opens the store. Throws ArenaError (the address), StoreError.
+    Arena(ArenaOptions options, std::FILE* log);
+    ~Arena();
+    Arena(const Arena&) = delete;
+    Arena& operator=(const Arena&) = delete;
+
+    int port() const;
+    // Serves until `stop`. The games in progress then end, not stored.
+    void serve(std::stop_token stop);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace gol::runner

@@ -1,0 +1,57 @@
+// One client's TCP connection as the arena uses it: non-blocking, every wait bounded by a
+// deadline and woken by the arena's stop, the bytes read in small pieces so that a client that
+// floods costs a bounded buffer.
+#pragma once
+
+#include "runner/arena/tlv.hpp"
+#include "runner/sys/stop_event.hpp"
+#include "runner/sys/unique_fd.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gol::runner {
+
+// The connection is of no more use: closed by the client, broken, too slow, or its bytes broke
+// the protocol. what() says which, for the log and the record.
+struct ConnectionLost : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class ClientConnection {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    // `fd` is a connected socket; it is made non-blocking. `peer` names it in messages.
+    ClientConnection(UniqueFd fd, std::string peer);
+
+    int fd() const { return fd_.get(); }
+    const std::string& peer() const { return peer_; }
+
+    // Writes all of `bytes` by `deadline`. Throws ConnectionLost when the client does not take
+    // them in time or the connection broke, GameInterrupted once `stop` is.
+    void send(std::string_view bytes, Clock::time_point deadline, const StopEvent& stop);
+
+    // The next whole message, waiting for it until `deadline`. Throws ConnectionLost (closed,
+    // broken, no whole message in time, or a ProtocolError's words), GameInterrupted once `stop` is.
+    tlv::Message receive(Clock::time_point deadline, const StopEvent& stop);
+
+    enum class Arrived { nothing, bytes, closed };
+    // Takes in what has arrived, without waiting: `bytes` when any came. Throws ConnectionLost
+    // when the connection broke.
+    Arrived take_arrived();
+    // The messages taken in so far (take_arrived), which a caller reads with next().
+    tlv::Reader& reader() { return reader_; }
+
+private:
+    UniqueFd fd_;
+    std::string peer_;
+    tlv::Reader reader_;
+};
+
+// "the client closed the connection" with what it had sent of a message, if anything.
+std::string closed_reason(const tlv::Reader& reader);
+
+}  // namespace gol::runner

@@ -1,0 +1,269 @@
+// `runner serve` with real clients over TCP: the sample clients in Python and C++ keep their own
+// boards and check each B against them, bad clients are closed while the arena serves on, the
+// games are in the store's table, and a restart carries on.
+#include "runner/arena/tlv.hpp"
+#include "runner/sys/process.hpp"
+#include "runner/sys/unique_fd.hpp"
+#include "runner/testing/runner_fixture.hpp"
+
+#include <doctest/doctest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <csignal>
+#include <future>
+#include <thread>
+
+using namespace gol::runner;
+using namespace gol::runner::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// `runner serve` in the background, its stderr in a file that the test reads as it grows.
+class Server {
+public:
+    Server(RunnerFixture& f, const fs::path& results, std::vector<std::string> extra) : log_(f.root.path() / "serve.log") {
+        std::error_code ec;
+        fs::remove(log_, ec);
+        SpawnSpec spec;
+        spec.argv = {"/bin/sh", "-c", "exec \"$@\" 2>>\"$LOG\"", "sh", RUNNER_BIN, "serve", "--port", "0", "--bind",
+                     "127.0.0.1", "--results", results.string(), "--width", "64", "--height", "48", "--generations",
+                     "40", "--identify-time", "1000"};
+        spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
+        spec.cwd = f.root.path();
+        spec.env = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "LOG=" + log_.string()};
+        process_.emplace(spec);
+        REQUIRE(process_->started());
+        const std::string line = wait_for("port ");
+        port_ = std::stoi(line.substr(line.rfind("port ") + 5));
+    }
+
+    int port() const { return port_; }
+    std::string log() const { return read_text(log_); }
+
+    // The log once it holds `part`.
+    std::string wait_for(const std::string& part) {
+        // A bound, not a measure: far longer than any of these waits takes, so that a test whose
+        // line never comes fails saying so instead of hanging.
+        for (int i = 0; i < 3000; ++i) {
+            const std::string text = log();
+            if (contains(text, part)) return text;
+            std::this_thread::sleep_for(20ms);
+        }
+        FAIL("the arena's log never said \"" << part << "\": " << log());
+        return {};
+    }
+
+    // SIGINT, as Ctrl-C sends it: the arena stops cleanly.
+    std::string stop() {
+        ::kill(process_->pid(), SIGINT);
+        const std::string text = wait_for("arena: stopped");
+        process_->end();
+        return text;
+    }
+
+private:
+    fs::path log_;
+    int port_ = 0;
+    std::optional<BackgroundProcess> process_;
+};
+
+UniqueFd connect_to(int port) {
+    UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    REQUIRE(fd);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::connect(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0);
+    // No wait in these tests is long; one that is means the arena did not answer.
+    const timeval limit{30, 0};
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    return fd;
+}
+
+void send_all(int fd, const std::string& bytes) {
+    REQUIRE(::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size()));
+}
+
+// Whether the arena closed the connection (reading gives its end, not a timeout).
+bool closed_by_arena(int fd) {
+    char buf[256];
+    for (;;) {
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n == 0 || (n < 0 && errno == ECONNRESET)) return true;
+        if (n < 0) return false;
+    }
+}
+
+tlv::Message next_message(int fd, tlv::Reader& reader) {
+    for (;;) {
+        if (auto m = reader.next()) return *m;
+        char buf[256];
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        REQUIRE(n > 0);
+        reader.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+    }
+}
+
+RunOutcome run_client(RunnerFixture& f, std::vector<std::string> argv) {
+    SpawnSpec spec;
+    spec.argv = std::move(argv);
+    spec.cwd = f.root.path();
+    spec.timeout = 120s;
+    return run_process(spec);
+}
+
+std::vector<std::string> python_client(int port, const std::string& name) {
+    return {"python3", std::string(ARENA_CLIENTS_DIR) + "/arena_client.py", "--port", std::to_string(port), "--name",
+            name, "--width", "64", "--height", "48"};
+}
+
+std::vector<std::string> cpp_client(int port, const std::string& name) {
+    return {ARENA_CLIENT_BIN, "--port", std::to_string(port), "--name", name, "--width", "64", "--height", "48",
+            "--seed", "7"};
+}
+
+// Both clients' runs, played at once.
+std::array<RunOutcome, 2> play(RunnerFixture& f, std::vector<std::string> a, std::vector<std::string> b) {
+    auto first = std::async(std::launch::async, [&] { return run_client(f, a); });
+    RunOutcome second = run_client(f, b);
+    return {first.get(), second};
+}
+
+void check_exact(const RunOutcome& r, const std::string& name) {
+    INFO(name << ": " << r.out << r.err);
+    CHECK(r.kind == RunOutcome::Kind::exited);
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, name + ": B "));
+}
+
+}  // namespace
+
+TEST_CASE("serve: clients in Python and C++ play with their own boards, bad clients are closed, the table counts, a restart carries on") {
+    RunnerFixture f;
+    const fs::path results = f.root.path() / "arena";
+    {
+        Server server(f, results, {"-j", "2"});
+        const int port = server.port();
+
+        // Idle connections and a half-sent identification wait while everything else goes on.
+        std::vector<UniqueFd> idle;
+        for (int i = 0; i < 100; ++i) idle.push_back(connect_to(port));
+        UniqueFd stalled = connect_to(port);
+        send_all(stalled.get(), std::string("I\x0a" "abc", 5));
+
+        // Each of these is closed at once, with a line that says why.
+        const std::vector<std::pair<std::string, std::string>> bad = {
+            {"X", "a message of unknown type 'X'"},
+            {std::string("I\xfb", 2), "'I' of length 251"},
+            {std::string("I\x02\xc3\x28", 4), "not UTF-8"},
+            {std::string("M\x00", 2), "sent 'M' before identifying"},
+            {"I\x05" "flood" + std::string(100'000, 'x'), "out of turn"},
+        };
+        for (const auto& [bytes, why] : bad) {
+            UniqueFd c = connect_to(port);
+            ::send(c.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL);
+            CHECK(closed_by_arena(c.get()));
+            CHECK(contains(server.wait_for(why), why));
+        }
+
+        // Two clients that keep their own board: every B equals their own count.
+        const auto [alice, bob] = play(f, python_client(port, "alice/py"), cpp_client(port, "bob/cpp"));
+        check_exact(alice, "alice/py");
+        check_exact(bob, "bob/cpp");
+
+        // A client that leaves at its first turn loses; the other gets its B.
+        std::promise<void> identified;
+        auto leaver = std::async(std::launch::async, [&] {
+            UniqueFd c = connect_to(port);
+            send_all(c.get(), tlv::identification("leaver/raw"));
+            identified.set_value();
+            tlv::Reader reader;
+            while (next_message(c.get(), reader).type != tlv::Type::turn) {
+            }
+        });
+        identified.get_future().wait();
+        server.wait_for("identified as leaver/raw");
+        const RunOutcome carol = run_client(f, python_client(port, "carol/py"));
+        leaver.get();
+        check_exact(carol, "carol/py");
+        std::string log = server.wait_for("carol/py won by forfeit");
+        CHECK(contains(log, "(leaver/raw: the client closed the connection)"));
+
+        // The half-sent identification was closed at its deadline, and the idle ones too.
+        CHECK(closed_by_arena(stalled.get()));
+        CHECK(contains(server.log(), "no whole identification within 1000 ms (5 bytes of one)"));
+        CHECK(closed_by_arena(idle.back().get()));
+
+        CHECK(contains(server.stop(), "arena: stopped"));
+    }
+
+    const RunOutcome table = f.runner({"table", "--results", results.string(), "--format", "json"});
+    INFO(table.out << table.err);
+    REQUIRE(table.exit_status == 0);
+    const nlohmann::json j = nlohmann::json::parse(table.out);
+    CHECK(j.dump().find("\"kd\"") != std::string::npos);
+    for (const char* name : {"alice/py", "bob/cpp", "carol/py", "leaver/raw"}) CHECK(contains(table.out, name));
+
+    // Restarted on the same store, the pair plays its second game, in the other seats.
+    Server again(f, results, {});
+    const auto [alice, bob] = play(f, python_client(again.port(), "alice/py"), cpp_client(again.port(), "bob/cpp"));
+    check_exact(alice, "alice/py");
+    check_exact(bob, "bob/cpp");
+    CHECK(contains(again.wait_for("(game 2 of the pair) begins"), "(game 2 of the pair) begins"));
+    again.stop();
+}
+
+TEST_CASE("serve: a client waiting alone plays the training bot, stored apart and not counted") {
+    RunnerFixture f;
+    const fs::path results = f.root.path() / "arena";
+    {
+        Server server(f, results,
+                      {"--training", std::string(TEST_BOTS_DIR) + "/block.py", "--training-after", "0.2", "--no-sandbox"});
+        const RunOutcome alone = run_client(f, python_client(server.port(), "alone/py"));
+        check_exact(alone, "alone/py");
+        CHECK(contains(alone.err, "alone/py: playing Training/block"));
+        CHECK(contains(server.wait_for("training alone/py vs Training/block"), "training game"));
+        server.stop();
+    }
+    const RunOutcome training = f.runner({"table", "--results", (results / "training").string()});
+    INFO(training.out << training.err);
+    CHECK(training.exit_status == 0);
+    CHECK(contains(training.out, "Training/block"));
+    const RunOutcome arena = f.runner({"table", "--results", results.string()});
+    CHECK_FALSE(contains(arena.out, "alone/py"));
+}
+
+TEST_CASE("serve: a client that floods in its game loses it, and its opponent's B is exact") {
+    RunnerFixture f;
+    Server server(f, f.root.path() / "arena", {});
+    std::promise<void> identified;
+    auto flooder = std::async(std::launch::async, [&] {
+        UniqueFd c = connect_to(server.port());
+        send_all(c.get(), tlv::identification("flooder/raw"));
+        identified.set_value();
+        tlv::Reader reader;
+        while (next_message(c.get(), reader).type != tlv::Type::turn) {
+        }
+        // Its move, a block that keeps it alive, then passes unasked, far more than it will ever be
+        // asked for: the arena finds them at its next turn and closes it.
+        std::string flood = tlv::move(std::vector<gol::Cell>{{20, 20}, {20, 21}, {21, 20}, {21, 21}});
+        for (int i = 0; i < 20'000; ++i) flood += tlv::move({});
+        ::send(c.get(), flood.data(), flood.size(), MSG_NOSIGNAL);
+        return closed_by_arena(c.get());
+    });
+    identified.get_future().wait();
+    server.wait_for("identified as flooder/raw");
+    const RunOutcome carol = run_client(f, python_client(server.port(), "carol/py"));
+    CHECK(flooder.get());
+    check_exact(carol, "carol/py");
+    const std::string log = server.wait_for("carol/py won by forfeit");
+    CHECK(contains(log, "(flooder/raw: it sent a message out of turn, before its T)"));
+    server.stop();
+}

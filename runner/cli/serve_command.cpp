@@ -1,0 +1,152 @@
+// `runner serve`: the arena for clients anywhere (docs/arena.md).
+#include "runner/cli/command.hpp"
+#include "runner/cli/game_options.hpp"
+
+#include "runner/arena/arena_server.hpp"
+#include "runner/league/tournament.hpp"
+#include "runner/report/league_pages.hpp"
+#include "runner/sys/interrupt.hpp"
+#include "runner/text/terminal_text.hpp"
+
+#include <iostream>
+#include <map>
+#include <memory>
+
+namespace gol::runner::cli {
+
+namespace {
+
+struct ServeArgs {
+    int port = -1;
+    std::string bind = "0.0.0.0";
+    std::string results;
+    std::string tournament;
+    GameConfig config{1024, 1024, 10000};
+    int time_limit_ms = 1000;
+    int clock_s = 0;
+    int jobs = 1;
+    int identify_ms = 10'000;
+    std::string keys;
+    std::string training;
+    double training_after_s = 30;
+    BotLocations where;
+    bool no_sandbox = false;
+    std::map<std::string, CLI::Option*> given;
+    bool set(const std::string& name) const { return given.at(name)->count() > 0; }
+};
+
+int run_serve_command(const ServeArgs& a) {
+    ArenaOptions o;
+    o.bind = a.bind;
+    o.port = a.port;
+    o.jobs = a.jobs;
+    o.identify_within = std::chrono::milliseconds(a.identify_ms);
+    o.results_dir = a.results;
+    o.settings.config = a.config;
+    o.settings.time_limit_ms = a.time_limit_ms;
+    // Clients run on their own machines: the runner limits neither their memory nor their CPU.
+    o.settings.memory_limit_mb = 0;
+    o.settings.sandboxed = false;
+    if (!a.tournament.empty()) {
+        Tournament t;
+        try {
+            t = read_tournament(a.tournament);
+        } catch (const TournamentError& e) {
+            throw UsageError(e.what());
+        }
+        o.results_dir = t.results_dir();
+        GameConfig& c = o.settings.config;
+        if (!a.set("--width") && t.width) c.width = *t.width;
+        if (!a.set("--height") && t.height) c.height = *t.height;
+        if (!a.set("--generations") && t.generations) c.generations = *t.generations;
+        if (!a.set("--time-limit") && t.time_limit_ms) o.settings.time_limit_ms = *t.time_limit_ms;
+    }
+    // The 2014 end: clock time, not a count of generations.
+    if (a.clock_s > 0) {
+        o.settings.config.clock_s = a.clock_s;
+        o.settings.config.generations = GameConfig::max_generations;
+    }
+    if (o.results_dir.empty()) throw UsageError("say where the arena keeps its games: --results DIR or --tournament FILE");
+    if (!a.keys.empty()) {
+        try {
+            o.keys = read_keys(a.keys);
+        } catch (const KeysError& e) {
+            throw UsageError(e.what());
+        }
+    }
+    LeaguePages pages(stderr);
+    o.observer = &pages;
+    // Only a training bot runs here, and only it needs the work area and the sandbox.
+    std::optional<PlaySetup> setup;
+    if (!a.training.empty()) setup.emplace(!a.no_sandbox);
+    ProcessRegistry registry;
+    if (setup) {
+        const PreparedBot bot = load_bot(a.training, a.where, setup->sandbox());
+        const MoveLimits limits = move_limits(o.settings.time_limit_ms, 1024);
+        const BotHost host = setup->host(&registry, true);
+        o.training = ArenaTraining{"Training/" + bot.spec.name, bot.hash,
+                                   [bot, limits, host](std::uint64_t seed) -> std::unique_ptr<Mover> {
+                                       BotHost h = host;
+                                       h.seed = seed;
+                                       return std::make_unique<BotPlayer>(bot, limits, h);
+                                   },
+                                   std::chrono::milliseconds(static_cast<long long>(a.training_after_s * 1000))};
+    }
+    InterruptWatcher interrupt(registry);
+    try {
+        Arena arena(std::move(o), stderr);
+        std::cerr << "arena: listening on " << terminal_line(a.bind) << " port " << arena.port() << std::endl;
+        arena.serve(interrupt.token());
+    } catch (const ArenaError& e) {
+        std::cerr << "runner: error: " << e.what() << "\n";
+        return 1;
+    } catch (const StoreError& e) {
+        std::cerr << "runner: error: " << e.what() << "\n";
+        return 1;
+    }
+    std::cerr << "arena: stopped\n";
+    return interrupt.signal() ? 128 + interrupt.signal() : 0;
+}
+
+}  // namespace
+
+void add_serve(CLI::App& app, Action& run) {
+    auto a = std::make_shared<ServeArgs>();
+    CLI::App* cmd = app.add_subcommand("serve", "The 2014 arena: play clients that connect over TCP (docs/arena.md)");
+    cmd->add_option("--port", a->port, "TCP port to listen on (0: any free one, printed)")
+        ->required()
+        ->check(CLI::Range(0, 65535));
+    cmd->add_option("--bind", a->bind, "Address to listen on")->capture_default_str();
+    CLI::Option* results = cmd->add_option("--results", a->results, "Results store the arena's games go to");
+    cmd->add_option("--tournament", a->tournament, "Tournament file: its results folder and settings")->excludes(results);
+    a->given["--width"] = cmd->add_option("--width", a->config.width, "Board width")
+                              ->check(CLI::Range(1, Board::max_side))
+                              ->capture_default_str();
+    a->given["--height"] = cmd->add_option("--height", a->config.height, "Board height")
+                               ->check(CLI::Range(1, Board::max_side))
+                               ->capture_default_str();
+    a->given["--generations"] = cmd->add_option("--generations", a->config.generations, "Generations in a game")
+                                    ->check(CLI::Range(1, GameConfig::max_generations))
+                                    ->capture_default_str();
+    cmd->add_option("--clock", a->clock_s, "Seconds of clock time a game lasts, the 2014 end (300 then), instead of --generations")
+        ->check(CLI::Range(1, 86400))
+        ->excludes(a->given["--generations"]);
+    a->given["--time-limit"] =
+        cmd->add_option("--time-limit", a->time_limit_ms, "Milliseconds a client has to answer T with M")
+            ->check(CLI::Range(1, 600'000))
+            ->capture_default_str();
+    cmd->add_option("-j,--jobs", a->jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
+    cmd->add_option("--identify-time", a->identify_ms, "Milliseconds a new connection has to send its whole I")
+        ->check(CLI::Range(1, 600'000))
+        ->capture_default_str();
+    cmd->add_option("--training", a->training, "Bot a client waiting alone plays; its games are stored apart (DIR/training)");
+    cmd->add_option("--training-after", a->training_after_s, "Seconds a client waits alone before it plays the training bot")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str();
+    add_bot_locations(*cmd, a->where);
+    cmd->add_flag("--no-sandbox", a->no_sandbox, "Run the training bot and its build without bubblewrap");
+    cmd->add_option("--keys", a->keys, "File of names and their secrets: only they play (docs/arena.md)");
+    cmd->callback([a, &run] { run = [a] { return run_serve_command(*a); }; });
+}
+
+}  // namespace gol::runner::cli
