@@ -522,7 +522,7 @@ TEST_CASE("warm interpreters: a bot file that is no longer a regular file is a f
           "puts '[[18,18],[18,19],[19,18],[19,19]]'\n");
     for (const char* bot : {"fifo.py", "fifo.rb"}) {
         const fs::path log = f.root.path() / (std::string(bot) + ".log");
-        const json j = f.duel(bot, "block", {"--generations", "3", "--log", log.string()});
+        const json j = f.duel(bot, "block", {"--no-sandbox", "--generations", "3", "--log", log.string()});
         INFO(bot << " log: " << read_text(log));
         CHECK(j["forfeits"]["fifo"] == 2);
         CHECK(j["forfeit_reasons"]["fifo"]["exit_status"] == 2);
