@@ -23,6 +23,10 @@ constexpr int kTailLines = 20;
 // they touch), but a bounded number of processes and file sizes.
 constexpr ResourceLimits kBuildLimits{
     .address_space = 0, .cpu_seconds = 0, .file_size = std::uint64_t{1} << 30, .open_files = 1024, .processes = 1024};
+// In the sandbox a build's whole tree is a control group of its own (control_group.hpp): real
+// memory a compiler needs, but not the host's; the process count for the tree, not per uid; its
+// CPU time unlimited (a build has its own time limit).
+const GroupLimits kBuildGroup{std::uint64_t{4} << 30, 1024 + 4, 0, ""};
 
 std::string tail_lines(const std::string& text, int n) {
     std::size_t pos = text.size();
@@ -65,7 +69,7 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
                            {}};
     // Started as a bot's moves are, so that what the build starts ends with it: a daemon holding
     // its output cannot stall the run.
-    const std::unique_ptr<Launcher> launcher = Launcher::make(options.sandbox, view, who, nullptr);
+    const std::unique_ptr<Launcher> launcher = Launcher::make(options.sandbox, view, who, nullptr, kBuildGroup);
     CommandSpec spec;
     spec.argv = command;
     spec.env = view.environment;
