@@ -48,6 +48,19 @@ std::optional<Board> big_board(const GameConfig& config) {
     return board;
 }
 
+// 30% of the board alive, in both players' cells: what a late game of block builders reaches.
+Board late_game_board(const GameConfig& config) {
+    Board board(config.height, config.width);
+    std::mt19937_64 rng(20160714);
+    std::vector<Cell> one, two;
+    for (int y = 0; y < config.height; ++y)
+        for (int x = 0; x < config.width; ++x)
+            if (const auto r = rng() % 100; r < 30) (r % 2 ? one : two).push_back({y, x});
+    board.place(Player::one, one);
+    board.place(Player::two, two);
+    return board;
+}
+
 // Which of a bot's stderr lines say what the sandbox refused it: a file it may not write or
 // that is not there, a permission, the network.
 bool names_a_refusal(std::string_view line) {
@@ -106,7 +119,8 @@ std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, con
     std::vector<WarmAgainstCold> compared;
     for (const CheckBoard& b : boards)
         for (int seat = 1; seat <= 2; ++seat) {
-            if (!b.plays(seat)) continue;
+            // Three more moves on megabytes of JSON would say no more than the smaller boards.
+            if (!b.plays(seat) || b.late_game) continue;
             const int tick = b.tick.value_or(0);
             const Move first = cold.move(b.board, seat, tick), second = cold.move(b.board, seat, tick);
             const Move warm_reply = warm.move(b.board, seat, tick);
@@ -132,6 +146,12 @@ std::vector<CheckBoard> check_boards(const GameConfig& config) {
     std::vector<CheckBoard> boards = {CheckBoard{"empty board", Board(config.height, config.width)},
                                       CheckBoard{"busy board", busy_board(config)}};
     if (std::optional<Board> big = big_board(config)) boards.push_back(CheckBoard{"big board", std::move(*big), true});
+    Board late = late_game_board(config);
+    std::string json;
+    encode_board(late, 1, 0, json);
+    CheckBoard dense{"late-game board", std::move(late), too_long_for_argv(json)};
+    dense.late_game = true;
+    boards.push_back(std::move(dense));
     return boards;
 }
 
@@ -153,7 +173,7 @@ CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boar
         for (int seat = 1; seat <= 2; ++seat) {
             if (!c.plays(seat)) continue;
             encode_board(c.board, seat, c.tick.value_or(0), json);
-            for (int run = 0; run < settings.runs; ++run) {
+            for (int run = 0; run < (c.late_game ? 1 : settings.runs); ++run) {
                 const MoveReport m = bot.mover.move(c.board, seat, c.tick.value_or(run));
                 if (c.over_argument_limit)
                     big_delivered = big_delivered.value_or(true) && (m.ok() || m.forfeit->kind != ForfeitKind::board_too_large);
@@ -172,9 +192,18 @@ CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boar
                     if (settings.sandboxed && !report.sandbox_refusals) report.sandbox_refusals = refusals(m);
                 }
                 on_move(CheckedMove{c, seat, run, json.size(), m, applied, off});
+                if (c.late_game) {
+                    CheckReport::LateGame& late = report.late_game.emplace(report.late_game.value_or(CheckReport::LateGame{}));
+                    late.live_cells = static_cast<std::size_t>(c.board.population(Player::one) +
+                                                               c.board.population(Player::two));
+                    late.json_bytes = json.size();
+                    late.max = std::max(late.max, m.elapsed);
+                    late.timeouts += !m.ok() && m.forfeit->kind == ForfeitKind::timeout;
+                }
             }
         }
-        if (!in_time.empty()) board_times.push_back(BoardTime{c.what, median(std::move(in_time))});
+        // The late-game board's time is reported apart, not as the slow board of a normal game.
+        if (!in_time.empty() && !c.late_game) board_times.push_back(BoardTime{c.what, median(std::move(in_time))});
     }
     report.moves = static_cast<int>(times.size());
     report.big_board = !big_delivered ? BigBoard::not_tried : *big_delivered ? BigBoard::delivered : BigBoard::not_delivered;

@@ -36,11 +36,13 @@ struct CheckBoard {
     bool over_argument_limit = false;
     int seat = 0;  // the one seat it is played as; 0: both
     std::optional<int> tick{};  // the tick_id it is sent with; by default the run's number
+    bool late_game = false;  // as dense as a late game: played once per seat, its time reported apart
     bool plays(int s) const { return seat == 0 || seat == s; }
 };
 
-// The empty board, a busy one, and one whose JSON is over Linux's 128 KiB argument limit when the
-// configured board can hold one.
+// The empty board, a busy one, one whose JSON is over Linux's 128 KiB argument limit when the
+// configured board can hold one, and one as dense as a late game of block builders (30% of the
+// board alive: 300000 cells and about 5 MB of JSON on 1000x1000).
 std::vector<CheckBoard> check_boards(const GameConfig& config);
 
 // One move of the check, told as it is made.
@@ -102,6 +104,14 @@ struct CheckReport {
     int off_board = 0;
     std::optional<OffBoard> first_off_board;
     std::optional<SlowMoves> slow;
+    // The late-game board's moves: how long the bot takes when the board is at its densest.
+    struct LateGame {
+        std::size_t live_cells = 0;
+        std::size_t json_bytes = 0;
+        std::chrono::microseconds max{0};
+        int timeouts = 0;
+    };
+    std::optional<LateGame> late_game;
     std::vector<WarmAgainstCold> warm_against_cold;  // a warm bot's boards, else empty
     int warm_differs() const;
     bool passes() const { return invalid == 0 && warm_differs() == 0; }

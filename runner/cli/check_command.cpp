@@ -280,6 +280,15 @@ int run_check(const CheckOptions& o) {
                      "boards on most turns\n";
     if (r.sandbox_refusals) print_sandbox_refusals(*r.sandbox_refusals);
     std::cout << "  move time: median " << format_ms(r.median) << ", max " << format_ms(r.max) << "\n";
+    if (r.late_game) {
+        const CheckReport::LateGame& late = *r.late_game;
+        std::cout << "  on the late-game board (" << late.live_cells << " live cells, " << late.json_bytes / 1024
+                  << " KiB of JSON, as a late game of block builders has): longest move " << format_ms(late.max);
+        if (late.timeouts > 0) std::cout << ", " << late.timeouts << " over the time limit: such boards will time out in a long game";
+        else if (late.max * 5 > std::chrono::microseconds(std::chrono::milliseconds(o.game.time_limit_ms)) * 4)
+            std::cout << ", over 80% of the time limit";
+        std::cout << "\n";
+    }
     std::cout << "  a " << config.generations << "-generation game takes about " << format_duration(r.per_game)
               << " of this bot's time\n";
     print_time_advice(r, bot);

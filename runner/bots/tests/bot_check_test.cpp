@@ -54,15 +54,35 @@ CheckReport check(Mover& mover, RunMode mode, const GameConfig& config, bool san
 
 }  // namespace
 
-TEST_CASE("bot check: the boards are empty, busy and, where the board can hold one, over the argument limit") {
+TEST_CASE("bot check: the boards are empty, busy, over the argument limit where the board can hold one, and as "
+          "dense as a late game") {
     const std::vector<CheckBoard> small = check_boards(small_board());
-    REQUIRE(small.size() == 2);
+    REQUIRE(small.size() == 3);
     CHECK(small[0].board.population(Player::one) + small[0].board.population(Player::two) == 0);
     CHECK(small[1].board.population(Player::one) > 0);
     CHECK(small[1].board.population(Player::two) > 0);
+    CHECK(small[2].late_game);
+    CHECK_FALSE(small[2].over_argument_limit);
     const std::vector<CheckBoard> big = check_boards(GameConfig{1000, 1000, 100});
-    REQUIRE(big.size() == 3);
+    REQUIRE(big.size() == 4);
     CHECK(big[2].over_argument_limit);
+    // 30% of a million cells, as a late game of block builders has; over the argument limit too.
+    const std::int64_t late = big[3].board.population(Player::one) + big[3].board.population(Player::two);
+    CHECK(late > 290000);
+    CHECK(late < 310000);
+    CHECK(big[3].late_game);
+    CHECK(big[3].over_argument_limit);
+}
+
+TEST_CASE("bot check: the late-game board is played once a seat, and its longest move and timeouts reported") {
+    Answering bot([](std::int64_t cells, int) {
+        return cells > 100 ? forfeit(ForfeitKind::timeout) : valid(milliseconds(cells > 50 ? 90 : 10));
+    });
+    const CheckReport r = check(bot, RunMode::per_move, small_board());
+    REQUIRE(r.late_game);
+    CHECK(r.late_game->live_cells > 100);
+    CHECK(r.late_game->timeouts == 2);
+    CHECK(r.moves == 2 * 2 * 2 + 2);
 }
 
 TEST_CASE("bot check: valid replies pass, each move told as made, the time per game from the median") {
@@ -75,9 +95,9 @@ TEST_CASE("bot check: valid replies pass, each move told as made, the time per g
                                         CHECK(m.applied == 1);
                                         CHECK(m.json_bytes > 0);
                                     });
-    CHECK(bot.moves == 2 * 2 * 3);
-    CHECK(runs == std::vector<int>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2});
-    CHECK(r.moves == 12);
+    CHECK(bot.moves == 2 * 2 * 3 + 2);  // the late-game board once a seat
+    CHECK(runs == std::vector<int>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 0});
+    CHECK(r.moves == 14);
     CHECK(r.invalid == 0);
     CHECK(r.passes());
     CHECK(r.big_board == BigBoard::not_tried);
@@ -103,9 +123,10 @@ TEST_CASE("bot check: a forfeited move fails the check; in the sandbox its stder
 
 TEST_CASE("bot check: a persistent bot's timeouts are moves it may not have flushed") {
     Answering bot([](std::int64_t, int) { return forfeit(ForfeitKind::timeout); });
-    CHECK(check(bot, RunMode::persistent, small_board()).unflushed == 8);
+    // Two runs a seat on three boards, one on the late-game board.
+    CHECK(check(bot, RunMode::persistent, small_board()).unflushed == 10);
     CHECK(check(bot, RunMode::per_move, small_board()).unflushed == 0);
-    CHECK(check(bot, RunMode::per_move, small_board()).timeouts == 8);
+    CHECK(check(bot, RunMode::per_move, small_board()).timeouts == 10);
 }
 
 TEST_CASE("bot check: slow moves, and whether starting the bot or its own work takes the time") {
