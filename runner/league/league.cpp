@@ -1,5 +1,7 @@
 #include "runner/league/league.hpp"
 
+#include "runner/text/text_width.hpp"
+
 #include "runner/game/replay.hpp"
 #include "runner/sys/atomic_file.hpp"
 #include "runner/bots/bot_player.hpp"
@@ -70,6 +72,9 @@ std::optional<std::string> name_clash(const Discovered& bot, const std::vector<f
 // A reason as the bot's line shows it, after the bot's name: discovery's and builds' messages
 // start with the bot's path or name, which the line would otherwise repeat. A file inside the
 // bot keeps its path within the bot ("bot.json: ...").
+// How long an exclusion's reason may be (docs/league.md).
+constexpr int kExclusionReasonColumns = 500;
+
 std::string own_reason(const std::string& reason, const fs::path& path, const std::string& name) {
     const std::string self = terminal_line(path.string());
     for (const std::string& prefix : {self + ": ", name + ": "})
@@ -111,6 +116,9 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
     }
     std::sort(roster.bots.begin(), roster.bots.end(),
               [](const PreparedBot& a, const PreparedBot& b) { return a.spec.name < b.spec.name; });
+    // A reason may quote a stranger's text (a build command, a compiler's output): cut, so that
+    // nothing a bot holds is copied at length into league.json, every table and the page.
+    for (ExcludedBot& e : roster.excluded) e.reason = cut_text(e.reason, kExclusionReasonColumns, "...");
     for (const ExcludedBot& e : roster.excluded) std::fprintf(log, "league: excluded %s: %s\n", e.bot.c_str(), e.reason.c_str());
     return roster;
 }

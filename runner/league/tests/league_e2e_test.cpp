@@ -321,6 +321,24 @@ TEST_CASE("league e2e: unusable bots are excluded with their reasons, the rest p
     CHECK(table.out.find("excluded: ghost: no-such-interpreter is not installed") != std::string::npos);
 }
 
+TEST_CASE("league e2e: an exclusion's reason is cut, however long the stranger's text it quotes") {
+    LeagueFixture f;
+    fs::create_directories(f.bots / "verbose");
+    // A build that fails after printing a line of 20000 characters, which the reason quotes.
+    std::ofstream(f.bots / "verbose" / "bot.json")
+        << R"({"build": "printf %020000d 0; exit 1", "run": ["sh", "bot.sh"]})";
+    RunOutcome r = f.runner(f.league_args("results"));
+    INFO("stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    const json t = json::parse(r.out);
+    REQUIRE(t["excluded"].size() == 1);
+    const std::string reason = t["excluded"][0]["reason"];
+    CHECK(reason.size() <= 503);
+    CHECK(reason.ends_with("..."));
+    const json index = json::parse(testing::read_text(f.root.path() / "results" / "league.json"));
+    CHECK(index.dump().size() < 20000);
+}
+
 // Staging happens when the roster is made, so a bot whose files cannot be copied for the sandbox
 // is excluded there with its reason, and the league plays the others. The copies refused here are
 // cached builds (made by an older runner, or tampered with): one holds a link out of the bot, the
