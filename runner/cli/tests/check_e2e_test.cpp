@@ -141,6 +141,6 @@ TEST_CASE("check e2e: a bot whose cells land off the board is warned, with the l
                           "      warning: 2 of 2 cells off the 30x20 board (a cell is [y, x], y 0..19, x 0..29): likely "
                           "its coordinates count from 1 and it writes [x, y]; swapped and less 1 each, they are all on "
                           "the board\n"));
-    CHECK(contains(r.out, "  warning: 4 of 4 replies put most of their cells off the board, where nothing is placed; "
+    CHECK(contains(r.out, "  warning: 6 of 6 replies put most of their cells off the board, where nothing is placed; "
                           "the first: 2 of 2 cells off the 30x20 board"));
 }
