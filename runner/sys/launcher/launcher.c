@@ -35,6 +35,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -662,6 +663,55 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     }
 }
 
+/* LISTEN: a TCP socket listening on this namespace's 127.0.0.1, sent to the runner with its port.
+ * Ours is closed once sent: the runner's copy is the only one, and nothing of the bot's has it. */
+static void listen_for_bot(void) {
+    const char* step = "socket";
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (fd >= 0) {
+        if (bind(fd, (struct sockaddr*)&address, sizeof address) != 0) step = "bind";
+        else if (listen(fd, 1) != 0) step = "listen";
+        else if (getsockname(fd, (struct sockaddr*)&address, &length) != 0) step = "getsockname";
+        else step = NULL;
+    }
+    if (step) {
+        const int error = errno;
+        if (fd >= 0) close(fd);
+        report(GOL_LAUNCH_FAILED, error, 0, step);
+        return;
+    }
+    struct gol_launch_report r;
+    memset(&r, 0, sizeof r);
+    r.kind = GOL_LAUNCH_LISTENING;
+    r.value = ntohs(address.sin_port);
+    union {
+        char bytes[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control_buffer;
+    memset(&control_buffer, 0, sizeof control_buffer);
+    struct iovec iov = {&r, sizeof r};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control_buffer.bytes;
+    msg.msg_controllen = sizeof control_buffer.bytes;
+    struct cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    /* The report is smaller than the socket's buffer: it goes whole, or the runner is gone. */
+    while (sendmsg(control, &msg, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+    }
+    close(fd);
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) return 127;
     control = atoi(argv[1]);
@@ -691,7 +741,9 @@ int main(int argc, char** argv) {
         if (request.kind == GOL_LAUNCH_RUN) {
             run_move(&request, fds);
         } else {
-            /* A KILL that crossed the move's own end: nothing is running. */
+            /* Else a KILL that crossed the move's own end (nothing is running) or a LISTEN; neither
+             * carries descriptors. */
+            if (request.kind == GOL_LAUNCH_LISTEN) listen_for_bot();
             for (int i = 0; i < GOL_LAUNCH_MAX_FDS; ++i)
                 if (fds[i] >= 0) close(fds[i]);
         }
