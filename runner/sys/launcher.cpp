@@ -522,6 +522,15 @@ bool Launcher::resume_persistent() {
 Launcher::Paused Launcher::pause_persistent() {
     if (!persistent_) throw std::logic_error("Launcher::pause_persistent without a persistent process");
     Paused paused;
+    // Its stdout and stderr are not its channel, but must not fill and block it: what it wrote
+    // during the turn is read, stderr kept (capped) for the move's report, stdout dropped.
+    Streams& s = persistent_->streams;
+    s.err_buf.clear();
+    s.err_truncated = false;
+    pump(s, -1, Clock::now(), [] { return false; });
+    s.out_buf.clear();
+    paused.err = std::move(s.err_buf);
+    s.err_buf.clear();
     if (!persistent_->ended_status) freeze_persistent(persistent_->turn_before, paused.cpu, paused.out_of_memory);
     paused.running = !persistent_->ended_status;
     return paused;

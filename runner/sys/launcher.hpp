@@ -94,10 +94,12 @@ public:
     // A persistent process spoken to by other means than lines (a tlv bot, over its socket):
     // resume_persistent() continues its tree for its turn (false when it has ended), and
     // pause_persistent() stops it again after the turn, with the CPU time of its namespace
-    // since resume (a process that cannot be stopped is ended: running is false then).
+    // since resume (a process that cannot be stopped is ended: running is false then) and its
+    // stderr meanwhile (its stdout is read and dropped, so that neither fills).
     bool resume_persistent();
     struct Paused {
         std::chrono::microseconds cpu{0};
+        std::string err;
         bool out_of_memory = false;
         bool running = true;
     };
