@@ -129,6 +129,11 @@ std::vector<std::string> cpp_client(int port, const std::string& name) {
             "--seed", "7"};
 }
 
+std::vector<std::string> ruby_client(int port, const std::string& name) {
+    return {"ruby", std::string(ARENA_CLIENTS_DIR) + "/arena_client.rb", "--port", std::to_string(port), "--name",
+            name, "--width", "64", "--height", "48", "--seed", "3"};
+}
+
 // Both clients' runs, played at once.
 std::array<RunOutcome, 2> play(RunnerFixture& f, std::vector<std::string> a, std::vector<std::string> b) {
     auto first = std::async(std::launch::async, [&] { return run_client(f, a); });
@@ -266,4 +271,13 @@ TEST_CASE("serve: a client that floods in its game loses it, and its opponent's 
     const std::string log = server.wait_for("carol/py won by forfeit");
     CHECK(contains(log, "(flooder/raw: it sent a message out of turn, before its T)"));
     server.stop();
+}
+
+TEST_CASE("serve: the Ruby client keeps its own board too, against the Python one") {
+    RunnerFixture f;
+    Server server(f, f.root.path() / "arena", {});
+    const auto [dora, erin] = play(f, ruby_client(server.port(), "dora/rb"), python_client(server.port(), "erin/py"));
+    check_exact(dora, "dora/rb");
+    check_exact(erin, "erin/py");
+    CHECK(contains(server.stop(), "arena: stopped"));
 }

@@ -85,3 +85,40 @@ TEST_CASE("tlv bots: garbage, no connection and a slow M disconnect the bot in p
         CHECK(contains(read_text(log), std::string("forfeit disconnected: ") + words));
     }
 }
+
+TEST_CASE("tlv bots: one strategy as an argv bot and as a tlv bot gets the same results in one league") {
+    RunnerFixture f;
+    f.add_test_bots({"same_argv", "same_tlv", "block.py"});
+    for (const char* bot : {"same_argv", "same_tlv"})
+        fs::copy_file(fs::path(TEST_BOTS_DIR) / "same_strategy.py", f.bots / bot / "same_strategy.py");
+    for (const char* sandbox : {"--no-sandbox", "--sandbox"}) {
+        CAPTURE(sandbox);
+        const std::string results = (f.root.path() / (std::string("results") + sandbox)).string();
+        const RunOutcome r = f.runner({"league", f.bots.string(), "--results", results, "--cache", f.cache.string(),
+                                       "--width", "60", "--height", "40", "--generations", "60", "-j", "2", "--format",
+                                       "json", sandbox});
+        INFO(r.err);
+        REQUIRE(r.exit_status == 0);
+        const nlohmann::json t = nlohmann::json::parse(r.out);
+        nlohmann::json argv, tlv;
+        for (nlohmann::json row : without_times(t["standings"])) {
+            const std::string name = row["bot"];
+            row.erase("bot");
+            if (name == "same_argv") argv = row;
+            if (name == "same_tlv") tlv = row;
+        }
+        CHECK(argv.dump() == tlv.dump());
+        CHECK(argv["forfeits"] == 0);
+        // The two against each other: each game's result mirrors the other's, seats swapped.
+        const RunOutcome a = f.runner({"duel", "same_argv", "same_tlv", "--bots", f.bots.string(), "--json", "--width",
+                                       "60", "--height", "40", "--generations", "60", sandbox});
+        const RunOutcome b = f.runner({"duel", "same_tlv", "same_argv", "--bots", f.bots.string(), "--json", "--width",
+                                       "60", "--height", "40", "--generations", "60", sandbox});
+        REQUIRE(a.exit_status == 0);
+        REQUIRE(b.exit_status == 0);
+        const nlohmann::json ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+        CHECK(ja["cells"]["same_argv"] == jb["cells"]["same_tlv"]);
+        CHECK(ja["cells"]["same_tlv"] == jb["cells"]["same_argv"]);
+        CHECK(ja["generations"] == jb["generations"]);
+    }
+}
