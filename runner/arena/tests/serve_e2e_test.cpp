@@ -1,7 +1,7 @@
 // `runner serve` with real clients over TCP: the sample clients in Python and C++ keep their own
 // boards and check each B against them, bad clients are closed while the arena serves on, the
 // games are in the store's table, and a restart carries on.
-#include "runner/arena/tlv.hpp"
+#include "runner/game/tlv.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/unique_fd.hpp"
 #include "runner/testing/runner_fixture.hpp"

@@ -18,7 +18,7 @@ def read(s, n):
 
 host, port, width, height = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 s = socket.create_connection((host, port))
-s.sendall(b"I\x0etest/same_tlv")
+s.sendall(b"I\x0dtest/same_tlv")
 seat, tick = None, 0
 while True:
     kind, length = read(s, 2)

@@ -1,4 +1,4 @@
-#include "runner/arena/connection.hpp"
+#include "runner/bots/connection.hpp"
 
 #include "runner/game/game_loop.hpp"
 

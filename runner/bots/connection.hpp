@@ -3,7 +3,7 @@
 // floods costs a bounded buffer.
 #pragma once
 
-#include "runner/arena/tlv.hpp"
+#include "runner/game/tlv.hpp"
 #include "runner/sys/stop_event.hpp"
 #include "runner/sys/unique_fd.hpp"
 
