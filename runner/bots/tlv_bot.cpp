@@ -151,14 +151,18 @@ void TlvBot::bye(const GameResult& result) {
     if (!started_ || lost_ || seat_ == 0) return;
     const auto own = static_cast<std::uint32_t>(result.cells[seat_ - 1]);
     const auto other = static_cast<std::uint32_t>(result.cells[2 - seat_]);
+    const Clock::time_point deadline = Clock::now() + kByeLimit;
     if (launcher_.resume_persistent()) try {
-            const Clock::time_point deadline = Clock::now() + kByeLimit;
             connection_->send(pending_ + tlv::bye(own, other), deadline, never_);
             // Until it closes: whatever else it sends is of no more use.
             for (;;) connection_->receive(deadline, never_);
         } catch (const ConnectionLost&) {
         }
-    lose("the game is over");
+    lost_ = "the game is over";
+    connection_.reset();
+    // What it does after B (writes a log, exits) it may finish, within the same second.
+    launcher_.end_persistent(std::max(std::chrono::milliseconds(0),
+                                      std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now())));
 }
 
 }  // namespace gol::runner

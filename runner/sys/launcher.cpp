@@ -414,8 +414,14 @@ std::string Launcher::start_persistent(const CommandSpec& spec) {
     return "";
 }
 
-void Launcher::end_persistent() {
+void Launcher::end_persistent(std::chrono::milliseconds grace) {
     if (!persistent_) return;
+    // Its end comes as the launcher's ENDED report; the KILL that follows finds it ended.
+    if (control_ && grace.count() > 0) {
+        pollfd p{control_.get(), POLLIN, 0};
+        while (::poll(&p, 1, static_cast<int>(grace.count())) < 0 && errno == EINTR) {
+        }
+    }
     kill_move();
     persistent_.reset();
 }

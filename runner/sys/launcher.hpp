@@ -88,8 +88,9 @@ public:
     // previous reply's line, found before sending, so no reply is read. After anything but
     // Kind::line the process has been ended, and start_persistent() starts a new one.
     LineReply exchange(std::string_view line, std::chrono::milliseconds timeout);
-    // Ends the persistent process and every process of its namespace.
-    void end_persistent();
+    // Ends the persistent process and every process of its namespace; with a `grace`, once the
+    // process has ended by itself or the grace has passed (a tlv bot after its game).
+    void end_persistent(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
 
     // A persistent process spoken to by other means than lines (a tlv bot, over its socket):
     // resume_persistent() continues its tree for its turn (false when it has ended), and

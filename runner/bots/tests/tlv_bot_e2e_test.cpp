@@ -23,6 +23,15 @@ void add_tlv_blocks(RunnerFixture& f, const std::optional<fs::path>& record = st
             << R"("], "protocol": "tlv"})";
 }
 
+// The test bots `names` with the modules they import (runner/testing/bots: tlv_wire.py,
+// same_strategy.py) beside each.
+void add_tlv_bots(RunnerFixture& f, std::initializer_list<const char*> names) {
+    f.add_test_bots(names);
+    for (const char* bot : names)
+        for (const char* module : {"tlv_wire.py", "same_strategy.py"})
+            if (fs::is_directory(f.bots / bot)) fs::copy_file(fs::path(TEST_BOTS_DIR) / module, f.bots / bot / module);
+}
+
 const std::vector<std::string> kGame = {"--width", "40", "--height", "30", "--generations", "30"};
 
 }  // namespace
@@ -65,7 +74,7 @@ TEST_CASE("tlv bots: a check plays the bot, saying how it runs") {
 
 TEST_CASE("tlv bots: garbage, no connection and a slow M disconnect the bot in plain words; the game ends") {
     RunnerFixture f;
-    f.add_test_bots({"tlv_garbage", "tlv_silent", "tlv_slow", "block.py"});
+    add_tlv_bots(f, {"tlv_garbage", "tlv_silent", "tlv_slow", "block.py"});
     const std::pair<const char*, const char*> cases[] = {
         {"tlv_garbage", "it sent a message of unknown type 'Z'"},
         {"tlv_silent", "the bot did not connect to 127.0.0.1:"},
@@ -88,9 +97,7 @@ TEST_CASE("tlv bots: garbage, no connection and a slow M disconnect the bot in p
 
 TEST_CASE("tlv bots: one strategy as an argv bot and as a tlv bot gets the same results in one league") {
     RunnerFixture f;
-    f.add_test_bots({"same_argv", "same_tlv", "block.py"});
-    for (const char* bot : {"same_argv", "same_tlv"})
-        fs::copy_file(fs::path(TEST_BOTS_DIR) / "same_strategy.py", f.bots / bot / "same_strategy.py");
+    add_tlv_bots(f, {"same_argv", "same_tlv", "block.py"});
     for (const char* sandbox : {"--no-sandbox", "--sandbox"}) {
         CAPTURE(sandbox);
         const std::string results = (f.root.path() / (std::string("results") + sandbox)).string();

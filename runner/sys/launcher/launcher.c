@@ -436,19 +436,15 @@ static int start_warm(const struct move* m, const char* script) {
     return 0;
 }
 
-/* Has the warm interpreter run the move: the request and its stdout, stderr (and stdin)
- * forwarded as they came, which the process it forked for the move reads. The move's pid, or -1
- * with errno; the interpreter reports its end. */
-static pid_t fork_warm(const struct gol_launch_request* request, const int fds[GOL_LAUNCH_MAX_FDS],
-                       const char* strings, const struct move* m, const char* script, int64_t* started_ns) {
-    if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
-    const int count = (request->flags & GOL_LAUNCH_STDIN) ? 3 : 2;
-    union {
+/* `size` bytes of `data` with `count` descriptors attached (at most 3), in one sendmsg: how many
+ * bytes went, or -1 with errno. */
+static ssize_t send_with_fds(int socket, const void* data, size_t size, const int* fds, int count) {
+    union { /* for cmsghdr's alignment */
         char bytes[CMSG_SPACE(3 * sizeof(int))];
         struct cmsghdr align;
     } control_buffer;
     memset(&control_buffer, 0, sizeof control_buffer);
-    struct iovec iov = {(void*)request, sizeof *request};
+    struct iovec iov = {(void*)data, size};
     struct msghdr msg;
     memset(&msg, 0, sizeof msg);
     msg.msg_iov = &iov;
@@ -460,10 +456,21 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[G
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(count * sizeof(int));
     memcpy(CMSG_DATA(c), fds, count * sizeof(int));
-    struct gol_warm_reply reply;
     ssize_t put;
-    while ((put = sendmsg(warm_socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    while ((put = sendmsg(socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
     }
+    return put;
+}
+
+/* Has the warm interpreter run the move: the request and its stdout, stderr (and stdin)
+ * forwarded as they came, which the process it forked for the move reads. The move's pid, or -1
+ * with errno; the interpreter reports its end. */
+static pid_t fork_warm(const struct gol_launch_request* request, const int fds[GOL_LAUNCH_MAX_FDS],
+                       const char* strings, const struct move* m, const char* script, int64_t* started_ns) {
+    if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
+    const int count = (request->flags & GOL_LAUNCH_STDIN) ? 3 : 2;
+    struct gol_warm_reply reply;
+    ssize_t put = send_with_fds(warm_socket, request, sizeof *request, fds, count);
     int sent = put == (ssize_t)sizeof *request;
     for (size_t done = 0; sent && done < request->strings_bytes;) {
         put = send(warm_socket, strings + done, request->strings_bytes - done, MSG_NOSIGNAL);
@@ -689,26 +696,8 @@ static void listen_for_bot(void) {
     memset(&r, 0, sizeof r);
     r.kind = GOL_LAUNCH_LISTENING;
     r.value = ntohs(address.sin_port);
-    union {
-        char bytes[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control_buffer;
-    memset(&control_buffer, 0, sizeof control_buffer);
-    struct iovec iov = {&r, sizeof r};
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control_buffer.bytes;
-    msg.msg_controllen = sizeof control_buffer.bytes;
-    struct cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &fd, sizeof fd);
     /* The report is smaller than the socket's buffer: it goes whole, or the runner is gone. */
-    while (sendmsg(control, &msg, MSG_NOSIGNAL) < 0 && errno == EINTR) {
-    }
+    send_with_fds(control, &r, sizeof r, &fd, 1);
     close(fd);
 }
 

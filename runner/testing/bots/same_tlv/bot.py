@@ -4,16 +4,7 @@ import struct
 import sys
 
 import same_strategy
-
-
-def read(s, n):
-    data = b""
-    while len(data) < n:
-        piece = s.recv(n - len(data))
-        if not piece:
-            sys.exit(0)
-        data += piece
-    return data
+import tlv_wire
 
 
 host, port, width, height = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
@@ -21,8 +12,7 @@ s = socket.create_connection((host, port))
 s.sendall(b"I\x0dtest/same_tlv")
 seat, tick = None, 0
 while True:
-    kind, length = read(s, 2)
-    value = read(s, length)
+    kind, _ = tlv_wire.message(s)
     if kind == ord("B"):
         break
     if kind == ord("M") and seat is None:
