@@ -113,7 +113,8 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     if (bot_.spec.protocol == Protocol::argv) long_library_ = long_argument_library();
     launcher_ = make_launcher();
     if (const std::string name = warm_script_name(bot_.command);
-        bot_.spec.protocol != Protocol::persistent && bot_.spec.protocol != Protocol::tlv && host.warm && bot_.spec.warm && !name.empty())
+        bot_.spec.protocol != Protocol::persistent && bot_.spec.protocol != Protocol::tlv && host.warm &&
+        bot_.spec.warm && !name.empty())
         if (std::optional<fs::path> script = warm_script(name)) warm_script_ = script->string();
     spawn_spec_ = make_spawn_spec(false);
     if (long_library_) long_board_spec_ = make_spawn_spec(true);
@@ -252,10 +253,12 @@ MoveReport BotPlayer::move_tlv(const Board& board, int seat) {
         if (!tlv_->lost())
             result.err = "the bot identified itself as \"" + tlv_->identification() + "\"\n";
         // Its start and its I count against its first move's time.
-        result.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+        result.elapsed =
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
     }
     TlvBot::Turn turn;
-    if (!tlv_->lost()) turn = tlv_->turn(wall_limit(limit) - std::chrono::duration_cast<std::chrono::milliseconds>(result.elapsed));
+    if (!tlv_->lost())
+        turn = tlv_->turn(wall_limit(limit) - std::chrono::duration_cast<std::chrono::milliseconds>(result.elapsed));
     result.elapsed += turn.elapsed;
     result.err += turn.paused.err;
     MoveOutcome outcome;
