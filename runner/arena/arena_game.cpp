@@ -19,7 +19,7 @@ public:
         MoveReport report;
         const Clock::time_point start = Clock::now();
         if (!lost_) try {
-                report.cells = ask(start + time_limit_);
+                report.cells = connection_.ask_move("", start + time_limit_, stop_);
             } catch (const ConnectionLost& e) {
                 lost_ = e.what();
             }
@@ -45,19 +45,6 @@ public:
     bool lost() const { return lost_.has_value(); }
 
 private:
-    std::vector<Cell> ask(Clock::time_point deadline) {
-        // Whatever came since its last move came out of turn.
-        const ClientConnection::Arrived arrived = connection_.take_arrived();
-        if (arrived == ClientConnection::Arrived::closed) throw ConnectionLost(closed_reason(connection_.reader()));
-        if (arrived == ClientConnection::Arrived::bytes || connection_.reader().held() > 0)
-            throw ConnectionLost("it sent a message out of turn, before its T");
-        connection_.send(tlv::turn(), deadline, stop_);
-        tlv::Message m = connection_.receive(deadline, stop_);
-        if (m.type != tlv::Type::move)
-            throw ConnectionLost(std::string("it answered T with '") + static_cast<char>(m.type) + "', not 'M'");
-        return std::move(m.cells);
-    }
-
     ClientConnection& connection_;
     std::chrono::milliseconds time_limit_;
     const StopEvent& stop_;

@@ -2,7 +2,7 @@
 
 #include "runner/arena/arena_game.hpp"
 #include "runner/arena/arena_schedule.hpp"
-#include "runner/arena/connection.hpp"
+#include "runner/bots/connection.hpp"
 #include "runner/game/game_stats.hpp"
 #include "runner/text/terminal_text.hpp"
 

@@ -80,6 +80,7 @@ std::string_view name(Protocol protocol) {
         case Protocol::argv: return "argv";
         case Protocol::stdin: return "stdin";
         case Protocol::persistent: return "persistent";
+        case Protocol::tlv: return "tlv";
     }
     return "argv";
 }
@@ -145,7 +146,8 @@ BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
         if (v == "argv") bot.protocol = Protocol::argv;
         else if (v == "stdin") bot.protocol = Protocol::stdin;
         else if (v == "persistent") bot.protocol = Protocol::persistent;
-        else throw BotError(quoted(file) + ": \"protocol\" must be \"argv\", \"stdin\" or \"persistent\"");
+        else if (v == "tlv") bot.protocol = Protocol::tlv;
+        else throw BotError(quoted(file) + ": \"protocol\" must be \"argv\", \"stdin\", \"persistent\" or \"tlv\"");
     }
     if (j.contains("warm")) {
         if (!j["warm"].is_boolean())

@@ -17,7 +17,8 @@ struct BotError : std::runtime_error {
     explicit BotError(const std::string& message);
 };
 
-enum class Protocol { argv, stdin, persistent };
+// tlv: the bot connects to the runner over TCP and speaks the 2014 arena's protocol (docs/protocol.md).
+enum class Protocol { argv, stdin, persistent, tlv };
 std::string_view name(Protocol protocol);
 
 // How a single-file bot is run, decided by its extension.

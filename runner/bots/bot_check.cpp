@@ -97,7 +97,7 @@ std::optional<SlowMoves> slow_moves(RunMode mode, const std::vector<BoardTime>& 
         boards.begin(), boards.end(), [](const BoardTime& a, const BoardTime& b) { return a.median < b.median; });
     if (slowest->median <= kSlowMove) return std::nullopt;
     using Cause = SlowMoves::Cause;
-    const Cause cause = mode == RunMode::persistent                ? Cause::persistent_work
+    const Cause cause = mode == RunMode::persistent || mode == RunMode::tlv ? Cause::persistent_work
                         : mode == RunMode::warm                      ? Cause::warm_work
                         : fastest->median > kSlowMove                ? Cause::start_up
                         : slowest->median >= 2 * fastest->median     ? Cause::own_work
@@ -138,6 +138,7 @@ std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, con
 RunMode run_mode(const BotPlayer& player) {
     if (player.warm()) return RunMode::warm;
     if (player.bot().spec.protocol == Protocol::persistent) return RunMode::persistent;
+    if (player.bot().spec.protocol == Protocol::tlv) return RunMode::tlv;
     if (!player.bot().spec.warm) return RunMode::cold_by_manifest;
     return RunMode::per_move;
 }

@@ -24,6 +24,7 @@ inline constexpr std::chrono::milliseconds kSlowMove{100};
 enum class RunMode {
     warm,              // forked from an interpreter started once per game
     persistent,        // one process for the whole game
+    tlv,               // one process for the whole game, over TCP, keeping its own board
     cold_by_manifest,  // a new process per move, as "warm": false in its bot.json asks
     per_move,          // a new process per move
 };

@@ -113,7 +113,8 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     if (bot_.spec.protocol == Protocol::argv) long_library_ = long_argument_library();
     launcher_ = make_launcher();
     if (const std::string name = warm_script_name(bot_.command);
-        bot_.spec.protocol != Protocol::persistent && host.warm && bot_.spec.warm && !name.empty())
+        bot_.spec.protocol != Protocol::persistent && bot_.spec.protocol != Protocol::tlv && host.warm &&
+        bot_.spec.warm && !name.empty())
         if (std::optional<fs::path> script = warm_script(name)) warm_script_ = script->string();
     spawn_spec_ = make_spawn_spec(false);
     if (long_library_) long_board_spec_ = make_spawn_spec(true);
@@ -172,16 +173,19 @@ CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     spec.stdout_cap = limits_.stdout_cap;
     spec.stderr_cap = limits_.stderr_cap;
     spec.limits = limits_.resources;
-    if (bot_.spec.protocol == Protocol::persistent) spec.limits.cpu_seconds = 0;
+    // A process for the game: its CPU time is counted per move by its launcher instead.
+    if (bot_.spec.protocol == Protocol::persistent || bot_.spec.protocol == Protocol::tlv) spec.limits.cpu_seconds = 0;
     return spec;
 }
 
 MoveReport BotPlayer::move(const Board& board, int seat, int tick) {
+    if (bot_.spec.protocol == Protocol::tlv) return move_tlv(board, seat);
     encode_board(board, seat, tick, board_json_);
     return move(board_json_);
 }
 
 MoveReport BotPlayer::move(const std::string& board_json) {
+    if (bot_.spec.protocol == Protocol::tlv) throw std::logic_error("BotPlayer::move: a tlv bot is told no board");
     return bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
 }
 
@@ -225,11 +229,65 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
     return result;
 }
 
+void BotPlayer::begin(int seat, std::string_view opponent) {
+    if (bot_.spec.protocol != Protocol::tlv) return;
+    tlv_ = std::make_unique<TlvBot>(*launcher_);
+    tlv_->begin(seat, std::string(opponent));
+}
+
+void BotPlayer::end(const GameResult& result) {
+    if (tlv_) tlv_->bye(result);
+    tlv_.reset();
+}
+
+MoveReport BotPlayer::move_tlv(const Board& board, int seat) {
+    MoveReport result;
+    // Moves outside a game (check) come without begin(): the bot plays "check", told no board.
+    if (!tlv_) tlv_ = std::make_unique<TlvBot>(*launcher_);
+    if (!tlv_->began()) tlv_->begin(seat, "check");
+    const std::chrono::milliseconds limit = time_limit(!tlv_->started());
+    result.startup = limit > limits_.time_limit;
+    if (!tlv_->started()) {
+        const auto start = std::chrono::steady_clock::now();
+        tlv_->start(spawn_spec_, board.width(), board.height(), wall_limit(limit));
+        if (!tlv_->lost())
+            result.err = "the bot identified itself as \"" + tlv_->identification() + "\"\n";
+        // Its start and its I count against its first move's time.
+        result.elapsed =
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+    }
+    TlvBot::Turn turn;
+    if (!tlv_->lost())
+        turn = tlv_->turn(wall_limit(limit) - std::chrono::duration_cast<std::chrono::milliseconds>(result.elapsed));
+    result.elapsed += turn.elapsed;
+    result.err += turn.paused.err;
+    MoveOutcome outcome;
+    outcome.kind = turn.timed_out ? MoveOutcome::Kind::timed_out : MoveOutcome::Kind::replied;
+    outcome.cpu = turn.paused.cpu;
+    outcome.out_of_memory = turn.paused.out_of_memory;
+    outcome.elapsed = result.elapsed;
+    outcome.err = result.err;
+    std::optional<Forfeit> forfeit;
+    if (tlv_->lost() && !turn.timed_out) forfeit = Forfeit{ForfeitKind::disconnected, *tlv_->lost()};
+    else forfeit = move_forfeit(outcome, forfeit_rules(limit));
+    if (forfeit) {
+        // 2014's rule: a bot that breaks the protocol or its limits is disconnected and loses.
+        forfeit->kind = ForfeitKind::disconnected;
+        if (!tlv_->lost()) tlv_->lose(forfeit->detail);
+        result.forfeit = std::move(forfeit);
+        return result;
+    }
+    result.cpu = turn.paused.cpu;
+    result.cells = std::move(turn.cells);
+    return result;
+}
+
 void BotPlayer::end_persistent() { launcher_->end_persistent(); }
 
 ForfeitRules BotPlayer::forfeit_rules(std::chrono::milliseconds time_limit) const {
     ForfeitRules rules;
-    rules.run = bot_.spec.protocol == Protocol::persistent ? ForfeitRules::Run::persistent
+    rules.run = bot_.spec.protocol == Protocol::tlv          ? ForfeitRules::Run::tlv
+                : bot_.spec.protocol == Protocol::persistent ? ForfeitRules::Run::persistent
                 : warm()                                  ? ForfeitRules::Run::warm
                                                           : ForfeitRules::Run::cold;
     rules.time_limit = time_limit;

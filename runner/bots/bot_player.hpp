@@ -3,6 +3,7 @@
 
 #include "runner/bots/bot_build.hpp"
 #include "runner/bots/move_forfeit.hpp"
+#include "runner/bots/tlv_bot.hpp"
 #include "runner/sys/long_argument.hpp"
 #include "runner/game/move.hpp"
 #include "runner/sys/launcher.hpp"
@@ -71,8 +72,12 @@ public:
     bool warm() const { return !warm_script_.empty(); }
     // Encodes the board with the protocol's codec (protocol.hpp) for the bot.
     MoveReport move(const Board& board, int seat, int tick) override;
-    // The move for a board already encoded.
+    // The move for a board already encoded (not for a tlv bot, which is told no board).
     MoveReport move(const std::string& board_json);
+    // A tlv bot is told its game as it goes (Mover::begin); other bots ignore it.
+    void begin(int seat, std::string_view opponent) override;
+    GameObserver* watcher() override { return tlv_.get(); }
+    void end(const GameResult& result) override;
 
     // A persistent bot that fails is restarted for the next tick this many times in a game;
     // after that it forfeits the rest of the game.
@@ -91,6 +96,9 @@ private:
                                         MoveReport& result) const;
     // A persistent bot's move: a line to its process, which is started (again) when none runs.
     MoveReport move_persistent(const std::string& board_json);
+    // A tlv bot's move: T over its connection, its process started (and connected) at the first.
+    // Every forfeit disconnects it and so loses the game (docs/protocol.md).
+    MoveReport move_tlv(const Board& board, int seat);
     // What its forfeits' words depend on (move_forfeit.hpp), for a move with `time_limit`.
     ForfeitRules forfeit_rules(std::chrono::milliseconds time_limit) const;
     // This move's time limit: with the start-up allowance when `first`.
@@ -122,6 +130,8 @@ private:
     std::optional<std::filesystem::path> long_library_;
     std::optional<CommandSpec> long_board_spec_;
     std::unique_ptr<Launcher> launcher_;
+    // A tlv bot's game; after launcher_, so that it ends first.
+    std::unique_ptr<TlvBot> tlv_;
     // The warm interpreter's script as the launcher sees it, when the moves run warm.
     std::string warm_script_;
     std::string board_json_;  // reused between moves: a busy board is hundreds of KiB

@@ -155,6 +155,8 @@ std::string within(const ForfeitRules& r) {
 std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r) {
     using Kind = MoveOutcome::Kind;
     const bool persistent = r.run == ForfeitRules::Run::persistent;
+    // A process for the game, as a persistent bot's: its CPU time is counted per move.
+    const bool per_game = persistent || r.run == ForfeitRules::Run::tlv;
     if (o.out_of_memory && o.kind != Kind::replied && r.group_memory != 0)
         return over_limit("memory limit of " + mib(r.group_memory) +
                               " (its processes, shared memory and files in memory, together)",
@@ -172,7 +174,7 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r)
                                                          ", over its limit of " + within(r) + " per move"};
             }
             const auto limit = std::chrono::seconds(r.limits.cpu_seconds);
-            if (!persistent || r.limits.cpu_seconds == 0 || !o.cpu || *o.cpu <= limit) return std::nullopt;
+            if (!per_game || r.limits.cpu_seconds == 0 || !o.cpu || *o.cpu <= limit) return std::nullopt;
             char seconds[32];
             std::snprintf(seconds, sizeof seconds, "%.2f", std::chrono::duration<double>(*o.cpu).count());
             return over_limit("CPU time limit of " + std::to_string(limit.count()) + " s per move",
@@ -190,6 +192,10 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r)
                                                          "the bot had not read its board yet: it was still starting, or "
                                                          "it reads no input (a slow start belongs before its first read; "
                                                          "--startup-limit allows more)"};
+            if (r.run == ForfeitRules::Run::tlv)
+                return Forfeit{ForfeitKind::timeout, "no whole M after its T within the limit of " + limit +
+                                                         "the bot was still working, or its M sat in a buffer of its "
+                                                         "own (flush the socket after each message)"};
             // A reply line left in a persistent bot's stdout buffer looks the same from here as slow work.
             if (persistent)
                 return Forfeit{ForfeitKind::timeout, "no reply line within the limit of " + limit +

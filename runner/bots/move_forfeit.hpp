@@ -47,7 +47,7 @@ MoveOutcome move_outcome(const Launcher::LineReply& reply);
 
 // What the forfeit's words depend on besides the outcome.
 struct ForfeitRules {
-    enum class Run { cold, warm, persistent };
+    enum class Run { cold, warm, persistent, tlv };
     Run run = Run::cold;
     std::chrono::milliseconds time_limit{1000};  // this move's
     bool startup = false;  // time_limit includes the start-up allowance of a first move

@@ -81,6 +81,9 @@ std::string how_it_runs(const BotPlayer& player) {
                    terminal_line(std::filesystem::path(player.bot().command[0]).filename().string()) +
                    " started once per game; --cold runs it the plain way)";
         case RunMode::persistent: return "one process for the whole game (the persistent protocol)";
+        case RunMode::tlv:
+            return "one process for the whole game, connected over TCP (the tlv protocol); it keeps its own board, "
+                   "so it is told none of the check's boards: each move is a T, answered on the board it keeps";
         case RunMode::cold_by_manifest: return "a new process per move (\"warm\": false in its bot.json)";
         case RunMode::per_move: break;
     }

@@ -74,12 +74,33 @@ struct MoveReport : Move {
     bool startup = false;
 };
 
+class GameObserver;
+struct GameResult;
+
 // Something that answers a board with a move: a real bot, a recorded game, or a script in tests.
 class Mover {
 public:
     virtual ~Mover() = default;
     // The move of `seat` (1 or 2) on `board` at `tick`.
     virtual MoveReport move(const Board& board, int seat, int tick) = 0;
+    // A mover that keeps its own board (a tlv bot, docs/protocol.md) is told of its game as it
+    // goes, by play_and_record: its seat and its opponent's name first, then every placed move
+    // and generation (by its watcher), then the result. Other movers need none of it.
+    virtual void begin(int /*seat*/, std::string_view /*opponent*/) {}
+    virtual GameObserver* watcher() { return nullptr; }
+    virtual void end(const GameResult& /*result*/) {}
+};
+
+// A Mover that passes each move to another (to watch or trace it) passes the game's news on too.
+class WrappingMover : public Mover {
+public:
+    explicit WrappingMover(Mover& inner) : inner_(inner) {}
+    void begin(int seat, std::string_view opponent) override { inner_.begin(seat, opponent); }
+    GameObserver* watcher() override { return inner_.watcher(); }
+    void end(const GameResult& result) override { inner_.end(result); }
+
+protected:
+    Mover& inner_;
 };
 
 }  // namespace gol::runner

@@ -27,9 +27,9 @@ std::string off_board_text(const OffBoard& off, int height, int width);
 
 // Passes each move to another Mover and counts the replies whose cells lie mostly off the board,
 // before the game places them (what is placed is all a game's observers see).
-class OffBoardWatch : public Mover {
+class OffBoardWatch : public WrappingMover {
 public:
-    explicit OffBoardWatch(Mover& inner) : inner_(inner) {}
+    explicit OffBoardWatch(Mover& inner) : WrappingMover(inner) {}
     MoveReport move(const Board& board, int seat, int tick) override;
 
     int moves() const { return moves_; }  // replies with most of their cells off the board
@@ -37,7 +37,6 @@ public:
     const std::optional<OffBoard>& first() const { return first_; }
 
 private:
-    Mover& inner_;
     int moves_ = 0;
     int first_tick_ = 0;
     std::optional<OffBoard> first_;

@@ -15,7 +15,8 @@ struct PlayedGame {
 };
 
 // Plays `header`'s game between the two movers, telling `also` (a log, a progress display) of
-// every move and generation too. Throws GameInterrupted once `stop` is requested.
+// every move and generation too, and each mover that keeps its own board (Mover::begin).
+// Throws GameInterrupted once `stop` is requested.
 PlayedGame play_and_record(Mover& seat1, Mover& seat2, const ReplayHeader& header, GameObserver& also,
                            std::stop_token stop = {});
 

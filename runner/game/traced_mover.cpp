@@ -8,7 +8,7 @@
 namespace gol::runner {
 
 TracedMover::TracedMover(Mover& inner, const std::string& name, std::ostream& out)
-    : inner_(inner), name_(terminal_line(name)), out_(out) {}
+    : WrappingMover(inner), name_(terminal_line(name)), out_(out) {}
 
 MoveReport TracedMover::move(const Board& board, int seat, int tick) {
     const std::string who = "tick " + std::to_string(tick) + " seat " + std::to_string(seat) + " (" + name_ + ")";

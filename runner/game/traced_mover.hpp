@@ -10,13 +10,12 @@ namespace gol::runner {
 
 // Passes each move to another Mover, writing to `out` a line for the board it is sent (tick,
 // seat, size, live cells, bytes of JSON) and one for the reply (time, cells or forfeit).
-class TracedMover : public Mover {
+class TracedMover : public WrappingMover {
 public:
     TracedMover(Mover& inner, const std::string& name, std::ostream& out);
     MoveReport move(const Board& board, int seat, int tick) override;
 
 private:
-    Mover& inner_;
     std::string name_;  // escaped for a terminal
     std::ostream& out_;
     std::string json_;  // reused between moves: it only measures the board's JSON

@@ -29,8 +29,9 @@ namespace {
 constexpr auto kStartLimit = std::chrono::seconds(10);
 constexpr auto kKillLimit = std::chrono::seconds(2);
 
-// One whole report, or nullopt at end of file, on an error or when `deadline` passes first.
-std::optional<gol_launch_report> read_report(int fd, Clock::time_point deadline) {
+// One whole report, or nullopt at end of file, on an error or when `deadline` passes first. A
+// descriptor that comes with it (LISTENING's) goes to `passed`, or is closed when none is given.
+std::optional<gol_launch_report> read_report(int fd, Clock::time_point deadline, UniqueFd* passed = nullptr) {
     gol_launch_report report{};
     auto* at = reinterpret_cast<char*>(&report);
     std::size_t left = sizeof report;
@@ -40,8 +41,28 @@ std::optional<gol_launch_report> read_report(int fd, Clock::time_point deadline)
         const int ready = ::poll(&p, 1, static_cast<int>(wait_ms));
         if (ready < 0 && errno == EINTR) continue;
         if (ready <= 0) return std::nullopt;
-        const ssize_t got = ::read(fd, at, left);
+        union {
+            char bytes[CMSG_SPACE(GOL_LAUNCH_MAX_FDS * sizeof(int))];
+            cmsghdr align;
+        } control{};
+        iovec iov{at, left};
+        msghdr msg{};
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.bytes;
+        msg.msg_controllen = sizeof control.bytes;
+        const ssize_t got = ::recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
         if (got < 0 && errno == EINTR) continue;
+        for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+            const std::size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (std::size_t i = 0; i < n; ++i) {
+                int received;
+                std::memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof received);
+                UniqueFd owned(received);
+                if (passed && i == 0) *passed = std::move(owned);
+            }
+        }
         if (got <= 0) return std::nullopt;
         at += got;
         left -= static_cast<std::size_t>(got);
@@ -366,6 +387,7 @@ struct Launcher::Persistent {
     Streams streams;
     bool frozen = false;
     std::chrono::microseconds cpu_when_frozen{0};
+    GroupCount turn_before;  // resume_persistent's count
     // Its wait status, when it ended after its last reply: told at the next exchange.
     std::optional<int> ended_status;
 };
@@ -392,8 +414,14 @@ std::string Launcher::start_persistent(const CommandSpec& spec) {
     return "";
 }
 
-void Launcher::end_persistent() {
+void Launcher::end_persistent(std::chrono::milliseconds grace) {
     if (!persistent_) return;
+    // Its end comes as the launcher's ENDED report; the KILL that follows finds it ended.
+    if (control_ && grace.count() > 0) {
+        pollfd p{control_.get(), POLLIN, 0};
+        while (::poll(&p, 1, static_cast<int>(grace.count())) < 0 && errno == EINTR) {
+        }
+    }
     kill_move();
     persistent_.reset();
 }
@@ -405,7 +433,6 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
     const auto start = Clock::now();
     s.err_buf.clear();
     s.err_truncated = false;
-    const bool by_group = group_ && group_->can_freeze();
     const GroupCount before = count();
     // What ends the process here: the launcher kills the rest of its namespace and reports.
     auto ended = [&](LineReply::Kind kind, int status) {
@@ -425,9 +452,7 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
         reply.line = std::move(s.out_buf);
         return ended(LineReply::Kind::extra_output, kill_move());
     }
-    if (by_group) group_->thaw();
-    else if (persistent_->frozen && !send_plain(GOL_LAUNCH_THAW)) return ended(LineReply::Kind::exited, read_end(start, nullptr));
-    persistent_->frozen = false;
+    if (!thaw_persistent()) return ended(LineReply::Kind::exited, read_end(start, nullptr));
 
     const std::string message = std::string(line) + '\n';
     s.to_write = message;
@@ -454,25 +479,37 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
     reply.line = s.out_buf.substr(0, newline);
     s.out_buf.erase(0, newline + 1);
     reply.err = s.err_buf;
-    // Until its next line every process of its namespace is stopped, so children it leaves
+    freeze_persistent(before, reply.cpu, reply.out_of_memory);
+    return reply;
+}
+
+bool Launcher::thaw_persistent() {
+    if (group_ && group_->can_freeze()) group_->thaw();
+    else if (persistent_->frozen && !send_plain(GOL_LAUNCH_THAW)) return false;
+    persistent_->frozen = false;
+    return true;
+}
+
+void Launcher::freeze_persistent(const GroupCount& before, std::chrono::microseconds& cpu, bool& out_of_memory) {
+    // Until its next turn every process of its namespace is stopped, so children it leaves
     // spinning take no CPU from the opponent's move: by its control group, which no process
     // escapes; without one, by its launcher's signals.
-    if (by_group) {
-        std::optional<std::chrono::microseconds> cpu;
-        counted(before, cpu, reply.out_of_memory);
-        if (cpu) reply.cpu = *cpu;
-        if (group_->freeze()) return reply;
+    if (group_ && group_->can_freeze()) {
+        std::optional<std::chrono::microseconds> counted_cpu;
+        counted(before, counted_cpu, out_of_memory);
+        if (counted_cpu) cpu = *counted_cpu;
+        if (group_->freeze()) return;
         stop();
         persistent_->ended_status = W_EXITCODE(0, SIGKILL);
-        return reply;
+        return;
     }
     std::optional<gol_launch_report> frozen;
     if (send_plain(GOL_LAUNCH_FREEZE)) frozen = read_report(control_.get(), Clock::now() + kKillLimit);
     if (frozen && frozen->kind == GOL_LAUNCH_FROZEN) {
         persistent_->frozen = true;
-        const std::chrono::microseconds cpu(frozen->cpu_us);
-        reply.cpu = cpu - persistent_->cpu_when_frozen;
-        persistent_->cpu_when_frozen = cpu;
+        const std::chrono::microseconds total(frozen->cpu_us);
+        cpu = total - persistent_->cpu_when_frozen;
+        persistent_->cpu_when_frozen = total;
     } else if (frozen && frozen->kind == GOL_LAUNCH_ENDED) {
         // It replied and ended: the next exchange tells so.
         persistent_->ended_status = frozen->value;
@@ -480,7 +517,61 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
         stop();
         persistent_->ended_status = W_EXITCODE(0, SIGKILL);
     }
-    return reply;
+}
+
+bool Launcher::resume_persistent() {
+    if (!persistent_) throw std::logic_error("Launcher::resume_persistent without a persistent process");
+    persistent_->turn_before = count();
+    return !persistent_->ended_status && thaw_persistent();
+}
+
+Launcher::Paused Launcher::pause_persistent() {
+    if (!persistent_) throw std::logic_error("Launcher::pause_persistent without a persistent process");
+    Paused paused;
+    // Its stdout and stderr are not its channel, but must not fill and block it: what it wrote
+    // during the turn is read, stderr kept (capped) for the move's report, stdout dropped.
+    Streams& s = persistent_->streams;
+    s.err_buf.clear();
+    s.err_truncated = false;
+    pump(s, -1, Clock::now(), [] { return false; });
+    s.out_buf.clear();
+    paused.err = std::move(s.err_buf);
+    s.err_buf.clear();
+    if (!persistent_->ended_status) freeze_persistent(persistent_->turn_before, paused.cpu, paused.out_of_memory);
+    paused.running = !persistent_->ended_status;
+    return paused;
+}
+
+Launcher::Listener Launcher::listen() {
+    if (persistent_) throw std::logic_error("Launcher::listen during a persistent process");
+    Listener listener;
+    for (int attempt = 0; attempt < 2 && !listener.fd && listener.error.empty(); ++attempt) {
+        if (!control_) {
+            if (std::string why = start(); !why.empty()) {
+                listener.error = "its launcher " + why;
+                return listener;
+            }
+        }
+        // A launcher that died between moves is replaced once, as send() does.
+        if (!send_plain(GOL_LAUNCH_LISTEN)) {
+            stop();
+            continue;
+        }
+        UniqueFd passed;
+        const std::optional<gol_launch_report> r = read_report(control_.get(), Clock::now() + kStartLimit, &passed);
+        if (r && r->kind == GOL_LAUNCH_LISTENING && passed) {
+            listener.fd = std::move(passed);
+            listener.port = r->value;
+        } else if (r && r->kind == GOL_LAUNCH_FAILED) {
+            listener.error = std::string("its launcher could not listen on 127.0.0.1: ") + std::strerror(r->value) + " (" +
+                             r->step + ")";
+        } else {
+            stop();
+            listener.error = "its launcher ended when asked for a socket";
+        }
+    }
+    if (!listener.fd && listener.error.empty()) listener.error = "its launcher ended";
+    return listener;
 }
 
 }  // namespace gol::runner

@@ -88,8 +88,33 @@ public:
     // previous reply's line, found before sending, so no reply is read. After anything but
     // Kind::line the process has been ended, and start_persistent() starts a new one.
     LineReply exchange(std::string_view line, std::chrono::milliseconds timeout);
-    // Ends the persistent process and every process of its namespace.
-    void end_persistent();
+    // Ends the persistent process and every process of its namespace; with a `grace`, once the
+    // process has ended by itself or the grace has passed (a tlv bot after its game).
+    void end_persistent(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
+
+    // A persistent process spoken to by other means than lines (a tlv bot, over its socket):
+    // resume_persistent() continues its tree for its turn (false when it has ended), and
+    // pause_persistent() stops it again after the turn, with the CPU time of its namespace
+    // since resume (a process that cannot be stopped is ended: running is false then) and its
+    // stderr meanwhile (its stdout is read and dropped, so that neither fills).
+    bool resume_persistent();
+    struct Paused {
+        std::chrono::microseconds cpu{0};
+        std::string err;
+        bool out_of_memory = false;
+        bool running = true;
+    };
+    Paused pause_persistent();
+
+    // A tlv bot's address (launch_protocol.h, LISTEN): a TCP socket listening on 127.0.0.1 in
+    // the launcher's network namespace (the sandbox's own, else the host's), and its port. The
+    // launcher is started first when none runs. No socket, and `error` says why, when it fails.
+    struct Listener {
+        UniqueFd fd;
+        int port = 0;
+        std::string error;
+    };
+    Listener listen();
 
     // The launcher's process on the host (bubblewrap's, in the sandbox), or -1 when none runs.
     int pid() const;
@@ -131,6 +156,10 @@ private:
     };
     GroupCount count() const;
     void counted(const GroupCount& before, std::optional<std::chrono::microseconds>& cpu, bool& out_of_memory) const;
+    // A persistent process's tree continued (false once its launcher is gone), and stopped
+    // again with its CPU time since `before`; one that cannot be stopped is ended.
+    bool thaw_persistent();
+    void freeze_persistent(const GroupCount& before, std::chrono::microseconds& cpu, bool& out_of_memory);
 
     struct Persistent;
     SpawnSpec start_;

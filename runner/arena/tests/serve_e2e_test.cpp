@@ -1,7 +1,7 @@
 // `runner serve` with real clients over TCP: the sample clients in Python and C++ keep their own
 // boards and check each B against them, bad clients are closed while the arena serves on, the
 // games are in the store's table, and a restart carries on.
-#include "runner/arena/tlv.hpp"
+#include "runner/game/tlv.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/unique_fd.hpp"
 #include "runner/testing/runner_fixture.hpp"
@@ -127,6 +127,11 @@ std::vector<std::string> python_client(int port, const std::string& name) {
 std::vector<std::string> cpp_client(int port, const std::string& name) {
     return {ARENA_CLIENT_BIN, "--port", std::to_string(port), "--name", name, "--width", "64", "--height", "48",
             "--seed", "7"};
+}
+
+std::vector<std::string> ruby_client(int port, const std::string& name) {
+    return {"ruby", std::string(ARENA_CLIENTS_DIR) + "/arena_client.rb", "--port", std::to_string(port), "--name",
+            name, "--width", "64", "--height", "48", "--seed", "3"};
 }
 
 // Both clients' runs, played at once.
@@ -266,4 +271,13 @@ TEST_CASE("serve: a client that floods in its game loses it, and its opponent's 
     const std::string log = server.wait_for("carol/py won by forfeit");
     CHECK(contains(log, "(flooder/raw: it sent a message out of turn, before its T)"));
     server.stop();
+}
+
+TEST_CASE("serve: the Ruby client keeps its own board too, against the Python one") {
+    RunnerFixture f;
+    Server server(f, f.root.path() / "arena", {});
+    const auto [dora, erin] = play(f, ruby_client(server.port(), "dora/rb"), python_client(server.port(), "erin/py"));
+    check_exact(dora, "dora/rb");
+    check_exact(erin, "erin/py");
+    CHECK(contains(server.stop(), "arena: stopped"));
 }

@@ -15,9 +15,17 @@
  * sends FREEZE, which stops every process of the namespace and is answered by FROZEN with their
  * CPU time since the process started, and THAW before the next line, which continues them.
  *
+ * A tlv bot (docs/arena.md) connects to the runner over TCP, and in the sandbox has no network
+ * but its namespace's loopback. So before its process starts the runner sends LISTEN: the
+ * launcher, in the bot's network namespace, makes a TCP socket listening on 127.0.0.1 (an
+ * ephemeral port, backlog 1) and sends it back with LISTENING (value: the port, the socket
+ * attached), or FAILED (step "listen"). A socket keeps the namespace it was made in: the runner
+ * accepts the bot's connection on it from outside, and closes it then.
+ *
  * Launcher to runner: struct gol_launch_report, each written whole. READY once, when it is up;
  * then per move STARTED or FAILED, and after STARTED exactly one ENDED, sent once the move's
  * process has ended and every other process of the namespace has been killed and reaped.
+ * LISTEN between moves is answered by LISTENING or FAILED.
  * GOL_LAUNCH_KILL during a move ends it early (timeout, output cap); one that arrives after the
  * move ended on its own is ignored, as are FREEZE and THAW then. End of file from the runner
  * ends the launcher and so the namespace. */
@@ -31,7 +39,8 @@ enum {
     GOL_LAUNCH_KILL = 2, /* end the running move now */
     GOL_LAUNCH_SPARE = 3, /* the launcher to its warm interpreter only: fork ahead for the next move */
     GOL_LAUNCH_FREEZE = 4, /* a persistent move: stop its processes, answer FROZEN */
-    GOL_LAUNCH_THAW = 5    /* a persistent move: continue its processes */
+    GOL_LAUNCH_THAW = 5,   /* a persistent move: continue its processes */
+    GOL_LAUNCH_LISTEN = 6  /* between moves: a listening TCP socket for a tlv bot, answered LISTENING */
 };
 
 enum {
@@ -103,7 +112,8 @@ enum {
     GOL_LAUNCH_FAILED = 3, /* value: errno; step: what failed ("execve", "chdir", ...) */
     GOL_LAUNCH_ENDED = 4,  /* value: the move's wait status; max_rss_kb: its peak, cpu_us: its user plus
                               system CPU time (wait4), -1 when not known (a warm move) */
-    GOL_LAUNCH_FROZEN = 5  /* cpu_us: every process of a persistent move's namespace, since it started */
+    GOL_LAUNCH_FROZEN = 5, /* cpu_us: every process of a persistent move's namespace, since it started */
+    GOL_LAUNCH_LISTENING = 6 /* value: the port; the socket itself is attached (SCM_RIGHTS) */
 };
 
 struct gol_launch_report {

@@ -35,6 +35,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -435,19 +436,15 @@ static int start_warm(const struct move* m, const char* script) {
     return 0;
 }
 
-/* Has the warm interpreter run the move: the request and its stdout, stderr (and stdin)
- * forwarded as they came, which the process it forked for the move reads. The move's pid, or -1
- * with errno; the interpreter reports its end. */
-static pid_t fork_warm(const struct gol_launch_request* request, const int fds[GOL_LAUNCH_MAX_FDS],
-                       const char* strings, const struct move* m, const char* script, int64_t* started_ns) {
-    if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
-    const int count = (request->flags & GOL_LAUNCH_STDIN) ? 3 : 2;
-    union {
+/* `size` bytes of `data` with `count` descriptors attached (at most 3), in one sendmsg: how many
+ * bytes went, or -1 with errno. */
+static ssize_t send_with_fds(int socket, const void* data, size_t size, const int* fds, int count) {
+    union { /* for cmsghdr's alignment */
         char bytes[CMSG_SPACE(3 * sizeof(int))];
         struct cmsghdr align;
     } control_buffer;
     memset(&control_buffer, 0, sizeof control_buffer);
-    struct iovec iov = {(void*)request, sizeof *request};
+    struct iovec iov = {(void*)data, size};
     struct msghdr msg;
     memset(&msg, 0, sizeof msg);
     msg.msg_iov = &iov;
@@ -459,10 +456,21 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[G
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(count * sizeof(int));
     memcpy(CMSG_DATA(c), fds, count * sizeof(int));
-    struct gol_warm_reply reply;
     ssize_t put;
-    while ((put = sendmsg(warm_socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    while ((put = sendmsg(socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
     }
+    return put;
+}
+
+/* Has the warm interpreter run the move: the request and its stdout, stderr (and stdin)
+ * forwarded as they came, which the process it forked for the move reads. The move's pid, or -1
+ * with errno; the interpreter reports its end. */
+static pid_t fork_warm(const struct gol_launch_request* request, const int fds[GOL_LAUNCH_MAX_FDS],
+                       const char* strings, const struct move* m, const char* script, int64_t* started_ns) {
+    if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
+    const int count = (request->flags & GOL_LAUNCH_STDIN) ? 3 : 2;
+    struct gol_warm_reply reply;
+    ssize_t put = send_with_fds(warm_socket, request, sizeof *request, fds, count);
     int sent = put == (ssize_t)sizeof *request;
     for (size_t done = 0; sent && done < request->strings_bytes;) {
         put = send(warm_socket, strings + done, request->strings_bytes - done, MSG_NOSIGNAL);
@@ -662,6 +670,37 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     }
 }
 
+/* LISTEN: a TCP socket listening on this namespace's 127.0.0.1, sent to the runner with its port.
+ * Ours is closed once sent: the runner's copy is the only one, and nothing of the bot's has it. */
+static void listen_for_bot(void) {
+    const char* step = "socket";
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (fd >= 0) {
+        if (bind(fd, (struct sockaddr*)&address, sizeof address) != 0) step = "bind";
+        else if (listen(fd, 1) != 0) step = "listen";
+        else if (getsockname(fd, (struct sockaddr*)&address, &length) != 0) step = "getsockname";
+        else step = NULL;
+    }
+    if (step) {
+        const int error = errno;
+        if (fd >= 0) close(fd);
+        report(GOL_LAUNCH_FAILED, error, 0, step);
+        return;
+    }
+    struct gol_launch_report r;
+    memset(&r, 0, sizeof r);
+    r.kind = GOL_LAUNCH_LISTENING;
+    r.value = ntohs(address.sin_port);
+    /* The report is smaller than the socket's buffer: it goes whole, or the runner is gone. */
+    send_with_fds(control, &r, sizeof r, &fd, 1);
+    close(fd);
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) return 127;
     control = atoi(argv[1]);
@@ -691,7 +730,9 @@ int main(int argc, char** argv) {
         if (request.kind == GOL_LAUNCH_RUN) {
             run_move(&request, fds);
         } else {
-            /* A KILL that crossed the move's own end: nothing is running. */
+            /* Else a KILL that crossed the move's own end (nothing is running) or a LISTEN; neither
+             * carries descriptors. */
+            if (request.kind == GOL_LAUNCH_LISTEN) listen_for_bot();
             for (int i = 0; i < GOL_LAUNCH_MAX_FDS; ++i)
                 if (fds[i] >= 0) close(fds[i]);
         }

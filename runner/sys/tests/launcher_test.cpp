@@ -9,7 +9,11 @@
 #include "runner/sys/work_area.hpp"
 
 #include <doctest/doctest.h>
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -343,4 +347,71 @@ TEST_CASE("launcher: a move's outcome reads exactly as a plain process's") {
         }
     }
     ::close(passed);
+}
+
+namespace {
+
+// A TCP socket listening on the host's 127.0.0.1, and its port.
+std::pair<UniqueFd, int> host_listener() {
+    UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    REQUIRE(::bind(fd.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(::listen(fd.get(), 1) == 0);
+    REQUIRE(::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
+    return {std::move(fd), ntohs(address.sin_port)};
+}
+
+// One connection accepted on `listener` within a few seconds.
+UniqueFd accept_one(int listener) {
+    pollfd p{listener, POLLIN, 0};
+    REQUIRE(::poll(&p, 1, 10000) == 1);
+    return UniqueFd(::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC));
+}
+
+}  // namespace
+
+TEST_CASE("launcher: LISTEN gives a socket in the bot's namespace, which the bot reaches and nothing else") {
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        auto [host, host_port] = host_listener();
+        Launcher::Listener listener = box.launcher->listen();
+        REQUIRE(listener.error == "");
+        REQUIRE(listener.fd);
+        CHECK(listener.port > 0);
+        // The bot's process connects to the port it was given, and tries the host's.
+        const std::string script = "exec 3<>/dev/tcp/127.0.0.1/" + std::to_string(listener.port) +
+                                   "; echo hello >&3; read l <&3; (exec 4<>/dev/tcp/127.0.0.1/" +
+                                   std::to_string(host_port) +
+                                   ") 2>/dev/null && r=reached || r=unreachable; read x; echo \"got $l\"; read x; echo $r";
+        SpawnSpec spec = Box::move(script);
+        spec.argv = {"bash", "-c", script};
+        REQUIRE(box.launcher->start_persistent(spec) == "");
+        CHECK(box.launcher->resume_persistent());
+        UniqueFd connection = accept_one(listener.fd.get());
+        listener.fd.reset();
+        REQUIRE(connection);
+        char buffer[16] = {};
+        std::string said;
+        while (said.find('\n') == std::string::npos) {
+            const ssize_t got = ::read(connection.get(), buffer, sizeof buffer);
+            REQUIRE(got > 0);
+            said.append(buffer, static_cast<std::size_t>(got));
+        }
+        CHECK(said == "hello\n");
+        REQUIRE(::write(connection.get(), "there\n", 6) == 6);
+        const Launcher::Paused paused = box.launcher->pause_persistent();
+        CHECK(paused.running);
+        // Its next line shows what it got and whether the host's loopback was in reach: only
+        // outside the sandbox, whose network namespace has a loopback of its own.
+        Launcher::LineReply reply = box.launcher->exchange("", 5s);
+        CHECK(reply.line == "got there");
+        CHECK(box.launcher->exchange("", 5s).line == (sandboxed ? "unreachable" : "reached"));
+        box.launcher->end_persistent();
+        // The launcher serves moves after it as before.
+        CHECK(box.run("echo after").out == "after\n");
+    }
 }

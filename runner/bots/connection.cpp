@@ -1,4 +1,4 @@
-#include "runner/arena/connection.hpp"
+#include "runner/bots/connection.hpp"
 
 #include "runner/game/game_loop.hpp"
 
@@ -77,6 +77,17 @@ ClientConnection::Arrived ClientConnection::take_arrived() {
     if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return Arrived::nothing;
     if (errno == ECONNRESET) return Arrived::closed;
     throw ConnectionLost(std::string("recv: ") + std::strerror(errno));
+}
+
+std::vector<Cell> ClientConnection::ask_move(std::string_view told, Clock::time_point deadline, const StopEvent& stop) {
+    const Arrived arrived = take_arrived();
+    if (arrived == Arrived::closed) throw ConnectionLost(closed_reason(reader_));
+    if (arrived == Arrived::bytes || reader_.held() > 0) throw ConnectionLost("it sent a message out of turn, before its T");
+    send(std::string(told) + tlv::turn(), deadline, stop);
+    tlv::Message m = receive(deadline, stop);
+    if (m.type != tlv::Type::move)
+        throw ConnectionLost(std::string("it answered T with '") + static_cast<char>(m.type) + "', not 'M'");
+    return std::move(m.cells);
 }
 
 tlv::Message ClientConnection::receive(Clock::time_point deadline, const StopEvent& stop) {

@@ -1,4 +1,4 @@
-#include "runner/arena/tlv.hpp"
+#include "runner/game/tlv.hpp"
 
 #include <stdexcept>
 

@@ -3,7 +3,7 @@
 // floods costs a bounded buffer.
 #pragma once
 
-#include "runner/arena/tlv.hpp"
+#include "runner/game/tlv.hpp"
 #include "runner/sys/stop_event.hpp"
 #include "runner/sys/unique_fd.hpp"
 
@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gol::runner {
 
@@ -37,6 +38,11 @@ public:
     // The next whole message, waiting for it until `deadline`. Throws ConnectionLost (closed,
     // broken, no whole message in time, or a ProtocolError's words), GameInterrupted once `stop` is.
     tlv::Message receive(Clock::time_point deadline, const StopEvent& stop);
+
+    // A move asked for as the arena asks (docs/arena.md): `told` (what happened since the
+    // client's last turn) and T sent, and its one M taken by `deadline`; anything that arrived
+    // before the T came out of turn. Throws as send() and receive() do.
+    std::vector<Cell> ask_move(std::string_view told, Clock::time_point deadline, const StopEvent& stop);
 
     enum class Arrived { nothing, bytes, closed };
     // Takes in what has arrived, without waiting: `bytes` when any came. Throws ConnectionLost

@@ -1,0 +1,168 @@
+#include "runner/bots/tlv_bot.hpp"
+
+#include "runner/game/tlv.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <stdexcept>
+
+namespace gol::runner {
+
+namespace {
+
+using Clock = ClientConnection::Clock;
+
+// How long a bot has to read its B and leave before it is ended.
+constexpr auto kByeLimit = std::chrono::seconds(1);
+
+const std::string kHost = "127.0.0.1";
+
+std::chrono::microseconds since(Clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
+}
+
+// Whether `listener` has a connection waiting by `deadline`.
+bool connection_by(int listener, Clock::time_point deadline) {
+    for (;;) {
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) return false;
+        pollfd p{listener, POLLIN, 0};
+        const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 60'000)));
+        if (n > 0) return true;
+        if (n < 0 && errno != EINTR) return false;
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> tlv_command(std::vector<std::string> command, const std::string& host, int port, int width,
+                                     int height) {
+    const std::pair<std::string, std::string> fields[] = {
+        {"{host}", host}, {"{port}", std::to_string(port)}, {"{width}", std::to_string(width)},
+        {"{height}", std::to_string(height)}};
+    for (std::string& argument : command)
+        for (const auto& [field, value] : fields)
+            for (std::size_t at = 0; (at = argument.find(field, at)) != std::string::npos; at += value.size())
+                argument.replace(at, field.size(), value);
+    return command;
+}
+
+TlvBot::TlvBot(Launcher& launcher) : launcher_(launcher), never_(std::stop_token{}) {}
+
+void TlvBot::start(CommandSpec spec, int width, int height, std::chrono::milliseconds limit) {
+    started_ = true;
+    const Clock::time_point deadline = Clock::now() + limit;
+    Launcher::Listener listener = launcher_.listen();
+    if (!listener.fd) {
+        lost_ = "could not start the bot: " + listener.error;
+        return;
+    }
+    const std::string port = std::to_string(listener.port);
+    spec.argv = tlv_command(std::move(spec.argv), kHost, listener.port, width, height);
+    spec.env->insert(spec.env->end(), {"GOL_ARENA_HOST=" + kHost, "GOL_ARENA_PORT=" + port,
+                                       "GOL_BOARD_WIDTH=" + std::to_string(width),
+                                       "GOL_BOARD_HEIGHT=" + std::to_string(height)});
+    if (std::string why = launcher_.start_persistent(spec); !why.empty()) {
+        lost_ = why;
+        return;
+    }
+    launcher_.resume_persistent();
+    if (!connection_by(listener.fd.get(), deadline)) {
+        lose("the bot did not connect to " + kHost + ":" + port + " within " + std::to_string(limit.count()) +
+             " ms of its start (its run's {host} and {port}, or GOL_ARENA_HOST and GOL_ARENA_PORT, give the address)");
+        return;
+    }
+    UniqueFd accepted(::accept4(listener.fd.get(), nullptr, nullptr, SOCK_CLOEXEC));
+    listener.fd.reset();
+    if (!accepted) {
+        lose("its connection could not be accepted");
+        return;
+    }
+    connection_.emplace(std::move(accepted), "the bot");
+    try {
+        tlv::Message first = connection_->receive(deadline, never_);
+        if (first.type != tlv::Type::identification)
+            throw ConnectionLost(std::string("its first message was '") + static_cast<char>(first.type) +
+                                 "', not its identification I");
+        identification_ = std::move(first.text);
+    } catch (const ConnectionLost& e) {
+        lose(std::string("before its first turn: ") + e.what());
+        return;
+    }
+    if (!launcher_.pause_persistent().running) lose("its process ended after its I");
+}
+
+TlvBot::~TlvBot() {
+    if (started_ && !lost_) launcher_.end_persistent();
+}
+
+void TlvBot::lose(std::string why) {
+    lost_ = std::move(why);
+    connection_.reset();
+    launcher_.end_persistent();
+}
+
+void TlvBot::begin(int seat, const std::string& opponent) {
+    seat_ = seat;
+    std::string start;
+    try {
+        start = tlv::start(opponent);
+    } catch (const std::invalid_argument&) {
+        // A name S cannot carry (over 250 bytes): the bot is told less, not nothing.
+        start = tlv::start("opponent");
+    }
+    pending_.insert(0, start);
+}
+
+TlvBot::Turn TlvBot::turn(std::chrono::milliseconds limit) {
+    Turn t;
+    if (lost_) return t;
+    const Clock::time_point start = Clock::now(), deadline = start + limit;
+    if (!launcher_.resume_persistent()) {
+        lose("its process ended between its turns");
+        return t;
+    }
+    try {
+        t.cells = connection_->ask_move(pending_, deadline, never_);
+        pending_.clear();
+    } catch (const ConnectionLost& e) {
+        t.elapsed = since(start);
+        t.timed_out = Clock::now() >= deadline;
+        t.paused = launcher_.pause_persistent();
+        lose(e.what());
+        return t;
+    }
+    t.elapsed = since(start);
+    t.paused = launcher_.pause_persistent();
+    if (!t.paused.running) lose("its process ended after its M");
+    return t;
+}
+
+void TlvBot::on_move(int, int seat, const MoveReport& move) {
+    if (seat != seat_ && move.ok()) pending_ += tlv::move(move.cells);
+}
+
+void TlvBot::on_generation(int, std::int64_t, std::int64_t) { pending_ += tlv::generation(); }
+
+void TlvBot::bye(const GameResult& result) {
+    if (!started_ || lost_ || seat_ == 0) return;
+    const auto own = static_cast<std::uint32_t>(result.cells[seat_ - 1]);
+    const auto other = static_cast<std::uint32_t>(result.cells[2 - seat_]);
+    const Clock::time_point deadline = Clock::now() + kByeLimit;
+    if (launcher_.resume_persistent()) try {
+            connection_->send(pending_ + tlv::bye(own, other), deadline, never_);
+            // Until it closes: whatever else it sends is of no more use.
+            for (;;) connection_->receive(deadline, never_);
+        } catch (const ConnectionLost&) {
+        }
+    lost_ = "the game is over";
+    connection_.reset();
+    // What it does after B (writes a log, exits) it may finish, within the same second.
+    launcher_.end_persistent(std::max(std::chrono::milliseconds(0),
+                                      std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now())));
+}
+
+}  // namespace gol::runner

@@ -1,0 +1,3 @@
+# A tlv bot that never connects.
+import time
+time.sleep(30)
