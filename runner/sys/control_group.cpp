@@ -85,6 +85,16 @@ const CgroupHierarchy* with(const std::vector<CgroupHierarchy>& dirs, std::strin
     return nullptr;
 }
 
+// Enables a v2 hierarchy's controllers of ours for the groups below `dir`; a failure throws
+// when `required`.
+void hand_down(const CgroupHierarchy& h, const fs::path& dir, bool required) {
+    for (const char* c : {"+memory", "+pids", "+cpu", "+cpuset"}) {
+        if (!has(h.controllers, c + 1)) continue;
+        if (required) write_text(dir / "cgroup.subtree_control", c);
+        else try_write(dir / "cgroup.subtree_control", c);
+    }
+}
+
 bool pid_alive(const std::string& name) {
     // "gol-runner-PID-SUFFIX"
     const std::vector<std::string> parts = split(name, '-');
@@ -183,9 +193,7 @@ ControlGroups::ControlGroups() {
                 if (e.path().filename().string().starts_with("gol-runner-") && !pid_alive(e.path().filename().string()))
                     remove_groups(e.path());
             // Best effort: a host that runs systemd has handed them down already.
-            if (h.version == 2)
-                for (const char* c : {"+memory", "+pids", "+cpu", "+cpuset"})
-                    if (has(h.controllers, c + 1)) try_write(h.dir / "cgroup.subtree_control", c);
+            if (h.version == 2) hand_down(h, h.dir, false);
             const fs::path parent = h.dir;
             h.dir /= name.str();
             if (::mkdir(h.dir.c_str(), 0755) != 0) {
@@ -197,9 +205,7 @@ ControlGroups::ControlGroups() {
             if (has(h.controllers, "cpuset") && h.version == 1)
                 for (const char* file : {"cpuset.cpus", "cpuset.mems"})
                     write_text(h.dir / file, read_text(parent / file));
-            if (h.version == 2)
-                for (const char* c : {"+memory", "+pids", "+cpu", "+cpuset"})
-                    if (has(h.controllers, c + 1)) write_text(h.dir / "cgroup.subtree_control", c);
+            if (h.version == 2) hand_down(h, h.dir, true);
         }
     } catch (const std::exception& e) {
         why_not_ = e.what();

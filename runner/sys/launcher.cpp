@@ -462,8 +462,12 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
         return newline != std::string::npos;
     });
     reply.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
-    int in_pipe = 0;
-    reply.input_unread = !s.to_write.empty() || (s.in && ::ioctl(s.in.get(), FIONREAD, &in_pipe) == 0 && in_pipe > 0);
+    // Asked only of a move that timed out: whether the bot had read its line at all.
+    auto unread = [&] {
+        int in_pipe = 0;
+        return !s.to_write.empty() || (s.in && ::ioctl(s.in.get(), FIONREAD, &in_pipe) == 0 && in_pipe > 0);
+    };
+    if (r == Pumped::timed_out) reply.input_unread = unread();
     s.to_write = {};
     switch (r) {
         case Pumped::done: break;
