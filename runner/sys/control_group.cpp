@@ -23,6 +23,8 @@ namespace {
 
 constexpr const char* kOurs[] = {"memory", "pids", "cpu", "cpuacct", "cpuset", "freezer"};
 constexpr auto kSettle = std::chrono::seconds(2);
+// What a held group may run: 1 ms in each 100 ms period, the least the kernel accepts.
+constexpr std::uint64_t kHeldQuotaUs = 1000;
 constexpr std::uint64_t kPeriodUs = 100000;
 
 std::vector<std::string> split(std::string_view text, char by) {
@@ -259,11 +261,15 @@ ControlGroup::ControlGroup(std::vector<CgroupHierarchy> dirs, const GroupLimits&
     if (limits.cpu_percent && with(dirs_, "cpu")) {
         const std::string quota = std::to_string(kPeriodUs * limits.cpu_percent / 100);
         if (v2) {
-            write_text(dir("cpu") / "cpu.max", quota + " " + std::to_string(kPeriodUs));
+            move_quota_ = quota + " " + std::to_string(kPeriodUs);
+            held_quota_ = std::to_string(kHeldQuotaUs) + " " + std::to_string(kPeriodUs);
         } else {
             write_text(dir("cpu") / "cpu.cfs_period_us", std::to_string(kPeriodUs));
-            write_text(dir("cpu") / "cpu.cfs_quota_us", quota);
+            move_quota_ = quota;
+            held_quota_ = std::to_string(kHeldQuotaUs);
         }
+        write_text(dir("cpu") / (v2 ? "cpu.max" : "cpu.cfs_quota_us"), move_quota_);
+        quota_ = open_file(dir("cpu") / (v2 ? "cpu.max" : "cpu.cfs_quota_us"), O_WRONLY);
     }
     if (with(dirs_, "cpuset")) {
         const fs::path d = dir("cpuset");
@@ -285,6 +291,7 @@ ControlGroup::~ControlGroup() {
     oom_.reset();
     freeze_.reset();
     frozen_state_.reset();
+    quota_.reset();
     const auto until = std::chrono::steady_clock::now() + kSettle;
     for (const CgroupHierarchy& h : dirs_)
         // Busy while the last processes finish exiting.
@@ -306,6 +313,23 @@ std::optional<std::chrono::microseconds> ControlGroup::cpu() const {
 }
 
 std::uint64_t ControlGroup::oom_kills() const { return oom_ ? keyed(pread_text(oom_), "oom_kill") : 0; }
+
+bool ControlGroup::hold() {
+    if (quota_) {
+        if (::pwrite(quota_.get(), held_quota_.data(), held_quota_.size(), 0) != static_cast<ssize_t>(held_quota_.size()))
+            return false;
+        held_ = true;
+        return true;
+    }
+    return freeze();
+}
+
+void ControlGroup::release() {
+    if (held_ && ::pwrite(quota_.get(), move_quota_.data(), move_quota_.size(), 0) ==
+                     static_cast<ssize_t>(move_quota_.size()))
+        held_ = false;
+    thaw();
+}
 
 bool ControlGroup::freeze() {
     if (!freeze_) return false;
@@ -334,8 +358,9 @@ void ControlGroup::thaw() {
 }
 
 void ControlGroup::kill() {
-    // A frozen process takes no signal until it is thawed (v1).
-    thaw();
+    // A frozen process takes no signal until it is thawed (v1), a held one only when its quota
+    // comes round again.
+    release();
     if (version_ == 2 && !dirs_.empty()) {
         const UniqueFd fd(::open((dirs_.front().dir / "cgroup.kill").c_str(), O_WRONLY | O_CLOEXEC));
         if (fd && ::write(fd.get(), "1", 1) == 1) return;

@@ -1,7 +1,7 @@
 // A control group per bot per game (issue 28): the kernel holds the bot's whole tree (its
 // sandbox, launcher and every process they start) to a memory limit that covers what an rlimit
 // does not (shared memory, memfd, tmpfs pages, kernel memory), a process count, a CPU quota and
-// a set of CPUs, during the move; it freezes a persistent bot between its moves and counts the
+// a set of CPUs, during the move; it holds a persistent bot between its moves and counts the
 // tree's CPU time. cgroup v2 where the host has its controllers there, else the v1 controllers.
 #pragma once
 
@@ -89,15 +89,22 @@ public:
     bool can_freeze() const { return static_cast<bool>(freeze_); }
     bool freeze();
     void thaw();
+    // A persistent bot between its moves: every process in it held to 1% of one CPU by its CPU
+    // quota (a write each way, where freezing wakes each process to stop it and again to go on),
+    // else frozen; release() gives the move's quota back, or thaws.
+    bool can_hold() const { return quota_ || freeze_; }
+    bool hold();
+    void release();
     // SIGKILLs every process in it.
     void kill();
 
 private:
     std::vector<CgroupHierarchy> dirs_;
     std::vector<UniqueFd> procs_;
-    UniqueFd cpu_, oom_, freeze_, frozen_state_;
+    UniqueFd cpu_, oom_, freeze_, frozen_state_, quota_;
+    std::string move_quota_, held_quota_;  // what quota_ takes, as written
     int version_ = 1;
-    bool frozen_ = false;
+    bool frozen_ = false, held_ = false;
 };
 
 }  // namespace gol::runner

@@ -151,8 +151,8 @@ std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, con
 
 Launcher::~Launcher() { stop(); }
 
-void Launcher::thaw() {
-    if (group_) group_->thaw();
+void Launcher::release_group() {
+    if (group_) group_->release();
 }
 
 Launcher::GroupCount Launcher::count() const {
@@ -171,7 +171,7 @@ void Launcher::counted(const GroupCount& before, std::optional<std::chrono::micr
 int Launcher::pid() const { return process_ ? process_->pid() : -1; }
 
 void Launcher::stop() {
-    thaw();
+    release_group();
     control_.reset();
     if (process_) process_->end();
     process_.reset();
@@ -321,7 +321,7 @@ int Launcher::read_end(Clock::time_point by, RunOutcome* outcome) {
 }
 
 int Launcher::kill_move(RunOutcome* outcome) {
-    thaw();
+    release_group();
     if (!send_plain(GOL_LAUNCH_KILL)) {
         stop();
         return W_EXITCODE(0, SIGKILL);
@@ -452,7 +452,7 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
         reply.line = std::move(s.out_buf);
         return ended(LineReply::Kind::extra_output, kill_move());
     }
-    if (!thaw_persistent()) return ended(LineReply::Kind::exited, read_end(start, nullptr));
+    if (!release_persistent()) return ended(LineReply::Kind::exited, read_end(start, nullptr));
 
     const std::string message = std::string(line) + '\n';
     s.to_write = message;
@@ -483,26 +483,26 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
     reply.line = s.out_buf.substr(0, newline);
     s.out_buf.erase(0, newline + 1);
     reply.err = s.err_buf;
-    freeze_persistent(before, reply.cpu, reply.out_of_memory);
+    hold_persistent(before, reply.cpu, reply.out_of_memory);
     return reply;
 }
 
-bool Launcher::thaw_persistent() {
-    if (group_ && group_->can_freeze()) group_->thaw();
+bool Launcher::release_persistent() {
+    if (group_ && group_->can_hold()) group_->release();
     else if (persistent_->frozen && !send_plain(GOL_LAUNCH_THAW)) return false;
     persistent_->frozen = false;
     return true;
 }
 
-void Launcher::freeze_persistent(const GroupCount& before, std::chrono::microseconds& cpu, bool& out_of_memory) {
-    // Until its next turn every process of its namespace is stopped, so children it leaves
-    // spinning take no CPU from the opponent's move: by its control group, which no process
-    // escapes; without one, by its launcher's signals.
-    if (group_ && group_->can_freeze()) {
+void Launcher::hold_persistent(const GroupCount& before, std::chrono::microseconds& cpu, bool& out_of_memory) {
+    // Until its next turn every process of its namespace is held, so children it leaves
+    // spinning take no more than 1% of a CPU from the opponent's move: by its control group,
+    // which no process escapes; without one, stopped by its launcher's signals.
+    if (group_ && group_->can_hold()) {
         std::optional<std::chrono::microseconds> counted_cpu;
         counted(before, counted_cpu, out_of_memory);
         if (counted_cpu) cpu = *counted_cpu;
-        if (group_->freeze()) return;
+        if (group_->hold()) return;
         stop();
         persistent_->ended_status = W_EXITCODE(0, SIGKILL);
         return;
@@ -526,7 +526,7 @@ void Launcher::freeze_persistent(const GroupCount& before, std::chrono::microsec
 bool Launcher::resume_persistent() {
     if (!persistent_) throw std::logic_error("Launcher::resume_persistent without a persistent process");
     persistent_->turn_before = count();
-    return !persistent_->ended_status && thaw_persistent();
+    return !persistent_->ended_status && release_persistent();
 }
 
 Launcher::Paused Launcher::pause_persistent() {
@@ -541,7 +541,7 @@ Launcher::Paused Launcher::pause_persistent() {
     s.out_buf.clear();
     paused.err = std::move(s.err_buf);
     s.err_buf.clear();
-    if (!persistent_->ended_status) freeze_persistent(persistent_->turn_before, paused.cpu, paused.out_of_memory);
+    if (!persistent_->ended_status) hold_persistent(persistent_->turn_before, paused.cpu, paused.out_of_memory);
     paused.running = !persistent_->ended_status;
     return paused;
 }

@@ -43,7 +43,7 @@ public:
     // without one.
     // With `group` and a sandbox whose host allows control groups, everything it starts lives
     // in a control group of its own held to those limits: a move's CPU time and a death for
-    // memory are read from there, and a persistent bot is frozen by it.
+    // memory are read from there, and a persistent bot is held by it between its moves.
     static std::unique_ptr<Launcher> make(Sandbox* sandbox, SandboxView view, const std::optional<Identity>& who,
                                           ProcessRegistry* registry, const std::optional<GroupLimits>& group = std::nullopt);
     ~Launcher();
@@ -67,7 +67,7 @@ public:
     // The persistent protocol: one process for the game, spoken to a line at a time. Starts it
     // as run() would start a move (spec.timeout and stdin_data are not used); an empty string
     // when it started, else why not. Its processes run until the first exchange's reply, and
-    // are frozen (stopped, by the launcher) between exchanges.
+    // are held between exchanges (ControlGroup::hold; without a group, stopped by the launcher).
     std::string start_persistent(const CommandSpec& spec);
     bool persistent_running() const { return persistent_ != nullptr; }
 
@@ -84,7 +84,7 @@ public:
         bool input_unread = false;  // timed_out: the process had not read all of `line`
     };
     // Continues the persistent process's tree, sends `line` plus a newline and waits for one
-    // line back, then freezes the tree again. extra_output: the process wrote beyond its
+    // line back, then holds the tree again. extra_output: the process wrote beyond its
     // previous reply's line, found before sending, so no reply is read. After anything but
     // Kind::line the process has been ended, and start_persistent() starts a new one.
     LineReply exchange(std::string_view line, std::chrono::milliseconds timeout);
@@ -147,8 +147,8 @@ private:
     // memory and CPU time when given.
     int read_end(Clock::time_point by, RunOutcome* outcome);
 
-    // Thaws the group when it is frozen (a frozen launcher reads no request).
-    void thaw();
+    // Releases the group when it is held (a frozen launcher reads no request).
+    void release_group();
     // The group's CPU time and deaths for memory so far; `counted` sets what a move took since.
     struct GroupCount {
         std::optional<std::chrono::microseconds> cpu;
@@ -156,10 +156,10 @@ private:
     };
     GroupCount count() const;
     void counted(const GroupCount& before, std::optional<std::chrono::microseconds>& cpu, bool& out_of_memory) const;
-    // A persistent process's tree continued (false once its launcher is gone), and stopped
-    // again with its CPU time since `before`; one that cannot be stopped is ended.
-    bool thaw_persistent();
-    void freeze_persistent(const GroupCount& before, std::chrono::microseconds& cpu, bool& out_of_memory);
+    // A persistent process's tree continued (false once its launcher is gone), and held again
+    // with its CPU time since `before`; one that cannot be held is ended.
+    bool release_persistent();
+    void hold_persistent(const GroupCount& before, std::chrono::microseconds& cpu, bool& out_of_memory);
 
     struct Persistent;
     SpawnSpec start_;

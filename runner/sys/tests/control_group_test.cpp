@@ -121,6 +121,20 @@ TEST_CASE("control group: a process joins at its start and is held, frozen, coun
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     CHECK(cpu_ticks(spinner.pid()) > frozen_at);
 
+    // Held, it takes at most 1 ms in each 100 ms (of 500 ms spinning: about 5); released, it
+    // spins again. The group's own count, in microseconds: the ticks of /proc are too coarse.
+    REQUIRE(group->can_hold());
+    REQUIRE(group->hold());
+    const auto held_at = group->cpu().value_or(std::chrono::microseconds(0));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    CHECK(group->cpu().value_or(std::chrono::microseconds(0)) - held_at < std::chrono::milliseconds(50));
+    group->release();
+    const auto released_at = group->cpu().value_or(std::chrono::microseconds(0));
+    while (group->cpu().value_or(std::chrono::microseconds(0)) - released_at < std::chrono::milliseconds(60) &&
+           std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(group->cpu().value_or(std::chrono::microseconds(0)) - released_at >= std::chrono::milliseconds(60));
+
     // Frozen again, then killed: the kill thaws it first, and the group is removed.
     REQUIRE(group->freeze());
     group.reset();
