@@ -10,6 +10,7 @@
 // the other timed_moves, the cost of a move in the rest of a game.
 #include "engine/board.hpp"
 #include "runner/bots/bot_player.hpp"
+#include "runner/sys/cpu_pin.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/game/protocol.hpp"
 #include "runner/sys/sandbox.hpp"
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
     }
     const long cells = std::atol(argv[2]), moves = std::atol(argv[3]);
     become_subreaper();  // as the runner does: the sandbox's orphans are reaped here
+    pin_to_current_cpu();  // as a duel's game thread is (a league's is pinned to its CPU too)
     std::optional<std::string> bwrap;
     if (sandboxed && !(bwrap = Sandbox::find_bubblewrap())) {
         std::fprintf(stderr, "move-bench: --sandbox needs bubblewrap\n");
