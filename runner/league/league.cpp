@@ -275,6 +275,50 @@ GameResult play_and_store(const LeagueOptions& o, const League& l, const Schedul
     return game.record.result;
 }
 
+// How many boards --until-separated shows a bot again (until_separated.hpp, AskAgain): its
+// first moves of a game, where a bot that plays at random shows it as soon as one that does not.
+constexpr int kBoardsAskedAgain = 10;
+
+// AskAgain for the league: the bot as its games run it (limits, sandbox, a persistent bot's one
+// process), its seat's boards of `replay` from tick 0, with a seed that is not the game's.
+std::optional<RepeatCheck> ask_again(const LeagueOptions& o, const League& l, ProcessRegistry& registry,
+                                     const std::string& bot, const Replay& replay, int seat, std::stop_token stop) {
+    RepeatCheck check;
+    const auto prepared = std::find_if(l.roster.bots.begin(), l.roster.bots.end(),
+                                       [&](const PreparedBot& b) { return b.spec.name == bot; });
+    if (prepared == l.roster.bots.end()) throw std::logic_error("--until-separated asked a bot not in the league");
+    if (prepared->spec.protocol == Protocol::tlv) {
+        check.why = "a tlv bot is told no board";
+        return check;
+    }
+    const MoveLimits limits = move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s,
+                                          o.settings.startup_limit_ms, o.settings.cpu_time);
+    // A seed no game of the league gives (they derive from the games' keys), the same each run.
+    const BotHost host{*o.area, o.sandbox, &registry, o.warm, bot_seed(o.settings.seed, "asked again: " + bot),
+                       o.interpreters};
+    BotPlayer player(*prepared, limits, host);
+    const int ticks = std::min<int>(kBoardsAskedAgain, static_cast<int>(replay.ticks.size()));
+    for (int tick = 0; tick < ticks; ++tick) {
+        if (stop.stop_requested()) return std::nullopt;
+        const Move& played = replay.ticks[static_cast<std::size_t>(tick)][static_cast<std::size_t>(seat - 1)];
+        const MoveReport now = player.move(board_sent(replay, tick, seat));
+        check.ticks = tick + 1;
+        const std::string at = "at tick " + std::to_string(tick) + ", ";
+        if (played.forfeit || now.forfeit) {
+            check.why = at + (played.forfeit ? "its move in the game forfeited (" + std::string(name(played.forfeit->kind))
+                                             : "its move forfeited (" + std::string(name(now.forfeit->kind))) + ")";
+            return check;
+        }
+        if (static_cast<const Move&>(now) != played) {
+            check.why = at + "other cells than in the game";
+            return check;
+        }
+    }
+    check.repeats = ticks > 0;
+    if (ticks == 0) check.why = "the game has no move to show again";
+    return check;
+}
+
 // A run of one game needs the schedule its plan (league.json, when the store has one) was made
 // from: the same index on another machine, with a bot excluded there, would be another game.
 void check_plan(const LeagueOptions& o, const League& l) {
@@ -340,8 +384,12 @@ void forget_games(ResultsStore& store, const League& l, const std::vector<Schedu
         games += !removed.empty();
         files += removed.size();
     }
+    // What --until-separated learnt of the bot goes with its games.
+    if (is_bot)
+        for (const ScheduledBot& b : l.names)
+            if (b.name == which) files += store.forget_repeat(b.hash);
     // One line, not one a file: a bot's games are a hundred files in a big league.
-    std::fprintf(log, "league: --rerun %s: forgot %s (%s in games/, replays/, logs/ and viewers/ of %s)\n",
+    std::fprintf(log, "league: --rerun %s: forgot %s (%s in games/, replays/, logs/, viewers/ and repeats/ of %s)\n",
                  terminal_line(which).c_str(), count_text(games, "stored game").c_str(),
                  count_text(static_cast<long long>(files), "file").c_str(), store.dir().string().c_str());
 }
@@ -395,8 +443,14 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     WorkerState state(o.progress ? *o.progress : no_progress, reused, static_cast<int>(schedule.size()));
     play_games(o, l, queue, store, observer, registry, stop, state);
     if (o.until_separated > 0 && state.error().empty() && !stop.stop_requested()) {
-        std::vector<std::string> bots;
-        for (const ScheduledBot& b : l.names) bots.push_back(b.name);
+        SeparationOptions separation{o.until_separated, o.settings.gauntlet, o.scoring, {}, {}, {}};
+        for (const ScheduledBot& b : l.names) {
+            separation.bots.push_back(b.name);
+            separation.hashes[b.name] = b.hash;
+        }
+        separation.ask_again = [&](const std::string& bot, const Replay& replay, int seat) {
+            return ask_again(o, l, registry, bot, replay, seat, stop);
+        };
         const auto play_round = [&](const std::vector<AddedPair>& added, int games) {
             const std::vector<ScheduledGame> expected = store.save_index(index_of(o, l, added));
             // Each round's games are the last of the list; stored ones (an earlier run's) are reused.
@@ -407,8 +461,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
             const bool ran = !stop.stop_requested() && state.error().empty();
             return ran ? std::optional(std::move(round)) : std::nullopt;
         };
-        play_until_separated({o.until_separated, o.settings.gauntlet, o.scoring, bots}, schedule, store, play_round,
-                             log);
+        play_until_separated(separation, schedule, store, play_round, log);
     }
     state.done();
 

@@ -109,6 +109,44 @@ void ResultsStore::save(const GameRecord& record, const std::string& replay, con
     write_file_atomically(record_path(record.key), record_text(record));
 }
 
+fs::path ResultsStore::repeat_path(const std::string& hash) const {
+    // A content hash is hex; anything else must not become a path.
+    if (hash.empty() || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+        throw StoreError("not a content hash: " + hash);
+    return dir_ / "repeats" / (hash + ".json");
+}
+
+std::optional<RepeatCheck> ResultsStore::load_repeat(const std::string& hash) const {
+    try {
+        const std::optional<std::string> text = read_store_file(repeat_path(hash), kRecordCap);
+        if (!text) return std::nullopt;
+        const json j = json::parse(*text);
+        if (j.at("format") != "gol-repeat-check" || j.at("version") != 1 || j.at("hash") != hash) return std::nullopt;
+        RepeatCheck c{j.at("bot").get<std::string>(), hash, j.at("game").get<std::string>(), j.at("seat").get<int>(),
+                      j.at("ticks").get<int>(), j.at("repeats").get<bool>(), j.at("why").get<std::string>()};
+        return c;
+    } catch (const StoreError&) {
+        return std::nullopt;
+    } catch (const json::exception&) {
+        return std::nullopt;
+    }
+}
+
+void ResultsStore::save_repeat(const RepeatCheck& c) {
+    const json j = {{"format", "gol-repeat-check"}, {"version", 1}, {"bot", c.bot}, {"hash", c.hash},
+                    {"game", c.game},  {"seat", c.seat}, {"ticks", c.ticks}, {"repeats", c.repeats},
+                    {"why", c.why}};
+    write_file_atomically(repeat_path(c.hash), json_text(j, 2) + "\n");
+}
+
+bool ResultsStore::forget_repeat(const std::string& hash) {
+    std::error_code ec;
+    const fs::path file = repeat_path(hash);
+    if (fs::remove(file, ec)) return true;
+    if (ec) throw StoreError(file.string() + ": cannot be removed: " + ec.message());
+    return false;
+}
+
 std::vector<fs::path> ResultsStore::forget(const std::string& key) {
     std::vector<fs::path> removed;
     for (const fs::path& file : {record_path(key), replay_path(key), log_path(key), viewer_path(key)}) {

@@ -55,6 +55,18 @@ std::vector<ScheduledGame> expected_games(const LeagueIndex& index);
 // The games' keys, in order.
 std::vector<std::string> keys_of(std::span<const ScheduledGame> games);
 
+// --until-separated: what a bot did when shown again its seat's boards of the first ticks of a
+// stored game, with another seed (docs/league.md). Kept by the bot's content hash; it holds for
+// a league whose games include `game`.
+struct RepeatCheck {
+    std::string bot, hash;
+    std::string game;  // the key of the game whose boards it was shown
+    int seat = 1;
+    int ticks = 0;  // the boards shown
+    bool repeats = false;
+    std::string why;  // when it did not repeat: where it first differed
+};
+
 // Who opens a store. A league (or its --plan) rewrites the index, so it holds the store alone; a
 // game played on its own (--game) adds only that game's files, so any number of them, on any
 // machines sharing the folder, hold it together, but never with a league.
@@ -76,6 +88,11 @@ public:
     std::vector<std::filesystem::path> forget(const std::string& key);
 
     std::filesystem::path replay_path(const std::string& key) const;
+    // The check of the bot with content hash `hash`, or none (also when its file cannot be read);
+    // save_repeat replaces it; forget_repeat removes it, true when there was one.
+    std::optional<RepeatCheck> load_repeat(const std::string& hash) const;
+    void save_repeat(const RepeatCheck& check);
+    bool forget_repeat(const std::string& hash);
     // Where the game's viewer page goes (docs/viewer.md): made from its replay, so it can be
     // made again.
     std::filesystem::path viewer_path(const std::string& key) const;
@@ -83,6 +100,7 @@ public:
 private:
     std::filesystem::path record_path(const std::string& key) const;
     std::filesystem::path log_path(const std::string& key) const;
+    std::filesystem::path repeat_path(const std::string& hash) const;
 
     std::filesystem::path dir_;
     UniqueFd lock_;

@@ -59,7 +59,7 @@ private:
 }  // namespace
 
 void play_until_separated(const SeparationOptions& o, std::span<const ScheduledGame> schedule,
-                          const ResultsStore& store, const PlayRound& play_round, std::FILE* log) {
+                          ResultsStore& store, const PlayRound& play_round, std::FILE* log) {
     // Every stored game of the league so far, in the order its index lists them, as `runner
     // table` counts them; each round adds its own.
     LeagueTable table;
@@ -71,6 +71,44 @@ void play_until_separated(const SeparationOptions& o, std::span<const ScheduledG
     std::vector<AddedPair> added;
     std::set<AddedPair> deterministic;        // by_name
     std::map<AddedPair, PairReplays> replays;  // by_name
+    // Whether a bot, shown again the boards of its first stored game whose replay reads, made
+    // the same moves: asked once, kept in the store; nullopt when the run stopped meanwhile.
+    std::map<std::string, bool> repeats;
+    const auto bot_repeats = [&](const std::string& bot) -> std::optional<bool> {
+        if (const auto known = repeats.find(bot); known != repeats.end()) return known->second;
+        const std::string& hash = o.hashes.at(bot);
+        std::optional<RepeatCheck> check = store.load_repeat(hash);
+        // A check on a game of another league (other settings) does not hold here.
+        if (check && std::none_of(table.games.begin(), table.games.end(),
+                                  [&](const GameRecord& r) { return r.key == check->game; }))
+            check.reset();
+        for (std::size_t i = 0; !check && i < table.games.size(); ++i) {
+            const GameRecord& r = table.games[i];
+            const int seat = r.bots[0] == bot ? 1 : r.bots[1] == bot ? 2 : 0;
+            if (seat == 0) continue;
+            std::ifstream in(store.replay_path(r.key));
+            Replay replay;
+            try {
+                replay = read_replay(in);
+            } catch (const std::exception&) {
+                continue;
+            }
+            std::optional<RepeatCheck> asked = o.ask_again(bot, replay, seat);
+            if (!asked) return std::nullopt;
+            asked->bot = bot;
+            asked->hash = hash;
+            asked->game = r.key;
+            asked->seat = seat;
+            store.save_repeat(*asked);
+            const std::string boards = asked->ticks == 1 ? "board" : std::to_string(asked->ticks) + " boards";
+            std::fprintf(log, "league: --until-separated: %s, shown again its first %s of game %s with another seed, %s\n",
+                         terminal_line(bot).c_str(), boards.c_str(), r.key.substr(0, 12).c_str(),
+                         asked->repeats ? "made the same moves"
+                                        : ("did not: " + terminal_line(asked->why)).c_str());
+            check = std::move(asked);
+        }
+        return repeats[bot] = check && check->repeats;
+    };
     int budget = o.budget;
     std::string end;
     for (int round = 1;; ++round) {
@@ -93,6 +131,19 @@ void play_until_separated(const SeparationOptions& o, std::span<const ScheduledG
                              "identical move for move; no more games for it\n",
                              pair_name(pair).c_str());
                 continue;
+            }
+            if (o.ask_again) {
+                const std::optional<bool> upper = bot_repeats(pair[0]);
+                const std::optional<bool> lower = upper && *upper ? bot_repeats(pair[1]) : upper;
+                if (!lower) return;
+                if (*lower) {
+                    deterministic.insert(by_name(pair));
+                    std::fprintf(log,
+                                 "league: --until-separated: %s is deterministic: both bots, shown again the boards "
+                                 "of a game with another seed, made the same moves; no more games for it\n",
+                                 pair_name(pair).c_str());
+                    continue;
+                }
             }
             uncertain.emplace_back(pair, *n.los);
         }

@@ -59,10 +59,13 @@ TEST_CASE("until separated: the progress events never count more games stored th
     o.settings.sandboxed = false;
     o.jobs = 2;
     o.area = &area;
-    o.until_separated = 40;
+    o.until_separated = 2;
     fs::create_directories(o.bots_dir);
-    // Two passers draw every game: a round of two more games, then they are deterministic.
-    for (const char* bot : {"pass1.sh", "pass2.sh"}) std::ofstream(o.bots_dir / bot) << "echo '[]'\n";
+    // Two bots placing one cell where their seed says draw every game and never repeat: a round of
+    // two more games spends the budget.
+    for (const char* bot : {"cell1.py", "cell2.py"})
+        std::ofstream(o.bots_dir / bot) << "import json, os\nseed = int(os.environ['GOL_SEED'])\n"
+                                            "print(json.dumps([[seed % 400 // 20, seed % 20]]))\n";
     ProcessRegistry registry;
 
     const auto run = [&] {

@@ -1,5 +1,6 @@
 // End to end: `runner league --until-separated BUDGET` adds game pairs to adjacent bots whose
-// order is uncertain, recognises deterministic pairs, and keeps its added games in the store.
+// order is uncertain, recognises deterministic pairs by asking their bots again, and keeps its
+// added games in the store.
 #include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>
@@ -30,6 +31,13 @@ while len(cells) < 5:
 print(json.dumps(cells))
 )py";
 
+// One cell a turn, where the game's GOL_SEED puts it: alone, it dies, so every game is a draw
+// (by extinction), and no two games, nor a board asked again with another seed, repeat it.
+constexpr const char* kSeededCell = R"py(import json, os
+seed = int(os.environ["GOL_SEED"])
+print(json.dumps([[seed % 400 // 20, seed % 20]]))
+)py";
+
 // Quick games (20x20, 5 generations) of the bots the test writes.
 struct SeparatedFixture : testing::RunnerFixture {
     RunOutcome run(std::vector<std::string> extra) {
@@ -52,31 +60,57 @@ int played(const RunOutcome& r) { return json::parse(r.out).at("games").at("play
 
 }  // namespace
 
-TEST_CASE("until separated: two passers draw every game, so after one added pair of games they are deterministic") {
+TEST_CASE("until separated: two passers, asked again, pass again, so they are deterministic and get no games") {
     SeparatedFixture f;
     fs::create_directories(f.bots);
     for (const char* bot : {"pass1.sh", "pass2.sh"}) std::ofstream(f.bots / bot) << "echo '[]'\n";
     const RunOutcome first = f.run({"--until-separated", "40"});
     INFO("stderr: " << first.err);
-    // 2 draws: a likelihood of superiority of 50%, so the pair gets two more games, which repeat the first two.
-    CHECK(contains(first.err, "round 1: 2 more games each for pass1 vs pass2 (LOS 50.0%); 38 of 40 left"));
-    CHECK(contains(first.err, "pass1 vs pass2 is deterministic: its games with the same seats were identical move for move"));
-    CHECK(contains(first.err, "added 2 games (pass1 vs pass2 2); every adjacent pair is separated or deterministic"));
-    CHECK(!contains(first.err, "round 2"));
-    CHECK(played(first) == 4);
-    CHECK(f.index().at("added") == json::array({json::array({"pass1", "pass2"})}));
-    CHECK(f.index().at("games").size() == 4);
+    // 2 draws: a likelihood of superiority of 50%, but each bot shown again its first game's
+    // boards (5 generations: 5 boards) moves as it did.
+    CHECK(contains(first.err, "pass1, shown again its first 5 boards of game "));
+    CHECK(contains(first.err, "pass2, shown again its first 5 boards of game "));
+    CHECK(contains(first.err, "with another seed, made the same moves"));
+    CHECK(contains(first.err, "pass1 vs pass2 is deterministic: both bots, shown again the boards of a game with "
+                              "another seed, made the same moves; no more games for it"));
+    CHECK(contains(first.err, "added 0 games; every adjacent pair is separated or deterministic"));
+    CHECK(!contains(first.err, "round 1"));
+    CHECK(played(first) == 2);
+    CHECK(!f.index().contains("added"));
+    CHECK(fs::is_directory(f.root.path() / "results" / "repeats"));
 
-    // The same run again decides the same from the stored games, and plays nothing.
+    // The same run again decides the same from the store, asking neither bot again.
     const RunOutcome again = f.run({"--until-separated", "40"});
     CHECK(played(again) == 0);
-    CHECK(json::parse(again.out).at("games").at("total") == 4);
-    CHECK(contains(again.err, "added 2 games (pass1 vs pass2 2)"));
+    CHECK(!contains(again.err, "shown again its first"));
+    CHECK(contains(again.err, "pass1 vs pass2 is deterministic"));
+}
+
+TEST_CASE("until separated: bots placing a cell by their seed draw every game and get rounds until the budget is spent") {
+    SeparatedFixture f;
+    fs::create_directories(f.bots);
+    for (const char* bot : {"cell1.py", "cell2.py"}) std::ofstream(f.bots / bot) << kSeededCell;
+    const RunOutcome first = f.run({"--until-separated", "4"});
+    INFO("stderr: " << first.err);
+    // Its games end at their first generation (both cells die): one board to show again.
+    CHECK(contains(first.err, "cell1, shown again its first board of game "));
+    CHECK(contains(first.err, "with another seed, did not: at tick 0, other cells than in the game"));
+    CHECK(contains(first.err, "round 1: 2 more games each for cell1 vs cell2 (LOS 50.0%); 2 of 4 left"));
+    CHECK(contains(first.err, "added 4 games (cell1 vs cell2 4); budget spent; still uncertain: cell1 vs cell2"));
+    CHECK(!contains(first.err, "deterministic"));
+    CHECK(played(first) == 6);
+    CHECK(f.index().at("games").size() == 6);
+
+    // The same run again decides the same from the stored games, and plays nothing.
+    const RunOutcome again = f.run({"--until-separated", "4"});
+    CHECK(played(again) == 0);
+    CHECK(json::parse(again.out).at("games").at("total") == 6);
+    CHECK(contains(again.err, "added 4 games (cell1 vs cell2 4)"));
 
     // `runner table` counts the added games.
     const RunOutcome table = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "json"});
     CHECK(table.exit_status == 0);
-    CHECK(json::parse(table.out).at("games").at("total") == 4);
+    CHECK(json::parse(table.out).at("games").at("total") == 6);
 }
 
 TEST_CASE("until separated: two bots playing at random get rounds until separated or the budget is spent") {
@@ -102,7 +136,7 @@ TEST_CASE("until separated: two bots playing at random get rounds until separate
 TEST_CASE("until separated: without it a re-run leaves the added games out of the table, stored for another run") {
     SeparatedFixture f;
     fs::create_directories(f.bots);
-    for (const char* bot : {"pass1.sh", "pass2.sh"}) std::ofstream(f.bots / bot) << "echo '[]'\n";
+    for (const char* bot : {"cell1.py", "cell2.py"}) std::ofstream(f.bots / bot) << kSeededCell;
     f.run({"--until-separated", "4"});
     const RunOutcome plain = f.run({});
     CHECK(played(plain) == 0);
@@ -110,7 +144,7 @@ TEST_CASE("until separated: without it a re-run leaves the added games out of th
     CHECK(!f.index().contains("added"));
     const RunOutcome again = f.run({"--until-separated", "4"});
     CHECK(played(again) == 0);
-    CHECK(json::parse(again.out).at("games").at("total") == 4);
+    CHECK(json::parse(again.out).at("games").at("total") == 6);
     // A plan with added games still lets one game of its schedule be played on its own.
     const RunOutcome one = f.runner({"league", f.bots.string(), "--results", (f.root.path() / "results").string(),
                                      "--cache", f.cache.string(), "--no-sandbox", "--time-limit", "60000", "--width",
@@ -120,13 +154,17 @@ TEST_CASE("until separated: without it a re-run leaves the added games out of th
     CHECK(contains(one.err, "already stored"));
 }
 
-TEST_CASE("until separated: --rerun BOT forgets the games added for it too") {
+TEST_CASE("until separated: --rerun BOT forgets the games added for it too, and what it did when asked again") {
     SeparatedFixture f;
     fs::create_directories(f.bots);
-    for (const char* bot : {"pass1.sh", "pass2.sh"}) std::ofstream(f.bots / bot) << "echo '[]'\n";
+    for (const char* bot : {"cell1.py", "cell2.py"}) std::ofstream(f.bots / bot) << kSeededCell;
     f.run({"--until-separated", "4"});
-    const RunOutcome rerun = f.run({"--until-separated", "4", "--rerun", "pass1"});
+    const RunOutcome rerun = f.run({"--until-separated", "4", "--rerun", "cell1"});
     INFO("stderr: " << rerun.err);
-    CHECK(contains(rerun.err, "--rerun pass1: forgot 4 stored games"));
-    CHECK(played(rerun) == 4);
+    // 6 games of 4 files each, and cell1's check.
+    CHECK(contains(rerun.err, "--rerun cell1: forgot 6 stored games (25 files in games/, replays/, logs/, viewers/ "
+                              "and repeats/ of "));
+    CHECK(contains(rerun.err, "cell1, shown again its first board"));
+    CHECK(!contains(rerun.err, "cell2, shown again"));
+    CHECK(played(rerun) == 6);
 }
