@@ -385,13 +385,16 @@ void forget_games(ResultsStore& store, const League& l, const std::vector<Schedu
         files += removed.size();
     }
     // What --until-separated learnt of the bot goes with its games.
+    bool repeat = false;
     if (is_bot)
         for (const ScheduledBot& b : l.names)
-            if (b.name == which) files += store.forget_repeat(b.hash);
+            if (b.name == which) repeat = store.forget_repeat(b.hash);
+    files += repeat;
     // One line, not one a file: a bot's games are a hundred files in a big league.
-    std::fprintf(log, "league: --rerun %s: forgot %s (%s in games/, replays/, logs/, viewers/ and repeats/ of %s)\n",
-                 terminal_line(which).c_str(), count_text(games, "stored game").c_str(),
-                 count_text(static_cast<long long>(files), "file").c_str(), store.dir().string().c_str());
+    std::fprintf(log, "league: --rerun %s: forgot %s (%s in %s of %s)\n", terminal_line(which).c_str(),
+                 count_text(games, "stored game").c_str(), count_text(static_cast<long long>(files), "file").c_str(),
+                 repeat ? "games/, replays/, logs/, viewers/ and repeats/" : "games/, replays/, logs/ and viewers/",
+                 store.dir().string().c_str());
 }
 
 // Plays the games of `queue` on up to o.jobs workers, storing each; the first error stops them
@@ -448,8 +451,15 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
             separation.bots.push_back(b.name);
             separation.hashes[b.name] = b.hash;
         }
-        separation.ask_again = [&](const std::string& bot, const Replay& replay, int seat) {
-            return ask_again(o, l, registry, bot, replay, seat, stop);
+        separation.ask_again = [&](const std::string& bot, const Replay& replay, int seat) -> std::optional<RepeatCheck> {
+            try {
+                return ask_again(o, l, registry, bot, replay, seat, stop);
+            } catch (const std::exception& e) {
+                // Its pair is then left to its games, as for any bot not shown to repeat itself.
+                RepeatCheck failed;
+                failed.why = std::string("it could not be asked: ") + e.what();
+                return failed;
+            }
         };
         const auto play_round = [&](const std::vector<AddedPair>& added, int games) {
             const std::vector<ScheduledGame> expected = store.save_index(index_of(o, l, added));
