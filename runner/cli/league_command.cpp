@@ -208,7 +208,8 @@ int run_league_command(const LeagueArgs& a) {
                   << " games are stored, run the same command again to play the rest\n";
         return 128 + interrupt.signal();
     }
-    if (!a.quiet) std::cerr << timing_summary(outcome.table);
+    // A warning, not progress: --quiet keeps it.
+    std::cerr << timing_summary(outcome.table);
     std::cout << render(outcome.table, resolved.format, o.results_dir);
     return 0;
 }

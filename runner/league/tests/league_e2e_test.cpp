@@ -190,9 +190,13 @@ TEST_CASE("league e2e: time per bot in the stored records and the table, timeout
     fs::remove(f.bots / "cblock.cpp");
     std::vector<std::string> args = f.league_args("results");
     args.back() = "300";  // the time limit: hang times out on every move
+    args.push_back("--quiet");
     RunOutcome r = f.runner(args);
     INFO("stderr: " << r.err);
     REQUIRE(r.exit_status == 0);
+    // The bots in trouble with time are named at the end, --quiet or not: a warning, not progress.
+    CHECK(testing::contains(r.err, "league: hang forfeited every one of its "));
+    CHECK(!testing::contains(r.err, "league: block "));
     const json t = json::parse(r.out);
     for (const char* b : {"block", "idle", "hang"}) {
         CAPTURE(b);
