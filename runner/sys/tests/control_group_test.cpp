@@ -193,6 +193,13 @@ TEST_CASE("control group: cgroup v2's own files freeze, count and kill (on the h
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         CHECK(cpu_ticks(spinner.pid()) == frozen_at);
         group.thaw();
+        // Without a cpu controller to hold it by its quota, hold() freezes it.
+        REQUIRE(group.can_hold());
+        REQUIRE(group.hold());
+        const long held_at = cpu_ticks(spinner.pid());
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        CHECK(cpu_ticks(spinner.pid()) == held_at);
+        group.release();
         group.kill();
         CHECK(spinner.end().find("signal 9") != std::string::npos);
     }
