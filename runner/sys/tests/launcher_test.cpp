@@ -408,6 +408,9 @@ TEST_CASE("launcher: LISTEN gives a socket in the bot's namespace, which the bot
         // Its next line shows what it got and whether the host's loopback was in reach: only
         // outside the sandbox, whose network namespace has a loopback of its own.
         Launcher::LineReply reply = box.launcher->exchange("", 5s);
+        // What ended it, should it end (once seen in CI, a timeout not reproduced since).
+        INFO("kind " << static_cast<int>(reply.kind) << ", status " << reply.wait_status << ", input unread "
+                     << reply.input_unread << ", stderr: " << reply.err);
         CHECK(reply.line == "got there");
         CHECK(box.launcher->exchange("", 5s).line == (sandboxed ? "unreachable" : "reached"));
         box.launcher->end_persistent();
