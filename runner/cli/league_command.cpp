@@ -293,7 +293,8 @@ void add_league(CLI::App& app, Action& run) {
     rerun->excludes(plan)->excludes(a->given["--game"]);
     a->given["--until-separated"] = cmd->add_option("--until-separated", a->until_separated,
                     "After the schedule, add game pairs to adjacent bots whose order is uncertain (likelihood of "
-                    "superiority between 5% and 95%) until none is, or BUDGET more games were played")
+                    "superiority between 5% and 95%) until none is, or BUDGET more games were played; a pair "
+                    "whose bots, shown again boards of their games, make the same moves gets none")
         ->type_name("BUDGET")
         ->check(CLI::Range(2, 1000000))
         ->excludes(plan)
