@@ -85,8 +85,7 @@ public:
     // How many times the kernel killed one of its processes for memory.
     std::uint64_t oom_kills() const;
     // Every process in it stopped (false: no freezer, or it did not settle within a second);
-    // thaw() continues them. Killing a frozen group thaws it first.
-    bool can_freeze() const { return static_cast<bool>(freeze_); }
+    // thaw() continues them. Killing a frozen group thaws it first. The fallback of hold().
     bool freeze();
     void thaw();
     // A persistent bot between its moves: every process in it held to 1% of one CPU by its CPU
