@@ -204,19 +204,19 @@ MoveReport BotPlayer::move_persistent(const std::string& board_json) {
         outcome.start_error = launcher_->start_persistent(spawn_spec_);
         fresh_start_ = true;
     }
-    const std::chrono::milliseconds limit = time_limit(fresh_start_);
+    const MoveTime time = move_time(fresh_start_);
     fresh_start_ = false;
-    result.startup = limit > limits_.time_limit;
+    result.startup = time.startup;
     Launcher::LineReply reply;
     if (outcome.start_error.empty()) {
-        reply = launcher_->exchange(board_json, wall_limit(limit));
+        reply = launcher_->exchange(board_json, wall_limit(time.limit));
         result.elapsed = reply.elapsed;
         result.out = reply.line.substr(0, kOutputPreview);
         result.err = std::move(reply.err);
         outcome = move_outcome(reply);
         outcome.err = result.err;
     }
-    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules(limit))) {
+    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules(time))) {
         // Every forfeit ends the process (a reply over the CPU limit: here); the next tick starts
         // a new one, up to max_restarts.
         end_persistent();
@@ -245,11 +245,11 @@ MoveReport BotPlayer::move_tlv(const Board& board, int seat) {
     // Moves outside a game (check) come without begin(): the bot plays "check", told no board.
     if (!tlv_) tlv_ = std::make_unique<TlvBot>(*launcher_);
     if (!tlv_->began()) tlv_->begin(seat, "check");
-    const std::chrono::milliseconds limit = time_limit(!tlv_->started());
-    result.startup = limit > limits_.time_limit;
+    const MoveTime time = move_time(!tlv_->started());
+    result.startup = time.startup;
     if (!tlv_->started()) {
         const auto start = std::chrono::steady_clock::now();
-        tlv_->start(spawn_spec_, board.width(), board.height(), wall_limit(limit));
+        tlv_->start(spawn_spec_, board.width(), board.height(), wall_limit(time.limit));
         if (!tlv_->lost())
             result.err = "the bot identified itself as \"" + tlv_->identification() + "\"\n";
         // Its start and its I count against its first move's time.
@@ -258,7 +258,7 @@ MoveReport BotPlayer::move_tlv(const Board& board, int seat) {
     }
     TlvBot::Turn turn;
     if (!tlv_->lost())
-        turn = tlv_->turn(wall_limit(limit) - std::chrono::duration_cast<std::chrono::milliseconds>(result.elapsed));
+        turn = tlv_->turn(wall_limit(time.limit) - std::chrono::duration_cast<std::chrono::milliseconds>(result.elapsed));
     result.elapsed += turn.elapsed;
     result.err += turn.paused.err;
     MoveOutcome outcome;
@@ -269,7 +269,7 @@ MoveReport BotPlayer::move_tlv(const Board& board, int seat) {
     outcome.err = result.err;
     std::optional<Forfeit> forfeit;
     if (tlv_->lost() && !turn.timed_out) forfeit = Forfeit{ForfeitKind::disconnected, *tlv_->lost()};
-    else forfeit = move_forfeit(outcome, forfeit_rules(limit));
+    else forfeit = move_forfeit(outcome, forfeit_rules(time));
     if (forfeit) {
         // 2014's rule: a bot that breaks the protocol or its limits is disconnected and loses.
         forfeit->kind = ForfeitKind::disconnected;
@@ -284,16 +284,16 @@ MoveReport BotPlayer::move_tlv(const Board& board, int seat) {
 
 void BotPlayer::end_persistent() { launcher_->end_persistent(); }
 
-ForfeitRules BotPlayer::forfeit_rules(std::chrono::milliseconds time_limit) const {
+ForfeitRules BotPlayer::forfeit_rules(const MoveTime& time) const {
     ForfeitRules rules;
     rules.run = bot_.spec.protocol == Protocol::tlv          ? ForfeitRules::Run::tlv
                 : bot_.spec.protocol == Protocol::persistent ? ForfeitRules::Run::persistent
                 : warm()                                  ? ForfeitRules::Run::warm
                                                           : ForfeitRules::Run::cold;
-    rules.time_limit = time_limit;
-    rules.startup = time_limit > limits_.time_limit;
+    rules.time_limit = time.limit;
+    rules.startup = time.startup;
     rules.cpu_time = limits_.cpu_time;
-    rules.wall_limit = wall_limit(time_limit);
+    rules.wall_limit = wall_limit(time.limit);
     rules.stdout_cap = limits_.stdout_cap;
     rules.limits = limits_.resources;
     if (rules.startup && rules.limits.cpu_seconds != 0) rules.limits.cpu_seconds += seconds_up(limits_.startup_limit);
@@ -305,23 +305,24 @@ ForfeitRules BotPlayer::forfeit_rules(std::chrono::milliseconds time_limit) cons
 // The launcher's end ends the bot's namespace, a persistent bot's processes with it.
 BotPlayer::~BotPlayer() = default;
 
-std::chrono::milliseconds BotPlayer::time_limit(bool first) const {
-    return limits_.time_limit + (first ? limits_.startup_limit : std::chrono::milliseconds(0));
+BotPlayer::MoveTime BotPlayer::move_time(bool first) const {
+    const bool startup = first && limits_.startup_limit.count() > 0;
+    return {limits_.time_limit + (startup ? limits_.startup_limit : std::chrono::milliseconds(0)), startup};
 }
 
 std::chrono::milliseconds BotPlayer::wall_limit(std::chrono::milliseconds time_limit) const {
     return limits_.cpu_time ? time_limit * MoveLimits::cpu_time_backstop : time_limit;
 }
 
-void BotPlayer::with_limit(CommandSpec& spec, std::chrono::milliseconds limit) const {
-    spec.timeout = wall_limit(limit);
+void BotPlayer::with_limit(CommandSpec& spec, const MoveTime& time) const {
+    spec.timeout = wall_limit(time.limit);
     // The CPU limit grows by the start-up allowance too: a JVM's start is CPU time.
-    if (spec.limits.cpu_seconds != 0 && limit > limits_.time_limit) spec.limits.cpu_seconds += seconds_up(limit - limits_.time_limit);
+    if (spec.limits.cpu_seconds != 0 && time.startup) spec.limits.cpu_seconds += seconds_up(limits_.startup_limit);
 }
 
-std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json, std::chrono::milliseconds limit) {
+std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json, const MoveTime& time) {
     CommandSpec spec = spawn_spec_;
-    with_limit(spec, limit);
+    with_limit(spec, time);
     // No exec, so no limit on an argument's length: a long board is an argument like any.
     if (bot_.spec.protocol == Protocol::stdin) spec.stdin_data = board_json + "\n";
     else spec.argv.push_back(board_json);
@@ -367,14 +368,14 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     MoveReport result;
     std::optional<LongArgument> long_board;
     std::optional<RunOutcome> ran;
-    const std::chrono::milliseconds limit = time_limit(!moved_);
+    const MoveTime time = move_time(!moved_);
     moved_ = true;
-    result.startup = limit > limits_.time_limit;
-    if (warm()) ran = move_warm(board_json, limit);
+    result.startup = time.startup;
+    if (warm()) ran = move_warm(board_json, time);
     if (!ran) {
         std::optional<CommandSpec> spec = plain_spec(board_json, long_board, result);
         if (!spec) return result;
-        with_limit(*spec, limit);
+        with_limit(*spec, time);
         ran = launcher_->run(*spec);
     }
     RunOutcome& run = *ran;
@@ -392,7 +393,7 @@ MoveReport BotPlayer::move_once(const std::string& board_json) {
     result.err = std::move(run.err);
     MoveOutcome outcome = move_outcome(run);
     outcome.err = result.err;
-    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules(limit))) {
+    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules(time))) {
         result.forfeit = std::move(forfeit);
         return result;
     }

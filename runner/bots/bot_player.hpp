@@ -84,12 +84,17 @@ public:
     static constexpr int max_restarts = 3;
 
 private:
+    // A move's time limit, and whether it includes the start-up allowance (a bot's first move).
+    struct MoveTime {
+        std::chrono::milliseconds limit;
+        bool startup = false;
+    };
     MoveReport move_once(const std::string& board_json);
     // The move forked from the launcher's warm interpreter; nullopt (and no warm moves from now on)
     // when there is none to fork from.
-    std::optional<RunOutcome> move_warm(const std::string& board_json, std::chrono::milliseconds limit);
-    // Sets a move's wall-clock and CPU limits for a time limit of `limit`.
-    void with_limit(CommandSpec& spec, std::chrono::milliseconds limit) const;
+    std::optional<RunOutcome> move_warm(const std::string& board_json, const MoveTime& time);
+    // Sets a move's wall-clock and CPU limits for its time.
+    void with_limit(CommandSpec& spec, const MoveTime& time) const;
     // The plain way's process for a move: the board as its last argument (through long_board
     // when too long for one) or on stdin; nullopt with the forfeit in `result` when it cannot be.
     std::optional<CommandSpec> plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,
@@ -99,10 +104,10 @@ private:
     // A tlv bot's move: T over its connection, its process started (and connected) at the first.
     // Every forfeit disconnects it and so loses the game (docs/protocol.md).
     MoveReport move_tlv(const Board& board, int seat);
-    // What its forfeits' words depend on (move_forfeit.hpp), for a move with `time_limit`.
-    ForfeitRules forfeit_rules(std::chrono::milliseconds time_limit) const;
-    // This move's time limit: with the start-up allowance when `first`.
-    std::chrono::milliseconds time_limit(bool first) const;
+    // What its forfeits' words depend on (move_forfeit.hpp), for a move with that time.
+    ForfeitRules forfeit_rules(const MoveTime& time) const;
+    // This move's time: with the start-up allowance when `first` (and there is one).
+    MoveTime move_time(bool first) const;
     // What the launcher waits for: the time limit, or the CPU-time mode's backstop.
     std::chrono::milliseconds wall_limit(std::chrono::milliseconds time_limit) const;
     // Ends the persistent bot's process and every process of its namespace; the next move

@@ -256,12 +256,15 @@ PlannedGame planned(const League& l, std::size_t index) {
     return {index, g.key, g.inputs.bots, g.inputs.game_index};
 }
 
+// The limits of every move of the league's bots, in its games and when asked again.
+MoveLimits league_limits(const LeagueSettings& s) {
+    return move_limits(s.time_limit_ms, s.memory_limit_mb, s.cpu_limit_s, s.startup_limit_ms, s.cpu_time);
+}
+
 // Plays `g` and stores it, telling `observer`. Throws GameInterrupted once `stop` is requested.
 GameResult play_and_store(const LeagueOptions& o, const League& l, const ScheduledGame& g, ResultsStore& store,
                           LeagueObserver& observer, ProcessRegistry& registry, std::stop_token stop) {
-    const MoveLimits limits =
-        move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s,
-                    o.settings.startup_limit_ms, o.settings.cpu_time);
+    const MoveLimits limits = league_limits(o.settings);
     const BotHost host{*o.area, o.sandbox, &registry, o.warm, bot_seed(o.settings.seed, g.key), o.interpreters};
     BotPlayer one(l.roster.bots[g.seats[0]], limits, host), two(l.roster.bots[g.seats[1]], limits, host);
     const ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed,
@@ -291,8 +294,7 @@ std::optional<RepeatCheck> ask_again(const LeagueOptions& o, const League& l, Pr
         check.why = "a tlv bot is told no board";
         return check;
     }
-    const MoveLimits limits = move_limits(o.settings.time_limit_ms, o.settings.memory_limit_mb, o.settings.cpu_limit_s,
-                                          o.settings.startup_limit_ms, o.settings.cpu_time);
+    const MoveLimits limits = league_limits(o.settings);
     // A seed no game of the league gives (they derive from the games' keys), the same each run.
     const BotHost host{*o.area, o.sandbox, &registry, o.warm, bot_seed(o.settings.seed, "asked again: " + bot),
                        o.interpreters};
