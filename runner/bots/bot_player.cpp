@@ -296,7 +296,7 @@ ForfeitRules BotPlayer::forfeit_rules(const MoveTime& time) const {
     rules.wall_limit = wall_limit(time.limit);
     rules.stdout_cap = limits_.stdout_cap;
     rules.limits = limits_.resources;
-    if (rules.startup && rules.limits.cpu_seconds != 0) rules.limits.cpu_seconds += seconds_up(limits_.startup_limit);
+    add_startup_cpu(rules.limits, time);
     rules.tmp_bytes = sandbox_ ? Sandbox::tmp_bytes : 0;
     if (sandbox_ && sandbox_->groups().holds("memory")) rules.group_memory = limits_.resources.address_space;
     return rules;
@@ -314,10 +314,13 @@ std::chrono::milliseconds BotPlayer::wall_limit(std::chrono::milliseconds time_l
     return limits_.cpu_time ? time_limit * MoveLimits::cpu_time_backstop : time_limit;
 }
 
+void BotPlayer::add_startup_cpu(ResourceLimits& limits, const MoveTime& time) const {
+    if (limits.cpu_seconds != 0 && time.startup) limits.cpu_seconds += seconds_up(limits_.startup_limit);
+}
+
 void BotPlayer::with_limit(CommandSpec& spec, const MoveTime& time) const {
     spec.timeout = wall_limit(time.limit);
-    // The CPU limit grows by the start-up allowance too: a JVM's start is CPU time.
-    if (spec.limits.cpu_seconds != 0 && time.startup) spec.limits.cpu_seconds += seconds_up(limits_.startup_limit);
+    add_startup_cpu(spec.limits, time);
 }
 
 std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json, const MoveTime& time) {

@@ -95,6 +95,9 @@ private:
     std::optional<RunOutcome> move_warm(const std::string& board_json, const MoveTime& time);
     // Sets a move's wall-clock and CPU limits for its time.
     void with_limit(CommandSpec& spec, const MoveTime& time) const;
+    // A CPU limit (when set) grows by the start-up allowance on a move that has it: a JVM's start
+    // is CPU time.
+    void add_startup_cpu(ResourceLimits& limits, const MoveTime& time) const;
     // The plain way's process for a move: the board as its last argument (through long_board
     // when too long for one) or on stdin; nullopt with the forfeit in `result` when it cannot be.
     std::optional<CommandSpec> plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,

@@ -56,6 +56,42 @@ private:
     bool differs_ = false;                     // or a replay could not be read
 };
 
+// Whether `bot`, shown again the boards of its first game among `games` whose replay reads, made
+// the same moves: the store's check when it holds for these games, else asked now (o.ask_again)
+// and kept in the store; false when no game could be shown. nullopt when the run stopped meanwhile.
+std::optional<bool> repeats_when_asked(const SeparationOptions& o, ResultsStore& store,
+                                       const std::vector<GameRecord>& games, const std::string& bot, std::FILE* log) {
+    const std::string& hash = o.hashes.at(bot);
+    const std::optional<RepeatCheck> kept = store.load_repeat(hash);
+    // A check on a game of another league (other settings) does not hold here.
+    if (kept && std::any_of(games.begin(), games.end(), [&](const GameRecord& r) { return r.key == kept->game; }))
+        return kept->repeats;
+    for (const GameRecord& r : games) {
+        const int seat = r.bots[0] == bot ? 1 : r.bots[1] == bot ? 2 : 0;
+        if (seat == 0) continue;
+        std::ifstream in(store.replay_path(r.key));
+        Replay replay;
+        try {
+            replay = read_replay(in);
+        } catch (const std::exception&) {
+            continue;
+        }
+        std::optional<RepeatCheck> asked = o.ask_again(bot, replay, seat);
+        if (!asked) return std::nullopt;
+        asked->bot = bot;
+        asked->hash = hash;
+        asked->game = r.key;
+        asked->seat = seat;
+        store.save_repeat(*asked);
+        const std::string boards = asked->ticks == 1 ? "board" : std::to_string(asked->ticks) + " boards";
+        std::fprintf(log, "league: --until-separated: %s, shown again its first %s of game %s with another seed, %s\n",
+                     terminal_line(bot).c_str(), boards.c_str(), r.key.substr(0, 12).c_str(),
+                     asked->repeats ? "made the same moves" : ("did not: " + terminal_line(asked->why)).c_str());
+        return asked->repeats;
+    }
+    return false;
+}
+
 }  // namespace
 
 void play_until_separated(const SeparationOptions& o, std::span<const ScheduledGame> schedule,
@@ -71,43 +107,18 @@ void play_until_separated(const SeparationOptions& o, std::span<const ScheduledG
     std::vector<AddedPair> added;
     std::set<AddedPair> deterministic;        // by_name
     std::map<AddedPair, PairReplays> replays;  // by_name
-    // Whether a bot, shown again the boards of its first stored game whose replay reads, made
-    // the same moves: asked once, kept in the store; nullopt when the run stopped meanwhile.
+    // Whether each bot asked so far repeated itself: asked once, kept in the store.
     std::map<std::string, bool> repeats;
     const auto bot_repeats = [&](const std::string& bot) -> std::optional<bool> {
         if (const auto known = repeats.find(bot); known != repeats.end()) return known->second;
-        const std::string& hash = o.hashes.at(bot);
-        std::optional<RepeatCheck> check = store.load_repeat(hash);
-        // A check on a game of another league (other settings) does not hold here.
-        if (check && std::none_of(table.games.begin(), table.games.end(),
-                                  [&](const GameRecord& r) { return r.key == check->game; }))
-            check.reset();
-        for (std::size_t i = 0; !check && i < table.games.size(); ++i) {
-            const GameRecord& r = table.games[i];
-            const int seat = r.bots[0] == bot ? 1 : r.bots[1] == bot ? 2 : 0;
-            if (seat == 0) continue;
-            std::ifstream in(store.replay_path(r.key));
-            Replay replay;
-            try {
-                replay = read_replay(in);
-            } catch (const std::exception&) {
-                continue;
-            }
-            std::optional<RepeatCheck> asked = o.ask_again(bot, replay, seat);
-            if (!asked) return std::nullopt;
-            asked->bot = bot;
-            asked->hash = hash;
-            asked->game = r.key;
-            asked->seat = seat;
-            store.save_repeat(*asked);
-            const std::string boards = asked->ticks == 1 ? "board" : std::to_string(asked->ticks) + " boards";
-            std::fprintf(log, "league: --until-separated: %s, shown again its first %s of game %s with another seed, %s\n",
-                         terminal_line(bot).c_str(), boards.c_str(), r.key.substr(0, 12).c_str(),
-                         asked->repeats ? "made the same moves"
-                                        : ("did not: " + terminal_line(asked->why)).c_str());
-            check = std::move(asked);
-        }
-        return repeats[bot] = check && check->repeats;
+        const std::optional<bool> r = repeats_when_asked(o, store, table.games, bot, log);
+        if (r) repeats[bot] = *r;
+        return r;
+    };
+    const auto settle = [&](const AddedPair& pair, const char* because) {
+        deterministic.insert(by_name(pair));
+        std::fprintf(log, "league: --until-separated: %s is deterministic: %s; no more games for it\n",
+                     pair_name(pair).c_str(), because);
     };
     int budget = o.budget;
     std::string end;
@@ -125,11 +136,7 @@ void play_until_separated(const SeparationOptions& o, std::span<const ScheduledG
             PairReplays& seen = replays[by_name(pair)];
             seen.update(store, table.games, pair);
             if (seen.repeats_itself()) {
-                deterministic.insert(by_name(pair));
-                std::fprintf(log,
-                             "league: --until-separated: %s is deterministic: its games with the same seats were "
-                             "identical move for move; no more games for it\n",
-                             pair_name(pair).c_str());
+                settle(pair, "its games with the same seats were identical move for move");
                 continue;
             }
             if (o.ask_again) {
@@ -137,11 +144,7 @@ void play_until_separated(const SeparationOptions& o, std::span<const ScheduledG
                 const std::optional<bool> lower = upper && *upper ? bot_repeats(pair[1]) : upper;
                 if (!lower) return;
                 if (*lower) {
-                    deterministic.insert(by_name(pair));
-                    std::fprintf(log,
-                                 "league: --until-separated: %s is deterministic: both bots, shown again the boards "
-                                 "of a game with another seed, made the same moves; no more games for it\n",
-                                 pair_name(pair).c_str());
+                    settle(pair, "both bots, shown again the boards of a game with another seed, made the same moves");
                     continue;
                 }
             }

@@ -268,8 +268,9 @@ ControlGroup::ControlGroup(std::vector<CgroupHierarchy> dirs, const GroupLimits&
             move_quota_ = quota;
             held_quota_ = std::to_string(kHeldQuotaUs);
         }
-        write_text(dir("cpu") / (v2 ? "cpu.max" : "cpu.cfs_quota_us"), move_quota_);
-        quota_ = open_file(dir("cpu") / (v2 ? "cpu.max" : "cpu.cfs_quota_us"), O_WRONLY);
+        const fs::path quota_file = dir("cpu") / (v2 ? "cpu.max" : "cpu.cfs_quota_us");
+        write_text(quota_file, move_quota_);
+        quota_ = open_file(quota_file, O_WRONLY);
     }
     if (with(dirs_, "cpuset")) {
         const fs::path d = dir("cpuset");

@@ -463,11 +463,10 @@ Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milli
     });
     reply.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
     // Asked only of a move that timed out: whether the bot had read its line at all.
-    auto unread = [&] {
+    if (r == Pumped::timed_out) {
         int in_pipe = 0;
-        return !s.to_write.empty() || (s.in && ::ioctl(s.in.get(), FIONREAD, &in_pipe) == 0 && in_pipe > 0);
-    };
-    if (r == Pumped::timed_out) reply.input_unread = unread();
+        reply.input_unread = !s.to_write.empty() || (s.in && ::ioctl(s.in.get(), FIONREAD, &in_pipe) == 0 && in_pipe > 0);
+    }
     s.to_write = {};
     switch (r) {
         case Pumped::done: break;

@@ -1,11 +1,12 @@
 // The floor for the argv protocol: spawn a program and wait for it, N times, alternating two
 // programs, with nothing else. The runner is measured against this. It keeps to the CPU it
-// starts on, as the runner's game thread does (runner/sys/cpu_pin.hpp).
+// starts on, as the runner's game thread does (built with runner/sys/cpu_pin.cpp).
 //   spawn_loop A B COUNT ARG_BYTES: the program gets one argument of ARG_BYTES bytes.
 //   spawn_loop A B COUNT ARG_BYTES --memfd: an argument too long for argv; each time the loop
 //     writes ARG_BYTES bytes to a new memfd that the program inherits as descriptor 3, and passes
 //     a short argument.
-#include <sched.h>
+#include "runner/sys/cpu_pin.hpp"
+
 #include <spawn.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -25,10 +26,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: spawn_loop PROGRAM_A PROGRAM_B COUNT ARG_BYTES [--memfd]\n");
         return 2;
     }
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(sched_getcpu(), &one);
-    sched_setaffinity(0, sizeof one, &one);
+    gol::runner::pin_to_current_cpu();
     const long count = std::atol(argv[3]);
     std::string arg(static_cast<std::size_t>(std::atol(argv[4])), 'x');
     std::string placeholder = "placeholder";
