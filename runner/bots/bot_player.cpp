@@ -160,7 +160,7 @@ CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     }
     std::vector<std::string> extra_env;
     if (long_board) {
-        extra_env = long_argument_environment(*long_library_, command.size());
+        extra_env = long_argument_environment(*long_library_);
         command.push_back(long_argument_placeholder);
     }
     // Unsandboxed, found in the runner's PATH as a plain spawn would; inside, in the bot's.

@@ -15,9 +15,8 @@ namespace fs = std::filesystem;
 
 std::optional<fs::path> long_argument_library() { return find_helper(HelperKind::library, "libgol_long_argv.so"); }
 
-std::vector<std::string> long_argument_environment(const fs::path& library, std::size_t index) {
-    return {"LD_PRELOAD=" + library.string(),
-            "GOL_LONG_ARGS=" + std::to_string(index) + ":" + std::to_string(long_argument_fd)};
+std::vector<std::string> long_argument_environment(const fs::path& library) {
+    return {"LD_PRELOAD=" + library.string(), "GOL_LONG_ARGS=0:" + std::to_string(long_argument_fd)};
 }
 
 LongArgument::LongArgument(std::string_view text)

@@ -31,8 +31,10 @@ inline constexpr int long_argument_fd = 3;
 std::optional<std::filesystem::path> long_argument_library();
 
 // The environment that has the library (at `library`, as the bot's process sees it) deliver
-// fd long_argument_fd as argument `index` of the bot's argv.
-std::vector<std::string> long_argument_environment(const std::filesystem::path& library, std::size_t index);
+// fd long_argument_fd as the last argument of the bot's argv: named by its place from the end,
+// which stays the same when the kernel runs a script through its `#!` line (and puts the
+// interpreter in front of the arguments).
+std::vector<std::string> long_argument_environment(const std::filesystem::path& library);
 
 // One move's board in a memfd (close-on-exec here; the spawner gives it to the bot as
 // long_argument_fd).

@@ -1,11 +1,17 @@
 /* Preloaded (LD_PRELOAD) into an argv bot whose board is longer than Linux accepts for one
  * command-line argument (MAX_ARG_STRLEN, 128 KiB). The runner passes a placeholder in the
  * board's place and the board itself in a memfd; GOL_LONG_ARGS says which argument and which
- * descriptor ("INDEX:FD", comma-separated). Before main() runs, the constructor puts the text
+ * descriptor ("BACK:FD", comma-separated). Before main() runs, the constructor puts the text
  * in the argument's place and takes its own variables out of the environment, so the program
  * sees what a plain exec with the board in argv would give it. The exec wrappers below send an
  * over-long argument the same way to a program the bot starts in turn (`exec python3 bot.py
  * "$1"` in a launch script).
+ *
+ * BACK counts an argument's place back from the last (0: the last). For a script the kernel runs
+ * through its `#!` line it replaces argv[0] with the interpreter, the line's option if it has
+ * one, and the script's path, and keeps the arguments after it: counted from the front, each
+ * argument moves one or two places (more when the interpreter is a script too); counted from the
+ * back, none does.
  *
  * The runner checks delivery by the memfd's file offset, which the child shares: taking the
  * board (mapping it, or reading it all) moves the offset to the end. A program this library
@@ -180,13 +186,14 @@ __attribute__((constructor)) static void take_long_arguments(int argc, char** ar
     for (int i = 0; i < argc; ++i) fds[i] = -1;
     while (*spec != '\0') {
         char* end;
-        long index = strtol(spec, &end, 10);
+        long back = strtol(spec, &end, 10);
         if (*end != ':') break;
         long fd = strtol(end + 1, &end, 10);
         if (*end != ',' && *end != '\0') break;
         spec = *end == ',' ? end + 1 : end;
         if (fd < 0 || fd > 1 << 20) continue;
-        if (index > 0 && index < argc && fds[index] < 0 && strcmp(argv[index], PLACEHOLDER) == 0) {
+        long index = back >= 0 && back < argc ? argc - 1 - back : -1;
+        if (index > 0 && fds[index] < 0 && strcmp(argv[index], PLACEHOLDER) == 0) {
             fds[index] = (int)fd;
             ++longs;
             last = (int)index;
@@ -288,7 +295,7 @@ static int rewrite(char* const argv[], char* const envp[], struct rewritten* r) 
         r->fds[r->fd_count++] = fd;
         r->argv[i] = PLACEHOLDER;
         if (at != spec + sizeof LONG_ARGS_VAR) *at++ = ',';
-        at = append_number(at, (long)i);
+        at = append_number(at, (long)(argc - 1 - i));
         *at++ = ':';
         at = append_number(at, fd);
     }
