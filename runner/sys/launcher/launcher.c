@@ -49,6 +49,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SYS_close_range
@@ -396,12 +397,29 @@ static int read_warm_reply(struct gol_warm_reply* reply) {
     return 0;
 }
 
-/* Starts `m->argv[0] script` with its socket as descriptor 3, in the move's directory and
+/* The option a warm interpreter starts with, by its script's language, so that nothing a bot can
+ * write is on its way in: HOME is the bot's scratch folder. python3 -I reads no user
+ * site-packages (a .pth file there is code) and no PYTHON* variable; ruby loads no gem and no
+ * RUBYOPT (warm_ruby.rb then loads rubygems with the system's gem folders only). NULL for a
+ * script of neither. */
+static const char* warm_option(const char* script) {
+    const char* dot = strrchr(script, '.');
+    if (dot && strcmp(dot, ".py") == 0) return "-I";
+    if (dot && strcmp(dot, ".rb") == 0) return "--disable=gems,rubyopt";
+    return NULL;
+}
+
+/* Starts `m->argv[0] OPTION script` with its socket as descriptor 3, in the move's directory and
  * environment, and waits for it to say it is ready. 0, or -1 with errno. */
 static int start_warm(const struct move* m, const char* script) {
     int sv[2];
+    const char* option = warm_option(script);
+    if (!option) {
+        errno = EINVAL;
+        return -1;
+    }
     if (own_proc() != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return -1;
-    char* argv[] = {m->argv[0], (char*)script, NULL};
+    char* argv[] = {m->argv[0], (char*)option, (char*)script, NULL};
     struct move warm = *m;
     warm.program = m->program;
     warm.argv = argv;
@@ -464,12 +482,17 @@ static ssize_t send_with_fds(int socket, const void* data, size_t size, const in
 
 /* Has the warm interpreter run the move: the request and its stdout, stderr (and stdin)
  * forwarded as they came, which the process it forked for the move reads. The move's pid, or -1
- * with errno; the interpreter reports its end. */
+ * with errno; the interpreter reports its end. `started_ns`: when the request went to the
+ * interpreter, by this process's clock; a time the interpreter told would be a bot's to choose,
+ * were it ever taken over. */
 static pid_t fork_warm(const struct gol_launch_request* request, const int fds[GOL_LAUNCH_MAX_FDS],
                        const char* strings, const struct move* m, const char* script, int64_t* started_ns) {
     if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
     const int count = (request->flags & GOL_LAUNCH_STDIN) ? 3 : 2;
     struct gol_warm_reply reply;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    *started_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
     ssize_t put = send_with_fds(warm_socket, request, sizeof *request, fds, count);
     int sent = put == (ssize_t)sizeof *request;
     for (size_t done = 0; sent && done < request->strings_bytes;) {
@@ -484,7 +507,6 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[G
         errno = error;
         return -1;
     }
-    *started_ns = reply.detail;
     return reply.value;
 }
 

@@ -1,15 +1,17 @@
 # A warm python3 for one bot's game (issue 16): started once by the bot's launcher (launcher.c),
 # it imports what bots commonly use, then for each move forks a process that runs the bot's file
-# as `python3 bot.py BOARD` would. Usage, by the launcher only: python3 warm_python.py, with its
-# socket to the launcher as descriptor 3 and the environment a move gets.
+# as `python3 bot.py BOARD` would. Usage, by the launcher only: python3 -I warm_python.py, with its
+# socket to the launcher as descriptor 3 and the environment a move gets. -I (isolated): HOME is
+# the bot's writable scratch folder, and a .pth file a bot left in its user site-packages would
+# run here, before any move's clock (issue 39); so no user site-packages, no PYTHON* variables.
 #
 # The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
 # stderr and stdin when STDIN_FLAG attached, then the strings: cwd, program, this script,
 # argv, env); and SPARE after each move, when the launcher has ended its processes: the process
 # for the next move is forked then, and reads the next request itself (fork_spare). Replies,
 # struct gol_warm_reply (kind, value, detail, cpu): READY once started; per request STARTED (value: the move's
-# pid; detail: the time, CLOCK_MONOTONIC in ns) just before the move's process gets the request,
-# or FAILED (value: errno); after STARTED, ENDED (value: its wait status; detail: its peak memory
+# pid; no time: the launcher's clock times the move) just before the move's process gets the
+# request, or FAILED (value: errno); after STARTED, ENDED (value: its wait status; detail: its peak memory
 # in KiB; cpu: its user plus system CPU time in microseconds, -1 when not known) once it has
 # ended; cpu is 0 in the others. A move that ends with status 0 also tells the launcher itself
 # (DONE, launcher.c), which then reports the end at once and reads ENDED later. The launcher ends
@@ -180,7 +182,8 @@ def run_bot(argv, program_name, ready):
     for name in shadowed:
         sys.modules.pop(name, None)
     sys.argv = list(argv)
-    sys.path[0] = bot_dir
+    # Isolated, this process has no script folder first on its path: the bot's goes in front.
+    sys.path.insert(0, bot_dir)
     main = types.ModuleType("__main__")
     main.__file__ = path
     main.__cached__ = None
@@ -247,8 +250,8 @@ def become_move(sock, fields, fds, strings, ready):
         os._exit(127)
     argv = [os.fsdecode(a) for a in strings[3:3 + fields[REQUEST_ARGC]]]
     # As python3 saw its command line when it started (its program may have been a wrapper that
-    # exec'd it, as pyenv's shims do): this script's place is the bot's.
-    sys.orig_argv = sys.orig_argv[:-1] + argv[1:]
+    # exec'd it, as pyenv's shims do): the place of -I and this script is the bot's.
+    sys.orig_argv = sys.orig_argv[:-2] + argv[1:]
     run_bot(argv[1:], sys.orig_argv[0], ready)
 
 
@@ -319,8 +322,8 @@ def fork_spare(sock, last, ready):
             if request is None:
                 os._exit(0)
             fields, fds, strings = request
-            # When its time starts: the move runs once it has the request, not before.
-            sock.sendall(REPLY.pack(STARTED, os.getpid(), time.clock_gettime_ns(time.CLOCK_MONOTONIC), 0))
+            # The move runs once it has the request, not before; its time is the launcher's to count.
+            sock.sendall(REPLY.pack(STARTED, os.getpid(), 0, 0))
             argc, envc = fields[REQUEST_ARGC], fields[REQUEST_ENVC]
             here = (strings[0], strings[4]) if argc > 1 else (b"", b"")
             # The environment only while this process has none to compare with: a pipe holds 64 KiB
