@@ -70,6 +70,23 @@ std::string plant_log(RunnerFixture& f, const std::string& bot, const std::strin
     return read_text(log);
 }
 
+// Burns 0.8 s of CPU in a child it never waits for and 0.8 s itself: 1.6 s in all, under a
+// 1000 ms CPU limit. The child's end is told through a pipe, and the child left a zombie.
+constexpr const char* kHiddenChild = R"(import os, time
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+done, tell = os.pipe()
+if os.fork() == 0:
+    burn(0.8)
+    os.write(tell, b"x")
+    os._exit(0)
+burn(0.8)
+os.read(done, 1)
+print("[]")
+)";
+
 }  // namespace
 
 TEST_CASE("launcher attacks e2e: code a bot plants in its HOME never reaches a new warm interpreter") {
@@ -93,5 +110,21 @@ TEST_CASE("launcher attacks e2e: code a bot plants in its HOME never reaches a n
             INFO("cold log: " << cold);
             CHECK(contains(cold, "move 4 warm: no planted: yes"));
         }
+    }
+}
+
+TEST_CASE("launcher attacks e2e: without a control group, CPU mode counts a child the move never waited for") {
+    RunnerFixture f;
+    f.add_test_bots({"idle.sh"});
+    std::ofstream(f.bots / "hidden_child.py") << kHiddenChild;
+    for (bool cold : {false, true}) {
+        CAPTURE(cold);
+        std::vector<std::string> extra = {"--no-sandbox", "--time-mode", "cpu", "--time-limit", "1000",
+                                          "--startup-limit", "0", "--generations", "2"};
+        if (cold) extra.push_back("--cold");
+        const nlohmann::json r = f.duel("hidden_child.py", "idle.sh", extra);
+        CHECK(r["forfeits"]["hidden_child"] == 2);
+        INFO("forfeit reasons: " << r["forfeit_reasons"].dump());
+        CHECK(r["forfeit_reasons"]["hidden_child"].value("timeout", 0) == 2);
     }
 }

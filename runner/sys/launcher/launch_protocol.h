@@ -111,8 +111,9 @@ enum {
     GOL_LAUNCH_READY = 1,
     GOL_LAUNCH_STARTED = 2, /* started_ns: when the launcher sent a warm move's request to its interpreter */
     GOL_LAUNCH_FAILED = 3, /* value: errno; step: what failed ("execve", "chdir", ...) */
-    GOL_LAUNCH_ENDED = 4,  /* value: the move's wait status; max_rss_kb: its peak, cpu_us: its user plus
-                              system CPU time (wait4), -1 when not known (a warm move) */
+    GOL_LAUNCH_ENDED = 4,  /* value: the move's wait status; max_rss_kb: its peak, cpu_us: the user plus
+                              system CPU time of the move's process and of every child it left (all
+                              reaped by then), -1 when not known (a warm move's interpreter died) */
     GOL_LAUNCH_FROZEN = 5, /* cpu_us: every process of a persistent move's namespace, since it started */
     GOL_LAUNCH_LISTENING = 6 /* value: the port; the socket itself is attached (SCM_RIGHTS) */
 };
