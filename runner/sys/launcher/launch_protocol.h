@@ -6,9 +6,10 @@
  * descriptor to pass when GOL_LAUNCH_PASS_FD. `strings_bytes` of NUL-terminated strings follow
  * on the stream: the working directory, the program, argc arguments, envc environment entries.
  * With GOL_LAUNCH_WARM a third string follows the program: a warm interpreter's script
- * (warm_python.py, warm_ruby.rb). The launcher then keeps one `program SCRIPT` running between
- * moves and has it fork the move (argv[1] is the bot's file) instead of starting argv afresh; a
- * launcher that cannot reports FAILED with step "warm", and the runner runs the bot the plain way.
+ * (warm_python.py, warm_ruby.rb). The launcher then keeps one `program OPTION SCRIPT` running
+ * between moves (OPTION isolates it from the bot's writable folders: launcher.c, warm_option) and
+ * has it fork the move (argv[1] is the bot's file) instead of starting argv afresh; a launcher
+ * that cannot reports FAILED with step "warm", and the runner runs the bot the plain way.
  *
  * With GOL_LAUNCH_PERSISTENT the process lives for the game (the persistent protocol): the
  * runner keeps its stdin, stdout and stderr and speaks to it a line at a time, and between moves
@@ -74,7 +75,7 @@ struct gol_launch_request {
 };
 
 /* What a warm interpreter says to the launcher (warm_python.py, warm_ruby.rb): READY, then per
- * move STARTED (value: the move's pid; detail: CLOCK_MONOTONIC in ns when it took the request)
+ * move STARTED (value: the move's pid; detail: 0, no time: the move's clock is the launcher's)
  * or FAILED (value: errno), and after STARTED, ENDED (value: the move's wait status, as the
  * move is the interpreter's child; detail: its peak memory in KiB; cpu_us: its user plus system
  * CPU time, -1 when not known). */
@@ -108,10 +109,11 @@ GOL_LAUNCH_STATIC_ASSERT(sizeof(struct gol_warm_reply) == 2 * 4 + 2 * 8, "gol_wa
 
 enum {
     GOL_LAUNCH_READY = 1,
-    GOL_LAUNCH_STARTED = 2, /* started_ns: when a warm move's process was handed its request */
+    GOL_LAUNCH_STARTED = 2, /* started_ns: when the launcher sent a warm move's request to its interpreter */
     GOL_LAUNCH_FAILED = 3, /* value: errno; step: what failed ("execve", "chdir", ...) */
-    GOL_LAUNCH_ENDED = 4,  /* value: the move's wait status; max_rss_kb: its peak, cpu_us: its user plus
-                              system CPU time (wait4), -1 when not known (a warm move) */
+    GOL_LAUNCH_ENDED = 4,  /* value: the move's wait status; max_rss_kb: its peak, cpu_us: the user plus
+                              system CPU time of the move's process and of every child it left (all
+                              reaped by then), -1 when not known (a warm move's interpreter died) */
     GOL_LAUNCH_FROZEN = 5, /* cpu_us: every process of a persistent move's namespace, since it started */
     GOL_LAUNCH_LISTENING = 6 /* value: the port; the socket itself is attached (SCM_RIGHTS) */
 };

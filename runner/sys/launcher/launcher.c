@@ -49,6 +49,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SYS_close_range
@@ -88,14 +89,42 @@ static void report(int32_t kind, int32_t value, int64_t max_rss_kb, const char* 
 static void stop_warm_reaped(int reaped);
 static void stop_warm(void);
 
+static int64_t usage_cpu_us(const struct rusage* u) {
+    return (int64_t)(u->ru_utime.tv_sec + u->ru_stime.tv_sec) * 1000000 + u->ru_utime.tv_usec + u->ru_stime.tv_usec;
+}
+
+/* The CPU time of every warm interpreter reaped so far, with that of the moves each reaped, in
+ * microseconds: part of reaped_cpu_us(), but no move's to count (its moves' own came with their
+ * ENDED, or from /proc). */
+static int64_t interpreters_cpu_us = 0;
+/* The running move's process, and whether this process reaped it (a plain move's always is, a
+ * warm one's when its interpreter died first): its CPU time is then part of reaped_cpu_us(). */
+static pid_t move_pid = 0;
+static int move_reaped = 0;
+
+/* wait4(pid, status, options): a warm interpreter's end is noted (not a stop), its CPU time kept
+ * apart in interpreters_cpu_us; the move's is noted in move_reaped. */
+static pid_t reap(pid_t pid, int* status, int options, struct rusage* usage) {
+    int own_status;
+    struct rusage own_usage;
+    if (!status) status = &own_status;
+    if (!usage) usage = &own_usage;
+    const pid_t got = wait4(pid, status, options, usage);
+    if (got > 0 && got == move_pid) move_reaped = 1;
+    if (got > 0 && got == warm_pid && !WIFSTOPPED(*status)) {
+        interpreters_cpu_us += usage_cpu_us(usage);
+        stop_warm_reaped(1);
+    }
+    return got;
+}
+
 /* Reaps what has ended without waiting; the warm interpreter's end is noted. Returns how many. */
 static int reap_ended(void) {
     int reaped = 0;
     pid_t pid;
-    while ((pid = waitpid(-1, NULL, WNOHANG)) > 0 || (pid < 0 && errno == EINTR)) {
+    while ((pid = reap(-1, NULL, WNOHANG, NULL)) > 0 || (pid < 0 && errno == EINTR)) {
         if (pid < 0) continue;
         ++reaped;
-        if (pid == warm_pid) stop_warm_reaped(1);
     }
     return reaped;
 }
@@ -151,10 +180,6 @@ static int for_each_process(void (*each)(long pid, void* context), void* context
     }
     closedir(proc);
     return 0;
-}
-
-static int64_t usage_cpu_us(const struct rusage* u) {
-    return (int64_t)(u->ru_utime.tv_sec + u->ru_stime.tv_sec) * 1000000 + u->ru_utime.tv_usec + u->ru_stime.tv_usec;
 }
 
 /* The CPU time of every process this one has reaped, in microseconds. */
@@ -232,7 +257,7 @@ static void end_all_others(void) {
     }
     for (;;) {
         kill(-1, SIGKILL);
-        if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD) return;
+        if (reap(-1, NULL, 0, NULL) < 0 && errno == ECHILD) return;
     }
 }
 
@@ -348,7 +373,7 @@ static int start_move(void* arg) {
 static void stop_warm_reaped(int reaped) {
     if (warm_pid > 0 && !reaped) {
         kill(warm_pid, SIGKILL);
-        while (waitpid(warm_pid, NULL, 0) < 0 && errno == EINTR) {
+        while (reap(warm_pid, NULL, 0, NULL) < 0 && errno == EINTR) {
         }
     }
     if (warm_socket >= 0) close(warm_socket);
@@ -396,12 +421,29 @@ static int read_warm_reply(struct gol_warm_reply* reply) {
     return 0;
 }
 
-/* Starts `m->argv[0] script` with its socket as descriptor 3, in the move's directory and
+/* The option a warm interpreter starts with, by its script's language, so that nothing a bot can
+ * write is on its way in: HOME is the bot's scratch folder. python3 -I reads no user
+ * site-packages (a .pth file there is code) and no PYTHON* variable; ruby loads no gem and no
+ * RUBYOPT (warm_ruby.rb then loads rubygems with the system's gem folders only). NULL for a
+ * script of neither. */
+static const char* warm_option(const char* script) {
+    const char* dot = strrchr(script, '.');
+    if (dot && strcmp(dot, ".py") == 0) return "-I";
+    if (dot && strcmp(dot, ".rb") == 0) return "--disable=gems,rubyopt";
+    return NULL;
+}
+
+/* Starts `m->argv[0] OPTION script` with its socket as descriptor 3, in the move's directory and
  * environment, and waits for it to say it is ready. 0, or -1 with errno. */
 static int start_warm(const struct move* m, const char* script) {
     int sv[2];
+    const char* option = warm_option(script);
+    if (!option) {
+        errno = EINVAL;
+        return -1;
+    }
     if (own_proc() != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return -1;
-    char* argv[] = {m->argv[0], (char*)script, NULL};
+    char* argv[] = {m->argv[0], (char*)option, (char*)script, NULL};
     struct move warm = *m;
     warm.program = m->program;
     warm.argv = argv;
@@ -464,12 +506,17 @@ static ssize_t send_with_fds(int socket, const void* data, size_t size, const in
 
 /* Has the warm interpreter run the move: the request and its stdout, stderr (and stdin)
  * forwarded as they came, which the process it forked for the move reads. The move's pid, or -1
- * with errno; the interpreter reports its end. */
+ * with errno; the interpreter reports its end. `started_ns`: when the request went to the
+ * interpreter, by this process's clock; a time the interpreter told would be a bot's to choose,
+ * were it ever taken over. */
 static pid_t fork_warm(const struct gol_launch_request* request, const int fds[GOL_LAUNCH_MAX_FDS],
                        const char* strings, const struct move* m, const char* script, int64_t* started_ns) {
     if (warm_pid <= 0 && start_warm(m, script) != 0) return -1;
     const int count = (request->flags & GOL_LAUNCH_STDIN) ? 3 : 2;
     struct gol_warm_reply reply;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    *started_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
     ssize_t put = send_with_fds(warm_socket, request, sizeof *request, fds, count);
     int sent = put == (ssize_t)sizeof *request;
     for (size_t done = 0; sent && done < request->strings_bytes;) {
@@ -484,7 +531,6 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[G
         errno = error;
         return -1;
     }
-    *started_ns = reply.detail;
     return reply.value;
 }
 
@@ -547,8 +593,10 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     while (warm_move && read(children, &info, sizeof info) > 0) {
     }
     /* A persistent move's CPU time is read from this namespace's /proc (freeze_all) and counts
-     * from here: what earlier moves' processes used is reaped already. */
+     * from here: what earlier moves' processes used is reaped already. So does any move's, when
+     * it has ended and everything of it is reaped (below). */
     const int64_t cpu_before = reaped_cpu_us();
+    const int64_t interpreters_before = interpreters_cpu_us;
     pid_t child = -1;
     if (persistent && own_proc() != 0) m.step = "proc";
     else child = warm_move ? fork_warm(request, fds, strings, &m, warm_script, &started_ns)
@@ -576,6 +624,8 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     int64_t cpu_us = -1;
     /* Ended by DONE: the interpreter's ENDED is still to come, and read after the report. */
     int interpreter_owes_end = 0;
+    move_pid = child;
+    move_reaped = 0;
     for (int ended = 0; !ended;) {
         struct pollfd waits[3] = {{control, POLLIN, 0}, {children, POLLIN, 0}, {warm_socket, POLLIN, 0}};
         if (poll(waits, warm_move && warm_pid > 0 ? 3 : 2, -1) < 0) continue;
@@ -586,21 +636,17 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
             int s;
             struct rusage u;
             pid_t pid;
-            while ((pid = wait4(-1, &s, WNOHANG, &u)) > 0 || (pid < 0 && errno == EINTR)) {
-                if (pid == warm_pid) stop_warm_reaped(1);
+            while ((pid = reap(-1, &s, WNOHANG, &u)) > 0 || (pid < 0 && errno == EINTR)) {
                 if (pid == child) {
                     status = s;
                     usage = u;
-                    cpu_us = usage_cpu_us(&u);
                     ended = 1;
                     break;
                 }
             }
             /* A warm move that stopped its interpreter would wait for ever for its end. */
-            if (warm_pid > 0 && waitpid(warm_pid, &s, WUNTRACED | WNOHANG) == warm_pid) {
-                if (WIFSTOPPED(s)) kill(warm_pid, SIGCONT);
-                else stop_warm_reaped(1);
-            }
+            if (warm_pid > 0 && reap(warm_pid, &s, WUNTRACED | WNOHANG, NULL) > 0 && WIFSTOPPED(s))
+                kill(warm_pid, SIGCONT);
             /* Its output is closed and it is exiting with status 0: DONE comes from the move's
              * own process only, which could end its move early by exiting as well. Once the
              * interpreter has reaped it, /proc has no CPU time of it: the interpreter's ENDED,
@@ -649,6 +695,13 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
         }
     }
     end_all_others();
+    /* Every process of the namespace reaped here since the move started, the interpreters aside:
+     * the move's orphans too, so that a child it never waited for hides no CPU time where no
+     * control group counts the move's tree. With the move's own when it was reaped here, else
+     * added to what its interpreter or /proc told (-1: not known). */
+    const int64_t reaped = reaped_cpu_us() - cpu_before - (interpreters_cpu_us - interpreters_before);
+    cpu_us = move_reaped ? reaped : cpu_us >= 0 ? cpu_us + reaped : -1;
+    move_pid = 0;
     struct gol_launch_report done;
     memset(&done, 0, sizeof done);
     done.kind = GOL_LAUNCH_ENDED;

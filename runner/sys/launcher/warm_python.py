@@ -1,15 +1,17 @@
 # A warm python3 for one bot's game (issue 16): started once by the bot's launcher (launcher.c),
 # it imports what bots commonly use, then for each move forks a process that runs the bot's file
-# as `python3 bot.py BOARD` would. Usage, by the launcher only: python3 warm_python.py, with its
-# socket to the launcher as descriptor 3 and the environment a move gets.
+# as `python3 bot.py BOARD` would. Usage, by the launcher only: python3 -I warm_python.py, with its
+# socket to the launcher as descriptor 3 and the environment a move gets. -I (isolated): HOME is
+# the bot's writable scratch folder, and a .pth file a bot left in its user site-packages would
+# run here, before any move's clock (issue 39); so no user site-packages, no PYTHON* variables.
 #
 # The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
 # stderr and stdin when STDIN_FLAG attached, then the strings: cwd, program, this script,
 # argv, env); and SPARE after each move, when the launcher has ended its processes: the process
 # for the next move is forked then, and reads the next request itself (fork_spare). Replies,
 # struct gol_warm_reply (kind, value, detail, cpu): READY once started; per request STARTED (value: the move's
-# pid; detail: the time, CLOCK_MONOTONIC in ns) just before the move's process gets the request,
-# or FAILED (value: errno); after STARTED, ENDED (value: its wait status; detail: its peak memory
+# pid; no time: the launcher's clock times the move) just before the move's process gets the
+# request, or FAILED (value: errno); after STARTED, ENDED (value: its wait status; detail: its peak memory
 # in KiB; cpu: its user plus system CPU time in microseconds, -1 when not known) once it has
 # ended; cpu is 0 in the others. A move that ends with status 0 also tells the launcher itself
 # (DONE, launcher.c), which then reports the end at once and reads ENDED later. The launcher ends
@@ -129,14 +131,25 @@ def read_source(path):
         return f.read()
 
 
-# path: (source, code, the folder's realpath, its mtime, the modules its files shadow). A bot's
-# file is compiled once per game, not in every move; its folder is listed again when it changes.
+def read_only(*paths):
+    """Whether every path is on a read-only mount (the sandbox's copy of a bot), where nothing
+    can change it during the game."""
+    try:
+        return all(os.statvfs(path).f_flag & os.ST_RDONLY for path in paths)
+    except OSError:
+        return False
+
+
+# path: (source, code, the folder's realpath, its mtime, the modules its files shadow, whether
+# file and folder are read-only). A bot's file is compiled once per game, not in every move; its
+# folder is listed again when it changes.
 prepared = {}
 
 
 def prepare(path):
-    """(code, folder, shadowed modules) for the file, computed here when it reads and compiles
-    without a word on stderr; None leaves it to the move, which then says what python3 would."""
+    """(code, folder, shadowed modules, read-only) for the file, computed here when it reads and
+    compiles without a word on stderr; None leaves it to the move, which then says what python3
+    would."""
     try:
         source = read_source(path)
         folder = os.path.dirname(os.path.realpath(path))
@@ -153,11 +166,11 @@ def prepare(path):
                 return None
         if said:
             return None
-        hit = (source, code, folder, None, None)
+        hit = (source, code, folder, None, None, read_only(path, folder))
     if hit[3] != mtime:
-        hit = hit[:3] + (mtime, shadowed_modules(folder))
+        hit = hit[:3] + (mtime, shadowed_modules(folder), hit[5])
     prepared[path] = hit
-    return hit[1], hit[2], hit[4]
+    return hit[1], hit[2], hit[4], hit[5]
 
 
 def run_bot(argv, program_name, ready):
@@ -176,11 +189,12 @@ def run_bot(argv, program_name, ready):
         bot_dir = os.path.dirname(os.path.realpath(path))
         code, shadowed = None, shadowed_modules(bot_dir)
     else:
-        code, bot_dir, shadowed = ready
+        code, bot_dir, shadowed, _ = ready
     for name in shadowed:
         sys.modules.pop(name, None)
     sys.argv = list(argv)
-    sys.path[0] = bot_dir
+    # Isolated, this process has no script folder first on its path: the bot's goes in front.
+    sys.path.insert(0, bot_dir)
     main = types.ModuleType("__main__")
     main.__file__ = path
     main.__cached__ = None
@@ -247,8 +261,8 @@ def become_move(sock, fields, fds, strings, ready):
         os._exit(127)
     argv = [os.fsdecode(a) for a in strings[3:3 + fields[REQUEST_ARGC]]]
     # As python3 saw its command line when it started (its program may have been a wrapper that
-    # exec'd it, as pyenv's shims do): this script's place is the bot's.
-    sys.orig_argv = sys.orig_argv[:-1] + argv[1:]
+    # exec'd it, as pyenv's shims do): the place of -I and this script is the bot's.
+    sys.orig_argv = sys.orig_argv[:-2] + argv[1:]
     run_bot(argv[1:], sys.orig_argv[0], ready)
 
 
@@ -319,8 +333,8 @@ def fork_spare(sock, last, ready):
             if request is None:
                 os._exit(0)
             fields, fds, strings = request
-            # When its time starts: the move runs once it has the request, not before.
-            sock.sendall(REPLY.pack(STARTED, os.getpid(), time.clock_gettime_ns(time.CLOCK_MONOTONIC), 0))
+            # The move runs once it has the request, not before; its time is the launcher's to count.
+            sock.sendall(REPLY.pack(STARTED, os.getpid(), 0, 0))
             argc, envc = fields[REQUEST_ARGC], fields[REQUEST_ENVC]
             here = (strings[0], strings[4]) if argc > 1 else (b"", b"")
             # The environment only while this process has none to compare with: a pipe holds 64 KiB
@@ -381,9 +395,13 @@ def serve(sock):
         # After a DONE the launcher has reported the move's end already, and reads this after.
         sock.sendall(REPLY.pack(ENDED, status, peak, cpu))
         # The bot's file read again, compiled if it changed, for the next spare: here, with the
-        # move gone, a page written is this process's own again rather than a copy.
-        last = (cwd, file)
-        ready = prepare_request(cwd, file)
+        # move gone, a page written is this process's own again rather than a copy. Not when it
+        # is read-only, file and folder, as a sandboxed bot's are: it cannot have changed, and
+        # each page this process writes between moves is a fault (issue 39: reading it again
+        # took 1.1-1.6 ms a move on a machine where a fault costs 13-18 microseconds).
+        if (cwd, file) != last or ready is None or not ready[3]:
+            last = (cwd, file)
+            ready = prepare_request(cwd, file)
         # The launcher says when the move's processes are gone: only then the next spare.
         request = receive(sock)
         if request is None:

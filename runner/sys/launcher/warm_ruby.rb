@@ -1,15 +1,29 @@
 # A warm ruby for one bot's game (issue 16), as warm_python.py is for python3: started once by the
 # bot's launcher (launcher.c), it loads what bots commonly use, then for each move forks a process
 # that runs the bot's file as `ruby bot.rb BOARD` would. Usage, by the launcher only:
-# ruby warm_ruby.rb, with its socket to the launcher as descriptor 3 and the environment a move
-# gets. The protocol is warm_python.py's, but for one thing: a move's end is always the end of its
-# process (ENDED once it is reaped).
+# ruby --disable=gems,rubyopt warm_ruby.rb, with its socket to the launcher as descriptor 3 and
+# the environment a move gets. The protocol is warm_python.py's, but for one thing: a move's end
+# is always the end of its process (ENDED once it is reaped).
+#
+# Nothing a bot can write is loaded here (issue 39): HOME is the bot's writable scratch folder, and
+# rubygems would prefer a `json` gem of a higher version in its user gem folder to the system's. So
+# ruby starts without gems or RUBYOPT, RUBYLIB's folders leave the load path, and rubygems, then
+# what ruby itself would load with it, come from the system's gem folders only.
 #
 # The bot runs in the same uid and namespace as this process, so this process keeps nothing a
 # move could use: it is not dumpable, its socket is closed in the move, and it ignores the signals
 # a bot could end it with (the launcher continues it after a SIGSTOP and starts a new one if it
 # dies). Everything here is inside a module: the bot's file is evaluated in the top-level binding,
 # which must hold no variable of ours.
+$LOAD_PATH.replace($LOAD_PATH - ENV.fetch("RUBYLIB", "").split(File::PATH_SEPARATOR))
+require "rubygems"
+Gem.paths = {"GEM_HOME" => Gem.default_dir,
+             "GEM_PATH" => (Gem.default_path - [Gem.user_dir]).join(File::PATH_SEPARATOR)}
+%w[error_highlight did_you_mean].each do |feature|
+  require feature
+rescue LoadError
+  nil
+end
 require "socket"
 require "fiddle"
 require "json"
@@ -160,7 +174,8 @@ module GolWarmRuby
       request = receive(sock)
       exit!(0) if request.nil?
       fields, ios, strings = request
-      reply(sock, STARTED, Process.pid, Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond))
+      # No time: the launcher's clock times the move.
+      reply(sock, STARTED, Process.pid, 0)
       env = strings[3 + fields[REQUEST_ARGC], fields[REQUEST_ENVC]]
       tell.write("+" + env.join("\0"))
       tell.close

@@ -5,6 +5,7 @@
 
 #include "runner/sys/long_argument.hpp"
 #include "runner/sys/sandbox.hpp"
+#include "runner/sys/temp_dir.hpp"
 #include "runner/sys/unique_fd.hpp"
 #include "runner/sys/work_area.hpp"
 
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -228,6 +230,44 @@ TEST_CASE("launcher: a move's CPU time comes with its end, the children it waite
         REQUIRE(r.cpu);
         CHECK(*r.cpu > 20ms);
     }
+}
+
+TEST_CASE("launcher: a warm move's time counts from the launcher's request, whatever its interpreter says") {
+    // An interpreter a bot had taken over (issue 39): it works 3 s on the move before it says it
+    // started, and stamps STARTED with its own clock then. Its move must time out at 1 s.
+    const TempDir dir("gol-launcher-clock");
+    const fs::path script = dir.path() / "late_start.py";
+    std::ofstream(script) << R"(import os, socket, struct, time
+REQUEST, REPLY = struct.Struct("=IIiIIIQQQQQ"), struct.Struct("=iiqq")
+s = socket.socket(fileno=3)
+s.sendall(REPLY.pack(1, os.getpid(), 0, 0))
+while True:
+    head, ancillary, _, _ = s.recvmsg(REQUEST.size, socket.CMSG_SPACE(16), socket.MSG_WAITALL)
+    if len(head) < REQUEST.size:
+        os._exit(0)
+    fields = REQUEST.unpack(head)
+    fds = [fd for _, _, data in ancillary for fd in memoryview(data)[:len(data) & ~3].cast("i")]
+    if fields[0] != 1:
+        continue
+    if fields[5]:
+        s.recv(fields[5], socket.MSG_WAITALL)
+    time.sleep(3)
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(0.5)
+        os.write(fds[0], b"[]\n")
+        os._exit(0)
+    for fd in fds:
+        os.close(fd)
+    s.sendall(REPLY.pack(2, pid, time.clock_gettime_ns(time.CLOCK_MONOTONIC), 0))
+    s.sendall(REPLY.pack(4, os.waitpid(pid, 0)[1], 0, 0))
+)";
+    Box box(false);
+    SpawnSpec spec = Box::move("", 1000ms);
+    spec.argv = {"python3", "bot.py"};
+    const std::optional<RunOutcome> r = box.launcher->run_warm(spec, script.string());
+    REQUIRE(r);
+    CHECK(r->kind == RunOutcome::Kind::timed_out);
 }
 
 TEST_CASE("launcher: a persistent process exchanges lines, frozen between them, and its end is told") {
