@@ -1,6 +1,7 @@
 #include "runner/arena/arena_schedule.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace gol::runner {
 
@@ -57,6 +58,8 @@ void ArenaSchedule::add_bot(const std::string& name, std::string_view hash) {
 }
 
 ScheduledGame ArenaSchedule::begin(const std::string& a, const std::string& b, std::string_view hash_b) {
+    // Refused before the index changes: an index that paired a bot with itself could not be read again.
+    if (a == b) throw std::invalid_argument("a game of " + a + " with itself");
     const auto next = [&]() -> std::optional<ScheduledGame> {
         for (ScheduledGame& g : schedule_added(index_.bots, index_.settings, index_.added))
             if (pair_of(g.inputs.bots[0], g.inputs.bots[1]) == pair_of(a, b) && !taken_.contains(g.key)) return g;

@@ -27,7 +27,8 @@ public:
     // Games of the pair stored or being played.
     int met(const std::string& a, const std::string& b) const;
     // The pair's next game, counted as being played (met). Saves the index when it grows. `b`
-    // is a client too, or the training bot with its content hash.
+    // is a client too, or the training bot with its content hash. Throws std::invalid_argument,
+    // the index unchanged, when `a` and `b` are one name.
     ScheduledGame begin(const std::string& a, const std::string& b, std::string_view hash_b = arena_client_hash);
     // The game begun is over: stored, or not (interrupted, failed), when it is free to be begun again.
     void end(const ScheduledGame& game, bool stored);

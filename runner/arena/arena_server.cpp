@@ -220,6 +220,12 @@ struct Arena::State {
             close_client(i, why);
             return false;
         }
+        // The training bot's games pair it with the client: a client under its name would play itself.
+        if (o.training && name->starts_with(training_prefix)) {
+            close_client(i, "the name \"" + terminal_line(*name) + "\" begins with " + std::string(training_prefix) +
+                                ", which the training bot's name does");
+            return false;
+        }
         if (w.connection->reader().held() > 0) {
             close_client(i, "it sent more after its identification, out of turn");
             return false;
@@ -233,6 +239,15 @@ struct Arena::State {
         w.identified_at = Clock::now();
         say(w.connection->peer() + " identified as " + terminal_line(w.name));
         return true;
+    }
+
+    // take_input, whatever it meets: an error of one client's input closes that client, never the arena.
+    void guarded_input(std::size_t i) {
+        try {
+            take_input(i);
+        } catch (const std::exception& e) {
+            if (i < waiting.size()) close_client(i, std::string("its input could not be handled: ") + e.what());
+        }
     }
 
     void close_late_identifications() {
@@ -269,7 +284,7 @@ struct Arena::State {
             ScheduledGame game;
             try {
                 game = schedule.begin(name_a, name_b);
-            } catch (const StoreError& e) {
+            } catch (const std::exception& e) {
                 say("cannot store a game: " + std::string(e.what()) + "; " + terminal_line(name_a) + " and " +
                     terminal_line(name_b) + " are closed");
                 release({name_a, name_b});
@@ -295,7 +310,7 @@ struct Arena::State {
         ScheduledGame game;
         try {
             game = training_schedule->begin(name, o.training->name, o.training->hash);
-        } catch (const StoreError& e) {
+        } catch (const std::exception& e) {
             say("cannot store a training game: " + std::string(e.what()) + "; " + terminal_line(name) + " is closed");
             release({name});
             return;
@@ -320,9 +335,17 @@ struct Arena::State {
             terminal_line(game.inputs.bots[1]) + " (game " + std::to_string(game.inputs.game_index + 1) +
             " of the pair) begins");
         const std::uint64_t id = ++games_begun;
-        running.emplace(id, std::jthread([this, id, game, seats = std::move(seats), training]() mutable {
-                            play(id, game, std::move(seats), training, games_stop.get_token());
-                        }));
+        try {
+            running.emplace(id, std::jthread([this, id, game, seats = std::move(seats), training]() mutable {
+                                play(id, game, std::move(seats), training, games_stop.get_token());
+                            }));
+        } catch (const std::system_error& e) {
+            // No thread for it (the system's limit): the game is not played, its clients are closed.
+            say("cannot start a game: " + std::string(e.what()) + "; not played");
+            (training ? *training_schedule : schedule).end(game, false);
+            training ? release({game.inputs.bots[0] == o.training->name ? game.inputs.bots[1] : game.inputs.bots[0]})
+                     : release({game.inputs.bots[0], game.inputs.bots[1]});
+        }
     }
 
     // A game's thread.
@@ -389,7 +412,7 @@ struct Arena::State {
                     o.observer->game_stored(store, record, *f.played);
                     o.observer->run_finished(store, table_from_store(store.dir(), std::nullopt, log));
                 }
-            } catch (const StoreError& e) {
+            } catch (const std::exception& e) {
                 of.end(g, false);
                 say(pair + ": not stored: " + e.what());
             }
@@ -424,7 +447,7 @@ struct Arena::State {
             if (fds[2].revents) store_finished();
             // From the last, so that closing one leaves the others' places in `fds` as they were.
             for (std::size_t i = waiting.size(); i-- > 0;)
-                if (fds[3 + i].revents) take_input(i);
+                if (fds[3 + i].revents) guarded_input(i);
             if (fds[0].revents) accept_clients();
             close_late_identifications();
             start_games();

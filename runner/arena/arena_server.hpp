@@ -15,12 +15,16 @@
 #include <stdexcept>
 #include <stop_token>
 #include <string>
+#include <string_view>
 
 namespace gol::runner {
 
 struct ArenaError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// What a training bot's name begins with; with --training, no client may identify under it.
+inline constexpr std::string_view training_prefix = "Training/";
 
 // --training: what a client left waiting alone plays. Its games are stored apart, in the
 // results folder's training/, and never counted in the arena's table.

@@ -84,7 +84,7 @@ int run_serve_command(const ServeArgs& a) {
         const PreparedBot bot = load_bot(a.training, a.where, setup->sandbox());
         const MoveLimits limits = move_limits(o.settings.time_limit_ms, 1024);
         const BotHost host = setup->host(&registry, true, a.where.interpreters);
-        o.training = ArenaTraining{"Training/" + bot.spec.name, bot.hash,
+        o.training = ArenaTraining{std::string(training_prefix) + bot.spec.name, bot.hash,
                                    [bot, limits, host](std::uint64_t seed) -> std::unique_ptr<Mover> {
                                        BotHost h = host;
                                        h.seed = seed;
