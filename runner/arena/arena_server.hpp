@@ -44,7 +44,12 @@ struct ArenaOptions {
     int jobs = 1;             // games at once
     std::optional<ArenaKeys> keys;
     std::chrono::milliseconds identify_within{10'000};
-    std::size_t max_waiting = 512;        // connections identifying or waiting; more are closed at once
+    // Under pressure (over half of max_waiting identifying) a new connection has less time, down to this.
+    std::chrono::milliseconds identify_at_least{250};
+    std::size_t max_waiting = 512;  // connections identifying or waiting; beyond, an identifying one makes room
+    std::size_t max_per_address = 32;  // connections identifying or waiting from one address
+    std::chrono::milliseconds log_interval{10'000};  // closed connections are summarised per address per interval
+    int log_lines = 10;                              // lines in full per address per interval
     LeagueObserver* observer = nullptr;  // told of each stored game, and the table after it
     std::optional<ArenaTraining> training;
 };

@@ -140,6 +140,19 @@ inline tlv::Message next_message(int fd, tlv::Reader& reader) {
     }
 }
 
+// Two raw clients identify, each from its address, the first waiting until the arena has it;
+// true when they are paired (the first's next message is its S). They leave when it returns.
+inline bool paired(Server& server, const std::string& first, const std::string& first_name, const char* first_from,
+                   const std::string& second, const char* second_from) {
+    UniqueFd a = connect_to(server.port(), first_from);
+    send_all(a.get(), tlv::identification(first));
+    server.wait_for("identified as " + first_name);
+    UniqueFd b = connect_to(server.port(), second_from);
+    send_all(b.get(), tlv::identification(second));
+    tlv::Reader reader;
+    return next_message(a.get(), reader).type == tlv::Type::start;
+}
+
 inline RunOutcome run_client(RunnerFixture& f, std::vector<std::string> argv) {
     SpawnSpec spec;
     spec.argv = std::move(argv);
