@@ -44,6 +44,10 @@ ArenaSchedule::ArenaSchedule(ResultsStore& store, LeagueSettings settings, std::
         }
 }
 
+bool ArenaSchedule::lists(const std::string& name) const {
+    return std::any_of(index_.bots.begin(), index_.bots.end(), [&](const ScheduledBot& b) { return b.name == name; });
+}
+
 int ArenaSchedule::met(const std::string& a, const std::string& b) const {
     const auto it = met_.find(pair_of(a, b));
     return it == met_.end() ? 0 : it->second;

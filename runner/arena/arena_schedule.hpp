@@ -24,6 +24,9 @@ public:
     // `log`. Throws StoreError when the store holds a league's results.
     ArenaSchedule(ResultsStore& store, LeagueSettings settings, std::FILE* log);
 
+    // Whether `name` is one of the arena's bots, and how many it lists.
+    bool lists(const std::string& name) const;
+    std::size_t listed() const { return index_.bots.size(); }
     // Games of the pair stored or being played.
     int met(const std::string& a, const std::string& b) const;
     // The pair's next game, counted as being played (met). Saves the index when it grows. `b`

@@ -1,9 +1,11 @@
 #include "runner/arena/arena_server.hpp"
 
 #include "runner/arena/arena_game.hpp"
+#include "runner/arena/arena_pages.hpp"
 #include "runner/arena/arena_schedule.hpp"
 #include "runner/arena/key_throttle.hpp"
 #include "runner/arena/refusal_log.hpp"
+#include "runner/arena/window_counts.hpp"
 #include "runner/bots/connection.hpp"
 #include "runner/game/game_stats.hpp"
 #include "runner/text/terminal_text.hpp"
@@ -150,6 +152,7 @@ struct Arena::State {
           wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
           refusals(log, o.log_interval, o.log_lines) {
         if (!wake) throw ArenaError(std::string("eventfd: ") + std::strerror(errno));
+        if (o.observer) pages.emplace(*o.observer, store, o.leaderboard_every, log);
     }
     ~State() { games_stop.request_stop(); }
 
@@ -310,8 +313,36 @@ struct Arena::State {
             close_client(i, "it sent more after its identification, out of turn", "out of turn");
             return;
         }
+        if (const std::optional<std::string> no = over_limits(w.address, *name)) {
+            close_client(i, *no, "over a limit of names or games");
+            return;
+        }
         w.held_name = *name;
         take_name(i);
+    }
+
+    // Why a client from `address` may not play under `name` now, or none: the growth of an open
+    // arena is bounded per address and per name (docs/arena.md, "Limits").
+    std::optional<std::string> over_limits(const std::string& address, const std::string& name) const {
+        const std::string quoted = "\"" + terminal_line(name) + "\"";
+        if (!schedule.lists(name)) {
+            if (schedule.listed() >= o.max_names)
+                return "the arena lists " + std::to_string(schedule.listed()) + " names, its most: " + quoted +
+                       " is not taken (--max-names)";
+            if (new_names.count(address) >= o.names_per_address)
+                return "its address brought " + std::to_string(o.names_per_address) +
+                       " new names to play in the last hour, its most: " + quoted + " is not taken (--names-per-address)";
+        }
+        if (games_of.count(name) >= o.games_per_name)
+            return "the name " + quoted + " began " + std::to_string(o.games_per_name) +
+                   " games in the last hour, its most (--games-per-name)";
+        return std::nullopt;
+    }
+
+    // Counts a game begun by a client of `address` under `name`.
+    void count_game(const std::string& address, const std::string& name) {
+        if (!schedule.lists(name)) new_names.add(address);
+        games_of.add(name);
     }
 
     // Client i, admitted under held_name, takes the name if it is free. A client still holding it
@@ -401,6 +432,8 @@ struct Arena::State {
                 close_client(best->first, "its connection is gone", "gone");
                 continue;
             }
+            count_game(waiting[best->first].address, waiting[best->first].name);
+            count_game(waiting[best->second].address, waiting[best->second].name);
             std::unique_ptr<ClientConnection> a = std::move(waiting[best->first].connection);
             std::unique_ptr<ClientConnection> b = std::move(waiting[best->second].connection);
             const std::string name_a = waiting[best->first].name, name_b = waiting[best->second].name;
@@ -433,6 +466,7 @@ struct Arena::State {
             close_client(alone, "its connection is gone", "gone");
             return;
         }
+        count_game(waiting[alone].address, waiting[alone].name);
         std::unique_ptr<ClientConnection> client = std::move(waiting[alone].connection);
         const std::string name = waiting[alone].name;
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(alone));
@@ -537,10 +571,7 @@ struct Arena::State {
                 to.save(record, replay_text(f.played->record), f.log);
                 of.end(g, true);
                 say(pair + ": " + outcome_text(g, *f.played));
-                if (o.observer && !f.training) {
-                    o.observer->game_stored(store, record, *f.played);
-                    o.observer->run_finished(store, table_from_store(store.dir(), std::nullopt, log));
-                }
+                if (pages && !f.training) pages->stored(record, std::move(*f.played));
             } catch (const std::exception& e) {
                 of.end(g, false);
                 say(pair + ": not stored: " + e.what());
@@ -609,6 +640,9 @@ struct Arena::State {
     UniqueFd wake;                   // readable when `finished` holds any
     RefusalLog refusals;
     KeyThrottle throttle;
+    WindowCounts new_names{std::chrono::hours(1)};  // by address: new names that began a game
+    WindowCounts games_of{std::chrono::hours(1)};   // by name: games begun
+    std::optional<ArenaPages> pages;                // with an observer
     // What the games' threads see: the arena's stop, or the arena's end however it came.
     std::stop_source games_stop;
     // Last, so that it is destroyed first: its threads are joined while all they use is here.

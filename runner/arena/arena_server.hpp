@@ -50,7 +50,13 @@ struct ArenaOptions {
     std::size_t max_per_address = 32;  // connections identifying or waiting from one address
     std::chrono::milliseconds log_interval{10'000};  // closed connections are summarised per address per interval
     int log_lines = 10;                              // lines in full per address per interval
-    LeagueObserver* observer = nullptr;  // told of each stored game, and the table after it
+    std::size_t max_names = 1000;     // names the arena lists; a new name beyond is refused
+    int names_per_address = 10;       // new names one address may bring to play in an hour
+    int games_per_name = 600;         // games a name may begin in an hour
+    std::chrono::milliseconds leaderboard_every{10'000};  // the leaderboard page at most this often
+    // Told of each stored game (its viewer page) and, at most every leaderboard_every, of the
+    // table (the leaderboard), on a thread of its own: the pages never hold up the serving.
+    LeagueObserver* observer = nullptr;
     std::optional<ArenaTraining> training;
 };
 

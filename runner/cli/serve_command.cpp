@@ -28,6 +28,10 @@ struct ServeArgs {
     int identify_ms = 10'000;
     std::size_t max_waiting = 512;
     std::size_t max_per_address = 32;
+    std::size_t max_names = 1000;
+    int names_per_address = 10;
+    int games_per_name = 600;
+    double leaderboard_every_s = 10;
     std::string keys;
     std::string training;
     double training_after_s = 30;
@@ -45,6 +49,10 @@ int run_serve_command(const ServeArgs& a) {
     o.identify_within = std::chrono::milliseconds(a.identify_ms);
     o.max_waiting = a.max_waiting;
     o.max_per_address = a.max_per_address;
+    o.max_names = a.max_names;
+    o.names_per_address = a.names_per_address;
+    o.games_per_name = a.games_per_name;
+    o.leaderboard_every = std::chrono::milliseconds(static_cast<long long>(a.leaderboard_every_s * 1000));
     o.results_dir = a.results;
     o.settings.config = a.config;
     o.settings.time_limit_ms = a.time_limit_ms;
@@ -76,7 +84,8 @@ int run_serve_command(const ServeArgs& a) {
             throw UsageError(e.what());
         }
     }
-    LeaguePages pages(stderr);
+    // Not live: the arena makes the leaderboard at most every --leaderboard-every, off its serving thread.
+    LeaguePages pages(stderr, false);
     o.observer = &pages;
     // Only a training bot runs here, and only it needs the work area and the sandbox.
     std::optional<PlaySetup> setup;
@@ -147,6 +156,18 @@ void add_serve(CLI::App& app, Action& run) {
         ->capture_default_str();
     cmd->add_option("--max-per-address", a->max_per_address, "Connections identifying or waiting at once from one address")
         ->check(CLI::Range(1, 65536))
+        ->capture_default_str();
+    cmd->add_option("--max-names", a->max_names, "Names the arena lists; a new name beyond is refused")
+        ->check(CLI::Range(2, 1'000'000))
+        ->capture_default_str();
+    cmd->add_option("--names-per-address", a->names_per_address, "New names one address may bring to play in an hour")
+        ->check(CLI::Range(1, 1'000'000))
+        ->capture_default_str();
+    cmd->add_option("--games-per-name", a->games_per_name, "Games a name may begin in an hour")
+        ->check(CLI::Range(1, 1'000'000))
+        ->capture_default_str();
+    cmd->add_option("--leaderboard-every", a->leaderboard_every_s, "Seconds between rebuilds of the leaderboard page at most")
+        ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str();
     cmd->add_option("--training", a->training, "Bot a client waiting alone plays; its games are stored apart (DIR/training)");
     cmd->add_option("--training-after", a->training_after_s, "Seconds a client waits alone before it plays the training bot")

@@ -136,3 +136,26 @@ TEST_CASE("serve: a --clock game is bounded by --generations too, so a fast pair
     CHECK(contains(server.wait_for("after 40 generations"), "after 40 generations"));
     server.stop();
 }
+
+TEST_CASE("serve: an open arena's growth is bounded: new names per address, names listed, games per name") {
+    RunnerFixture f;
+    const fs::path results = f.root.path() / "arena";
+    Server server(f, results, {"--names-per-address", "2", "--max-names", "3", "--games-per-name", "1"});
+    const auto refused = [&](const char* name, const char* from, const std::string& why) {
+        UniqueFd c = connect_to(server.port(), from);
+        send_all(c.get(), tlv::identification(name));
+        CHECK(closed_by_arena(c.get()));
+        CHECK(contains(server.wait_for(why), why));
+    };
+    // Two clients of one address play under two new names, then leave.
+    CHECK(paired(server, "a/raw", "a/raw", "127.0.0.11", "b/raw", "127.0.0.11"));
+    server.wait_for_count(" won by forfeit", 1);
+    refused("c/raw", "127.0.0.11", "its address brought 2 new names to play in the last hour, its most");
+    CHECK(paired(server, "c/raw", "c/raw", "127.0.0.12", "d/raw", "127.0.0.13"));
+    server.wait_for_count(" won by forfeit", 2);
+    refused("e/raw", "127.0.0.14", "the arena lists 4 names, its most: \"e/raw\" is not taken (--max-names)");
+    refused("a/raw", "127.0.0.15", "the name \"a/raw\" began 1 games in the last hour, its most (--games-per-name)");
+    server.stop();
+    // The pages were made off the serving thread, the leaderboard once more at the end.
+    CHECK(fs::exists(results / "leaderboard.html"));
+}
