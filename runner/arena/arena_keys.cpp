@@ -54,14 +54,20 @@ ArenaKeys read_keys(const std::filesystem::path& file) {
     }
 }
 
+std::string claimed_name(std::string_view identification, const ArenaKeys* keys) {
+    const std::size_t space = identification.find_last_of(' ');
+    if (!keys || space == std::string_view::npos) return std::string(identification);
+    return std::string(trimmed(identification.substr(0, space)));
+}
+
 std::optional<std::string> admitted_name(std::string_view identification, const ArenaKeys* keys, std::string& why) {
     if (!keys) return std::string(identification);
     const std::size_t space = identification.find_last_of(' ');
-    const std::string_view name = space == std::string_view::npos ? identification : trimmed(identification.substr(0, space));
+    const std::string name = claimed_name(identification, keys);
     const auto it = keys->find(name);
     if (space == std::string_view::npos || it == keys->end() ||
         !same_secret(identification.substr(space + 1), it->second)) {
-        why = "the name \"" + std::string(name) + "\" is not in the keys file or its secret is wrong";
+        why = "the name \"" + name + "\" is not in the keys file or its secret is wrong";
         return std::nullopt;
     }
     return it->first;

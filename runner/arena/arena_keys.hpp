@@ -21,6 +21,10 @@ using ArenaKeys = std::map<std::string, std::string, std::less<>>;  // name -> s
 ArenaKeys read_keys(const std::filesystem::path& file);
 ArenaKeys parse_keys(std::string_view text, const std::string& file);
 
+// The name an identification claims: with keys, all before its last space, trimmed; without,
+// the whole identification.
+std::string claimed_name(std::string_view identification, const ArenaKeys* keys);
+
 // The name an identification plays under: with keys, the name before its last space when the
 // secret after it is that name's; without, the whole identification. None when it may not play;
 // `why` then says why, without the secret.

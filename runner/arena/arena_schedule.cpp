@@ -1,6 +1,7 @@
 #include "runner/arena/arena_schedule.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace gol::runner {
 
@@ -43,6 +44,10 @@ ArenaSchedule::ArenaSchedule(ResultsStore& store, LeagueSettings settings, std::
         }
 }
 
+bool ArenaSchedule::lists(const std::string& name) const {
+    return std::any_of(index_.bots.begin(), index_.bots.end(), [&](const ScheduledBot& b) { return b.name == name; });
+}
+
 int ArenaSchedule::met(const std::string& a, const std::string& b) const {
     const auto it = met_.find(pair_of(a, b));
     return it == met_.end() ? 0 : it->second;
@@ -57,6 +62,8 @@ void ArenaSchedule::add_bot(const std::string& name, std::string_view hash) {
 }
 
 ScheduledGame ArenaSchedule::begin(const std::string& a, const std::string& b, std::string_view hash_b) {
+    // Refused before the index changes: an index that paired a bot with itself could not be read again.
+    if (a == b) throw std::invalid_argument("a game of " + a + " with itself");
     const auto next = [&]() -> std::optional<ScheduledGame> {
         for (ScheduledGame& g : schedule_added(index_.bots, index_.settings, index_.added))
             if (pair_of(g.inputs.bots[0], g.inputs.bots[1]) == pair_of(a, b) && !taken_.contains(g.key)) return g;

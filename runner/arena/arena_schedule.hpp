@@ -24,10 +24,14 @@ public:
     // `log`. Throws StoreError when the store holds a league's results.
     ArenaSchedule(ResultsStore& store, LeagueSettings settings, std::FILE* log);
 
+    // Whether `name` is one of the arena's bots, and how many it lists.
+    bool lists(const std::string& name) const;
+    std::size_t listed() const { return index_.bots.size(); }
     // Games of the pair stored or being played.
     int met(const std::string& a, const std::string& b) const;
     // The pair's next game, counted as being played (met). Saves the index when it grows. `b`
-    // is a client too, or the training bot with its content hash.
+    // is a client too, or the training bot with its content hash. Throws std::invalid_argument,
+    // the index unchanged, when `a` and `b` are one name.
     ScheduledGame begin(const std::string& a, const std::string& b, std::string_view hash_b = arena_client_hash);
     // The game begun is over: stored, or not (interrupted, failed), when it is free to be begun again.
     void end(const ScheduledGame& game, bool stored);

@@ -1,7 +1,11 @@
 #include "runner/arena/arena_server.hpp"
 
 #include "runner/arena/arena_game.hpp"
+#include "runner/arena/arena_pages.hpp"
 #include "runner/arena/arena_schedule.hpp"
+#include "runner/arena/key_throttle.hpp"
+#include "runner/arena/refusal_log.hpp"
+#include "runner/arena/window_counts.hpp"
 #include "runner/bots/connection.hpp"
 #include "runner/game/game_stats.hpp"
 #include "runner/text/terminal_text.hpp"
@@ -29,17 +33,27 @@ namespace gol::runner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
 
-std::string peer_name(const sockaddr_storage& addr) {
+// How long a client identifying under a name still held may wait for it to be freed: a client
+// that reconnects at once after its game or its drop is let in, not refused.
+constexpr Clock::duration kNameGrace = 5s;
+
+// The address a connection came from, without its port: what the limits per address count.
+std::string address_of(const sockaddr_storage& addr) {
     char host[INET6_ADDRSTRLEN] = "?";
     if (addr.ss_family == AF_INET) {
-        const auto& a = reinterpret_cast<const sockaddr_in&>(addr);
-        ::inet_ntop(AF_INET, &a.sin_addr, host, sizeof host);
-        return std::string(host) + ":" + std::to_string(ntohs(a.sin_port));
+        ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(addr).sin_addr, host, sizeof host);
+        return host;
     }
-    const auto& a = reinterpret_cast<const sockaddr_in6&>(addr);
-    ::inet_ntop(AF_INET6, &a.sin6_addr, host, sizeof host);
-    return "[" + std::string(host) + "]:" + std::to_string(ntohs(a.sin6_port));
+    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6&>(addr).sin6_addr, host, sizeof host);
+    return host;
+}
+
+std::string peer_name(const sockaddr_storage& addr) {
+    if (addr.ss_family == AF_INET)
+        return address_of(addr) + ":" + std::to_string(ntohs(reinterpret_cast<const sockaddr_in&>(addr).sin_port));
+    return "[" + address_of(addr) + "]:" + std::to_string(ntohs(reinterpret_cast<const sockaddr_in6&>(addr).sin6_port));
 }
 
 UniqueFd listen_on(const std::string& bind, int port) {
@@ -107,9 +121,12 @@ struct Arena::State {
     struct Waiting {
         std::unique_ptr<ClientConnection> connection;
         Clock::time_point identify_by;
+        std::string address;
         std::string name;  // empty until it has identified
         std::uint64_t arrival = 0;  // the order in which clients identified
         Clock::time_point identified_at{};
+        std::string held_name;  // admitted under a name still held: it waits for it until identify_by
+        bool waits_for_name = false;
     };
 
     // A game's end, handed from its thread to the arena's.
@@ -132,8 +149,10 @@ struct Arena::State {
           training_store(o.training ? std::optional<ResultsStore>(std::in_place, o.results_dir / "training") : std::nullopt),
           training_schedule(training_store ? std::optional<ArenaSchedule>(std::in_place, *training_store, o.settings, log)
                                            : std::nullopt),
-          wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+          wake(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
+          refusals(log, o.log_interval, o.log_lines) {
         if (!wake) throw ArenaError(std::string("eventfd: ") + std::strerror(errno));
+        if (o.observer) pages.emplace(*o.observer, store, o.leaderboard_every, log);
     }
     ~State() { games_stop.request_stop(); }
 
@@ -142,11 +161,51 @@ struct Arena::State {
         std::fflush(log);
     }
 
-    void close_client(std::size_t i, const std::string& why) {
+    // Closes waiting client i, saying why. One that never identified is one of a flood's, maybe:
+    // its line goes through `refusals`, which counts it under `reason` once its address has had
+    // its lines in full.
+    void close_client(std::size_t i, const std::string& why, const std::string& reason) {
         Waiting& w = waiting[i];
-        say(w.connection->peer() + (w.name.empty() ? "" : " (" + terminal_line(w.name) + ")") + ": closed: " + why);
+        const std::string line =
+            w.connection->peer() + (w.name.empty() ? "" : " (" + terminal_line(w.name) + ")") + ": closed: " + why;
+        if (w.name.empty()) refusals.closed(w.address, line, reason);
+        else say(line);
         if (!w.name.empty()) release({w.name});
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+
+    std::size_t identifying() const {
+        return static_cast<std::size_t>(
+            std::count_if(waiting.begin(), waiting.end(), [](const Waiting& w) { return w.name.empty(); }));
+    }
+
+    // A new connection's time to identify: the whole of it while under half the room is taken by
+    // connections identifying, then less as more are, so that a flood's connections make room sooner.
+    Clock::duration identify_time() const {
+        const std::size_t half = std::max<std::size_t>(o.max_waiting / 2, 1), now_identifying = identifying();
+        if (now_identifying < half) return o.identify_within;
+        const std::size_t left = o.max_waiting > now_identifying ? o.max_waiting - now_identifying : 0;
+        return std::max<Clock::duration>(std::min(o.identify_at_least, o.identify_within),
+                                         o.identify_within * static_cast<long>(left) / static_cast<long>(half));
+    }
+
+    // Room for a new connection when the waiting room is full: the oldest identifying connection
+    // of the address with the most of them goes. Clients that identified are never closed for it.
+    bool make_room() {
+        std::map<std::string, std::size_t> per_address;
+        for (const Waiting& w : waiting)
+            if (w.name.empty()) ++per_address[w.address];
+        if (per_address.empty()) return false;
+        const auto most = std::max_element(per_address.begin(), per_address.end(),
+                                           [](const auto& a, const auto& b) { return a.second < b.second; });
+        const std::string address = most->first;
+        for (std::size_t i = 0; i < waiting.size(); ++i)
+            if (waiting[i].name.empty() && waiting[i].address == address) {
+                close_client(i, "room made for a new connection (" + std::to_string(waiting.size()) + " were waiting)",
+                             "closed to make room");
+                return true;
+            }
+        return false;
     }
 
     // False when a client is connected under `name` already.
@@ -173,77 +232,180 @@ struct Arena::State {
                 }
                 return;  // EAGAIN: none left; ECONNABORTED and the like: that one is gone
             }
-            const std::string peer = peer_name(addr);
-            if (waiting.size() >= o.max_waiting) {
-                say(peer + ": closed: " + std::to_string(waiting.size()) + " connections are waiting already");
+            const std::string peer = peer_name(addr), address = address_of(addr);
+            const auto from_address =
+                std::count_if(waiting.begin(), waiting.end(), [&](const Waiting& w) { return w.address == address; });
+            if (static_cast<std::size_t>(from_address) >= o.max_per_address) {
+                refusals.closed(address, peer + ": closed: " + std::to_string(from_address) +
+                                             " connections from its address are waiting already",
+                                "over the limit per address");
                 continue;
             }
-            waiting.push_back({std::make_unique<ClientConnection>(std::move(fd), peer), Clock::now() + o.identify_within, {}, 0});
+            if (waiting.size() >= o.max_waiting && !make_room()) {
+                refusals.closed(address, peer + ": closed: " + std::to_string(waiting.size()) + " clients are waiting already",
+                                "the waiting room full");
+                continue;
+            }
+            const Clock::time_point by = Clock::now() + identify_time();
+            waiting.push_back({std::make_unique<ClientConnection>(std::move(fd), peer), by, address, {}, 0, {}, {}, false});
         }
     }
 
     // What arrived from waiting client i: its identification, or a reason to close it.
-    // False when it was closed.
-    bool take_input(std::size_t i) {
+    void take_input(std::size_t i) {
         Waiting& w = waiting[i];
         ClientConnection::Arrived arrived;
         try {
             arrived = w.connection->take_arrived();
         } catch (const ConnectionLost& e) {
-            close_client(i, e.what());
-            return false;
+            close_client(i, e.what(), "broken");
+            return;
         }
-        if (arrived == ClientConnection::Arrived::nothing) return true;
+        if (arrived == ClientConnection::Arrived::nothing) return;
         if (arrived == ClientConnection::Arrived::closed) {
-            close_client(i, w.name.empty() ? closed_reason(w.connection->reader()) : "it left while waiting for a game");
-            return false;
+            close_client(i, w.name.empty() ? closed_reason(w.connection->reader()) : "it left while waiting for a game",
+                         "left");
+            return;
         }
-        if (!w.name.empty()) {
-            close_client(i, "it sent a message while waiting for its game, out of turn");
-            return false;
+        if (!w.name.empty() || !w.held_name.empty()) {
+            close_client(i, "it sent a message while waiting for its game, out of turn", "out of turn");
+            return;
         }
         std::optional<tlv::Message> m;
         try {
             m = w.connection->reader().next();
         } catch (const tlv::ProtocolError& e) {
-            close_client(i, std::string("it sent ") + e.what());
-            return false;
+            close_client(i, std::string("it sent ") + e.what(), "protocol broken");
+            return;
         }
-        if (!m) return true;
+        if (!m) return;
         if (m->type != tlv::Type::identification) {
-            close_client(i, std::string("it sent '") + static_cast<char>(m->type) + "' before identifying with 'I'");
-            return false;
+            close_client(i, std::string("it sent '") + static_cast<char>(m->type) + "' before identifying with 'I'",
+                         "protocol broken");
+            return;
         }
+        identify(i, m->text);
+    }
+
+    void identify(std::size_t i, const std::string& identification) {
+        Waiting& w = waiting[i];
+        const std::string claimed = claimed_name(identification, o.keys ? &*o.keys : nullptr);
+        if (o.keys)
+            if (const std::optional<std::string> no = throttle.refusal(w.address, claimed)) {
+                close_client(i, terminal_line(*no), "not checked (secrets being guessed)");
+                return;
+            }
         std::string why;
-        const std::optional<std::string> name = admitted_name(m->text, o.keys ? &*o.keys : nullptr, why);
+        const std::optional<std::string> name = admitted_name(identification, o.keys ? &*o.keys : nullptr, why);
         if (!name) {
-            close_client(i, why);
-            return false;
+            if (o.keys) throttle.wrong(w.address, claimed, o.keys->contains(claimed));
+            close_client(i, why, "not admitted");
+            return;
+        }
+        // The training bot's games pair it with the client: a client under its name would play itself.
+        if (o.training && name->starts_with(training_prefix)) {
+            close_client(i, "the name \"" + terminal_line(*name) + "\" begins with " + std::string(training_prefix) +
+                                ", which the training bot's name does",
+                         "not admitted");
+            return;
         }
         if (w.connection->reader().held() > 0) {
-            close_client(i, "it sent more after its identification, out of turn");
-            return false;
+            close_client(i, "it sent more after its identification, out of turn", "out of turn");
+            return;
         }
-        if (!claim(*name)) {
-            close_client(i, "the name \"" + terminal_line(*name) + "\" is connected already");
-            return false;
+        if (const std::optional<std::string> no = over_limits(w.address, *name)) {
+            close_client(i, *no, "over a limit of names or games");
+            return;
         }
-        w.name = *name;
-        w.arrival = ++arrivals;
-        w.identified_at = Clock::now();
-        say(w.connection->peer() + " identified as " + terminal_line(w.name));
-        return true;
+        w.held_name = *name;
+        take_name(i);
+    }
+
+    // Why a client from `address` may not play under `name` now, or none: the growth of an open
+    // arena is bounded per address and per name (docs/arena.md, "Limits").
+    std::optional<std::string> over_limits(const std::string& address, const std::string& name) const {
+        const std::string quoted = "\"" + terminal_line(name) + "\"";
+        if (!schedule.lists(name)) {
+            if (schedule.listed() >= o.max_names)
+                return "the arena lists " + std::to_string(schedule.listed()) + " names, its most: " + quoted +
+                       " is not taken (--max-names)";
+            if (new_names.count(address) >= o.names_per_address)
+                return "its address brought " + std::to_string(o.names_per_address) +
+                       " new names to play in the last hour, its most: " + quoted + " is not taken (--names-per-address)";
+        }
+        if (games_of.count(name) >= o.games_per_name)
+            return "the name " + quoted + " began " + std::to_string(o.games_per_name) +
+                   " games in the last hour, its most (--games-per-name)";
+        return std::nullopt;
+    }
+
+    // Counts a game begun by a client of `address` under `name`.
+    void count_game(const std::string& address, const std::string& name) {
+        if (!schedule.lists(name)) new_names.add(address);
+        games_of.add(name);
+    }
+
+    // Client i, admitted under held_name, takes the name if it is free. A client still holding it
+    // while waiting is let go if its connection is gone, or, with keys, replaced (the key proves
+    // the name). Else client i waits up to kNameGrace for it: a client that reconnects at once
+    // after its game or its drop is let in once the name is freed.
+    void take_name(std::size_t i) {
+        Waiting& w = waiting[i];
+        bool claimed = claim(w.held_name);
+        if (!claimed)
+            for (std::size_t j = 0; j < waiting.size(); ++j) {
+                if (j == i || waiting[j].name != w.held_name) continue;
+                if (waiting[j].connection->alive() && !o.keys) break;
+                close_client(j, waiting[j].connection->alive() ? "a new connection proved its name's key"
+                                                               : "its connection is gone",
+                             "replaced");
+                if (j < i) --i;
+                claimed = claim(waiting[i].held_name);
+                break;
+            }
+        Waiting& client = waiting[i];
+        if (!claimed) {
+            if (client.identify_by < Clock::now() + kNameGrace && !client.waits_for_name) {
+                client.identify_by = Clock::now() + kNameGrace;
+                client.waits_for_name = true;
+            }
+            return;
+        }
+        client.name = std::exchange(client.held_name, {});
+        client.arrival = ++arrivals;
+        client.identified_at = Clock::now();
+        say(client.connection->peer() + " identified as " + terminal_line(client.name));
+    }
+
+    // The clients waiting for a name held when they identified take it once it is free.
+    void take_freed_names() {
+        for (std::size_t i = waiting.size(); i-- > 0;)
+            if (!waiting[i].held_name.empty()) take_name(i);
+    }
+
+    // take_input, whatever it meets: an error of one client's input closes that client, never the arena.
+    void guarded_input(std::size_t i) {
+        try {
+            take_input(i);
+        } catch (const std::exception& e) {
+            if (i < waiting.size()) close_client(i, std::string("its input could not be handled: ") + e.what(), "failed");
+        }
     }
 
     void close_late_identifications() {
         const Clock::time_point now = Clock::now();
-        for (std::size_t i = waiting.size(); i-- > 0;)
-            if (waiting[i].name.empty() && now >= waiting[i].identify_by)
-                close_client(i, "no whole identification within " +
-                                    std::to_string(o.identify_within.count()) + " ms" +
-                                    (waiting[i].connection->reader().held()
-                                         ? " (" + std::to_string(waiting[i].connection->reader().held()) + " bytes of one)"
-                                         : ""));
+        for (std::size_t i = waiting.size(); i-- > 0;) {
+            const Waiting& w = waiting[i];
+            if (!w.name.empty() || now < w.identify_by) continue;
+            if (!w.held_name.empty())
+                close_client(i, "the name \"" + terminal_line(w.held_name) + "\" is connected already", "name taken");
+            else
+                close_client(i, "no whole identification in time" +
+                                    (w.connection->reader().held()
+                                         ? " (" + std::to_string(w.connection->reader().held()) + " bytes of one)"
+                                         : ""),
+                             "no whole identification in time");
+        }
     }
 
     // Pairs waiting clients while games may start: the pair that has met least, then the
@@ -261,6 +423,17 @@ struct Arena::State {
                     if (!best || rank < best_rank) best = std::pair{i, j}, best_rank = rank;
                 }
             if (!best) break;
+            // Checked before they are paired: a connection gone while it waited frees its name, unpaired.
+            if (!waiting[best->second].connection->alive()) {
+                close_client(best->second, "its connection is gone", "gone");
+                continue;
+            }
+            if (!waiting[best->first].connection->alive()) {
+                close_client(best->first, "its connection is gone", "gone");
+                continue;
+            }
+            count_game(waiting[best->first].address, waiting[best->first].name);
+            count_game(waiting[best->second].address, waiting[best->second].name);
             std::unique_ptr<ClientConnection> a = std::move(waiting[best->first].connection);
             std::unique_ptr<ClientConnection> b = std::move(waiting[best->second].connection);
             const std::string name_a = waiting[best->first].name, name_b = waiting[best->second].name;
@@ -269,7 +442,7 @@ struct Arena::State {
             ScheduledGame game;
             try {
                 game = schedule.begin(name_a, name_b);
-            } catch (const StoreError& e) {
+            } catch (const std::exception& e) {
                 say("cannot store a game: " + std::string(e.what()) + "; " + terminal_line(name_a) + " and " +
                     terminal_line(name_b) + " are closed");
                 release({name_a, name_b});
@@ -289,13 +462,18 @@ struct Arena::State {
         for (std::size_t i = 0; i < waiting.size(); ++i)
             if (!waiting[i].name.empty()) ++identified, alone = i;
         if (identified != 1 || now < waiting[alone].identified_at + o.training->after) return;
+        if (!waiting[alone].connection->alive()) {
+            close_client(alone, "its connection is gone", "gone");
+            return;
+        }
+        count_game(waiting[alone].address, waiting[alone].name);
         std::unique_ptr<ClientConnection> client = std::move(waiting[alone].connection);
         const std::string name = waiting[alone].name;
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(alone));
         ScheduledGame game;
         try {
             game = training_schedule->begin(name, o.training->name, o.training->hash);
-        } catch (const StoreError& e) {
+        } catch (const std::exception& e) {
             say("cannot store a training game: " + std::string(e.what()) + "; " + terminal_line(name) + " is closed");
             release({name});
             return;
@@ -320,9 +498,17 @@ struct Arena::State {
             terminal_line(game.inputs.bots[1]) + " (game " + std::to_string(game.inputs.game_index + 1) +
             " of the pair) begins");
         const std::uint64_t id = ++games_begun;
-        running.emplace(id, std::jthread([this, id, game, seats = std::move(seats), training]() mutable {
-                            play(id, game, std::move(seats), training, games_stop.get_token());
-                        }));
+        try {
+            running.emplace(id, std::jthread([this, id, game, seats = std::move(seats), training]() mutable {
+                                play(id, game, std::move(seats), training, games_stop.get_token());
+                            }));
+        } catch (const std::system_error& e) {
+            // No thread for it (the system's limit): the game is not played, its clients are closed.
+            say("cannot start a game: " + std::string(e.what()) + "; not played");
+            (training ? *training_schedule : schedule).end(game, false);
+            training ? release({game.inputs.bots[0] == o.training->name ? game.inputs.bots[1] : game.inputs.bots[0]})
+                     : release({game.inputs.bots[0], game.inputs.bots[1]});
+        }
     }
 
     // A game's thread.
@@ -385,11 +571,8 @@ struct Arena::State {
                 to.save(record, replay_text(f.played->record), f.log);
                 of.end(g, true);
                 say(pair + ": " + outcome_text(g, *f.played));
-                if (o.observer && !f.training) {
-                    o.observer->game_stored(store, record, *f.played);
-                    o.observer->run_finished(store, table_from_store(store.dir(), std::nullopt, log));
-                }
-            } catch (const StoreError& e) {
+                if (pages && !f.training) pages->stored(record, std::move(*f.played));
+            } catch (const std::exception& e) {
                 of.end(g, false);
                 say(pair + ": not stored: " + e.what());
             }
@@ -409,6 +592,7 @@ struct Arena::State {
             // The first deadline the loop must wake for, if any.
             Clock::time_point next = accepting ? Clock::time_point::max() : accept_paused_until;
             if (const std::optional<Clock::time_point> due = training_due()) next = std::min(next, *due);
+            if (const std::optional<Clock::time_point> due = refusals.next_flush()) next = std::min(next, *due);
             for (const Waiting& w : waiting) {
                 fds.push_back({w.connection->fd(), POLLIN, 0});
                 if (w.name.empty()) next = std::min(next, w.identify_by);
@@ -424,12 +608,15 @@ struct Arena::State {
             if (fds[2].revents) store_finished();
             // From the last, so that closing one leaves the others' places in `fds` as they were.
             for (std::size_t i = waiting.size(); i-- > 0;)
-                if (fds[3 + i].revents) take_input(i);
+                if (fds[3 + i].revents) guarded_input(i);
             if (fds[0].revents) accept_clients();
+            take_freed_names();
             close_late_identifications();
             start_games();
+            refusals.flush();
         }
-        for (std::size_t i = waiting.size(); i-- > 0;) close_client(i, "the arena is stopping");
+        for (std::size_t i = waiting.size(); i-- > 0;) close_client(i, "the arena is stopping", "the arena stopping");
+        refusals.flush(Clock::now(), true);
         // The games see the stop and end; each thread returns once its game has.
         for (auto& [id, thread] : running) thread.join();
         store_finished();
@@ -451,6 +638,11 @@ struct Arena::State {
     std::mutex mutex;
     std::vector<Finished> finished;  // under mutex
     UniqueFd wake;                   // readable when `finished` holds any
+    RefusalLog refusals;
+    KeyThrottle throttle;
+    WindowCounts new_names{std::chrono::hours(1)};  // by address: new names that began a game
+    WindowCounts games_of{std::chrono::hours(1)};   // by name: games begun
+    std::optional<ArenaPages> pages;                // with an observer
     // What the games' threads see: the arena's stop, or the arena's end however it came.
     std::stop_source games_stop;
     // Last, so that it is destroyed first: its threads are joined while all they use is here.

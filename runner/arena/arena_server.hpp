@@ -15,12 +15,16 @@
 #include <stdexcept>
 #include <stop_token>
 #include <string>
+#include <string_view>
 
 namespace gol::runner {
 
 struct ArenaError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// What a training bot's name begins with; with --training, no client may identify under it.
+inline constexpr std::string_view training_prefix = "Training/";
 
 // --training: what a client left waiting alone plays. Its games are stored apart, in the
 // results folder's training/, and never counted in the arena's table.
@@ -40,8 +44,19 @@ struct ArenaOptions {
     int jobs = 1;             // games at once
     std::optional<ArenaKeys> keys;
     std::chrono::milliseconds identify_within{10'000};
-    std::size_t max_waiting = 512;        // connections identifying or waiting; more are closed at once
-    LeagueObserver* observer = nullptr;  // told of each stored game, and the table after it
+    // Under pressure (over half of max_waiting identifying) a new connection has less time, down to this.
+    std::chrono::milliseconds identify_at_least{250};
+    std::size_t max_waiting = 512;  // connections identifying or waiting; beyond, an identifying one makes room
+    std::size_t max_per_address = 32;  // connections identifying or waiting from one address
+    std::chrono::milliseconds log_interval{10'000};  // closed connections are summarised per address per interval
+    int log_lines = 10;                              // lines in full per address per interval
+    std::size_t max_names = 1000;     // names the arena lists; a new name beyond is refused
+    int names_per_address = 10;       // new names one address may bring to play in an hour
+    int games_per_name = 600;         // games a name may begin in an hour
+    std::chrono::milliseconds leaderboard_every{10'000};  // the leaderboard page at most this often
+    // Told of each stored game (its viewer page) and, at most every leaderboard_every, of the
+    // table (the leaderboard), on a thread of its own: the pages never hold up the serving.
+    LeagueObserver* observer = nullptr;
     std::optional<ArenaTraining> training;
 };
 

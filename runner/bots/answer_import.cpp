@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <ctime>
 #include <map>
 #include <set>
@@ -166,6 +167,10 @@ std::variant<AnswerBot, NotABot> answer_bot(const Answer& answer) {
     if (rule->language == "Java") {
         const std::optional<std::string> cls = java_class(*parts.code);
         if (!cls) return NotABot{"Java code without a class"};
+        // javac wants the file named for the class, and a file's name is at most NAME_MAX bytes.
+        if (cls->size() + 5 > NAME_MAX)
+            return NotABot{"its Java class's name, " + std::to_string(cls->size()) +
+                           " letters, is too long for the file javac wants (at most " + std::to_string(NAME_MAX - 5) + ")"};
         source = *cls + ".java";
         rule->run.push_back(*cls);
         rule->build = "javac " + source;
@@ -226,13 +231,16 @@ ImportPlan plan_import(std::vector<Answer> answers, const fs::path& bots_dir, co
             row.status = ImportStatus::imported;
             row.bot = bot.name;
             if (const auto holder = taken.find(lowercase(bot.name)); holder != taken.end()) {
-                row.bot = bot.name + std::to_string(answer.answer_id);
                 row.detail += "; the name " + bot.name + " is taken by " + holder->second;
+                // The suffixed name is checked too: another answer may have been named so.
+                const std::string suffixed = bot.name + std::to_string(answer.answer_id);
+                row.bot = suffixed;
+                for (int k = 2; taken.contains(lowercase(row.bot)); ++k) row.bot = suffixed + "_" + std::to_string(k);
             }
             taken.emplace(lowercase(row.bot), "answer " + std::to_string(answer.answer_id));
         }
         if (row.status != ImportStatus::unchanged)
-            plan.writes.push_back({row.bot, std::move(bot.files), answer_record(answer, bot, source)});
+            plan.writes.push_back({plan.rows.size(), {row.bot, std::move(bot.files), answer_record(answer, bot, source)}});
         plan.rows.push_back(std::move(row));
     }
     if (source.question && source.complete)
@@ -247,9 +255,26 @@ ImportPlan plan_import(std::vector<Answer> answers, const fs::path& bots_dir, co
     return plan;
 }
 
-void apply_import(const ImportPlan& plan, const fs::path& bots_dir) {
-    for (const BotFolder& folder : plan.writes) write_bot_folder(bots_dir, folder);
-    for (const std::string& name : plan.removals) fs::remove_all(bots_dir / name);
+ImportPlan apply_import(ImportPlan plan, const fs::path& bots_dir) {
+    for (const ImportWrite& write : plan.writes) try {
+            write_bot_folder(bots_dir, write.folder);
+        } catch (const std::exception& e) {
+            ImportRow& row = plan.rows.at(write.row);
+            row.detail = "not written: " + terminal_line(e.what()) +
+                         (row.status == ImportStatus::updated ? "; its bot is kept as imported before" : "");
+            row.status = ImportStatus::skipped;
+        }
+    for (const std::string& name : plan.removals) {
+        std::error_code ec;
+        fs::remove_all(bots_dir / name, ec);
+        if (!ec) continue;
+        for (ImportRow& row : plan.rows)
+            if (row.status == ImportStatus::pruned && row.bot == name) {
+                row.status = ImportStatus::deleted;
+                row.detail = "gone from the question; its folder could not be removed: " + ec.message();
+            }
+    }
+    return plan;
 }
 
 }  // namespace gol::runner

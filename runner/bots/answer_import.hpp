@@ -49,9 +49,15 @@ struct ImportSource {
     bool complete = true;
 };
 
+// A bot folder to write, and the row that reports it.
+struct ImportWrite {
+    std::size_t row = 0;
+    BotFolder folder;
+};
+
 struct ImportPlan {
     std::vector<ImportRow> rows;             // by answer id, then the deleted ones
-    std::vector<BotFolder> writes;           // imported and updated bots
+    std::vector<ImportWrite> writes;         // imported and updated bots
     std::vector<std::string> removals;       // pruned folders
 };
 
@@ -59,11 +65,14 @@ struct ImportPlan {
 // it is updated only when its source or bot.json would change (answer.json records the answer
 // as of the import that wrote the code, so a new score alone changes no bot). A new bot whose
 // name is taken, case aside, by another bot of the folder or an older answer gets its answer's id
-// appended. With `prune`, the folders of deleted answers are removed, else kept.
+// appended (and "_2", "_3"... while that is taken too). With `prune`, the folders of deleted
+// answers are removed, else kept.
 ImportPlan plan_import(std::vector<Answer> answers, const std::filesystem::path& bots_dir, const ImportSource& source,
                        bool prune);
 
-// Writes the plan's folders and removes its pruned ones.
-void apply_import(const ImportPlan& plan, const std::filesystem::path& bots_dir);
+// Writes the plan's folders and removes its pruned ones; returns the plan as done. A folder that
+// cannot be written is its answer's failure alone: its row becomes `skipped`, saying why, and the
+// others go on.
+ImportPlan apply_import(ImportPlan plan, const std::filesystem::path& bots_dir);
 
 }  // namespace gol::runner

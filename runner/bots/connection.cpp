@@ -48,6 +48,20 @@ ClientConnection::ClientConnection(UniqueFd fd, std::string peer) : fd_(std::mov
     // T would wait for the client's delayed ACK of the G (about 40 ms a turn).
     const int one = 1;
     ::setsockopt(fd_.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    const int idle = keepalive_after_s, probes = keepalive_probes;
+    ::setsockopt(fd_.get(), SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+    ::setsockopt(fd_.get(), IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+    ::setsockopt(fd_.get(), IPPROTO_TCP, TCP_KEEPINTVL, &one, sizeof one);
+    ::setsockopt(fd_.get(), IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof probes);
+}
+
+bool ClientConnection::alive() const {
+    int error = 0;
+    socklen_t len = sizeof error;
+    if (::getsockopt(fd_.get(), SOL_SOCKET, SO_ERROR, &error, &len) != 0 || error != 0) return false;
+    char byte;
+    const ssize_t n = ::recv(fd_.get(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR));
 }
 
 void ClientConnection::send(std::string_view bytes, Clock::time_point deadline, const StopEvent& stop) {

@@ -25,8 +25,12 @@ class ClientConnection {
 public:
     using Clock = std::chrono::steady_clock;
 
-    // `fd` is a connected socket; it is made non-blocking. `peer` names it in messages.
+    // `fd` is a connected socket; it is made non-blocking, and TCP keepalive probes a peer that
+    // falls silent, so that a connection whose other end is gone breaks within seconds
+    // (keepalive_after, then `keepalive_probes` unanswered probes a second apart). `peer` names it in messages.
     ClientConnection(UniqueFd fd, std::string peer);
+    static constexpr int keepalive_after_s = 5;
+    static constexpr int keepalive_probes = 3;
 
     int fd() const { return fd_.get(); }
     const std::string& peer() const { return peer_; }
@@ -48,6 +52,9 @@ public:
     // Takes in what has arrived, without waiting: `bytes` when any came. Throws ConnectionLost
     // when the connection broke.
     Arrived take_arrived();
+    // Whether the connection still stands, asked without taking anything in: false when the
+    // client closed it or it broke (a reset, keepalive's probes unanswered).
+    bool alive() const;
     // The messages taken in so far (take_arrived), which a caller reads with next().
     tlv::Reader& reader() { return reader_; }
 

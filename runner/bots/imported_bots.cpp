@@ -1,6 +1,7 @@
 #include "runner/bots/imported_bots.hpp"
 
 #include "runner/sys/atomic_file.hpp"
+#include "runner/sys/small_file.hpp"
 #include "runner/sys/temp_dir.hpp"
 
 #include <nlohmann/json.hpp>
@@ -9,8 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <iterator>
+#include <optional>
 #include <stdexcept>
 
 namespace gol::runner {
@@ -19,10 +19,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string file_bytes(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + file.string());
-    return std::string(std::istreambuf_iterator<char>(in), {});
+// An answer.json is a few hundred bytes; what is far more is no record of an import.
+constexpr std::size_t kMaxAnswerRecord = 64 * 1024;
+
+// The file's bytes when it is a regular file, not a link, of at most `max_bytes`: a folder of
+// the bots folder is anyone's, and a link to /proc/kmsg or /proc/self/pagemap must not be read.
+std::optional<std::string> plain_file_bytes(const fs::path& file, std::size_t max_bytes) {
+    try {
+        return read_small_file(file, max_bytes);
+    } catch (const SmallFileError&) {
+        return std::nullopt;
+    }
 }
 
 }  // namespace
@@ -32,9 +39,10 @@ std::vector<ImportedFolder> imported_folders(const fs::path& bots_dir) {
     std::error_code ec;
     if (!fs::is_directory(bots_dir, ec)) return found;
     for (const auto& entry : fs::directory_iterator(bots_dir)) {
-        const fs::path record = entry.path() / answer_file_name;
-        if (entry.path().filename().string().starts_with(".") || !fs::is_regular_file(record, ec)) continue;
-        const nlohmann::json j = nlohmann::json::parse(file_bytes(record), nullptr, false);
+        if (entry.path().filename().string().starts_with(".") || entry.is_symlink(ec) || !entry.is_directory(ec)) continue;
+        const std::optional<std::string> text = plain_file_bytes(entry.path() / answer_file_name, kMaxAnswerRecord);
+        if (!text) continue;
+        const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
         if (!j.is_object() || !j.contains("answer_id") || !j["answer_id"].is_number_integer()) continue;
         found.push_back({entry.path().filename().string(), j["answer_id"].get<std::int64_t>(),
                          j.value("question_id", std::int64_t{0})});
@@ -54,7 +62,7 @@ std::vector<std::string> bot_names_in(const fs::path& bots_dir) {
 bool holds_files(const fs::path& dir, const std::vector<BotFile>& files) {
     std::error_code ec;
     for (const BotFile& file : files)
-        if (!fs::is_regular_file(dir / file.name, ec) || file_bytes(dir / file.name) != file.contents) return false;
+        if (plain_file_bytes(dir / file.name, file.contents.size()) != file.contents) return false;
     return true;
 }
 

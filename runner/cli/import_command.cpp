@@ -115,18 +115,12 @@ int run_import(ImportOptions o) {
         answers = read_saved(o);
     }
     const std::size_t count = answers.answers.size();
-    const ImportPlan plan = plan_import(std::move(answers.answers), o.bots_dir, answers.source, o.prune);
+    ImportPlan plan = plan_import(std::move(answers.answers), o.bots_dir, answers.source, o.prune);
+    // Written before the table is printed, so that the table says what became of each answer.
+    if (!o.dry_run) plan = apply_import(std::move(plan), o.bots_dir);
     std::cout << "import: " << count << (count == 1 ? " answer" : " answers") << " from " << answers.origin << " into "
               << terminal_line(o.bots_dir.string()) << (o.dry_run ? " (dry run: nothing is written)" : "") << "\n";
     print_table(plan);
-    if (!o.dry_run) {
-        try {
-            apply_import(plan, o.bots_dir);
-        } catch (const std::exception& e) {
-            std::cerr << "runner: error: " << terminal_line(e.what()) << '\n';
-            return 1;
-        }
-    }
     std::cout << "import:";
     const char* separator = " ";
     for (ImportStatus status : {ImportStatus::imported, ImportStatus::updated, ImportStatus::unchanged,

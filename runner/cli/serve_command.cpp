@@ -26,6 +26,12 @@ struct ServeArgs {
     int clock_s = 0;
     int jobs = 1;
     int identify_ms = 10'000;
+    std::size_t max_waiting = 512;
+    std::size_t max_per_address = 32;
+    std::size_t max_names = 1000;
+    int names_per_address = 10;
+    int games_per_name = 600;
+    double leaderboard_every_s = 10;
     std::string keys;
     std::string training;
     double training_after_s = 30;
@@ -41,6 +47,12 @@ int run_serve_command(const ServeArgs& a) {
     o.port = a.port;
     o.jobs = a.jobs;
     o.identify_within = std::chrono::milliseconds(a.identify_ms);
+    o.max_waiting = a.max_waiting;
+    o.max_per_address = a.max_per_address;
+    o.max_names = a.max_names;
+    o.names_per_address = a.names_per_address;
+    o.games_per_name = a.games_per_name;
+    o.leaderboard_every = std::chrono::milliseconds(static_cast<long long>(a.leaderboard_every_s * 1000));
     o.results_dir = a.results;
     o.settings.config = a.config;
     o.settings.time_limit_ms = a.time_limit_ms;
@@ -61,11 +73,9 @@ int run_serve_command(const ServeArgs& a) {
         if (!a.set("--generations") && t.generations) c.generations = *t.generations;
         if (!a.set("--time-limit") && t.time_limit_ms) o.settings.time_limit_ms = *t.time_limit_ms;
     }
-    // The 2014 end: clock time, not a count of generations.
-    if (a.clock_s > 0) {
-        o.settings.config.clock_s = a.clock_s;
-        o.settings.config.generations = GameConfig::max_generations;
-    }
+    // The 2014 end: clock time. --generations still bounds the game, so that a pair that answers
+    // at once cannot make a record without end (docs/arena.md, "Limits").
+    if (a.clock_s > 0) o.settings.config.clock_s = a.clock_s;
     if (o.results_dir.empty()) throw UsageError("say where the arena keeps its games: --results DIR or --tournament FILE");
     if (!a.keys.empty()) {
         try {
@@ -74,7 +84,8 @@ int run_serve_command(const ServeArgs& a) {
             throw UsageError(e.what());
         }
     }
-    LeaguePages pages(stderr);
+    // Not live: the arena makes the leaderboard at most every --leaderboard-every, off its serving thread.
+    LeaguePages pages(stderr, false);
     o.observer = &pages;
     // Only a training bot runs here, and only it needs the work area and the sandbox.
     std::optional<PlaySetup> setup;
@@ -84,7 +95,7 @@ int run_serve_command(const ServeArgs& a) {
         const PreparedBot bot = load_bot(a.training, a.where, setup->sandbox());
         const MoveLimits limits = move_limits(o.settings.time_limit_ms, 1024);
         const BotHost host = setup->host(&registry, true, a.where.interpreters);
-        o.training = ArenaTraining{"Training/" + bot.spec.name, bot.hash,
+        o.training = ArenaTraining{std::string(training_prefix) + bot.spec.name, bot.hash,
                                    [bot, limits, host](std::uint64_t seed) -> std::unique_ptr<Mover> {
                                        BotHost h = host;
                                        h.seed = seed;
@@ -128,9 +139,9 @@ void add_serve(CLI::App& app, Action& run) {
     a->given["--generations"] = cmd->add_option("--generations", a->config.generations, "Generations in a game")
                                     ->check(CLI::Range(1, GameConfig::max_generations))
                                     ->capture_default_str();
-    cmd->add_option("--clock", a->clock_s, "Seconds of clock time a game lasts, the 2014 end (300 then), instead of --generations")
-        ->check(CLI::Range(1, 86400))
-        ->excludes(a->given["--generations"]);
+    cmd->add_option("--clock", a->clock_s,
+                    "Seconds of clock time a game lasts, the 2014 end (300 then); --generations still ends it first if reached")
+        ->check(CLI::Range(1, 86400));
     a->given["--time-limit"] =
         cmd->add_option("--time-limit", a->time_limit_ms, "Milliseconds a client has to answer T with M")
             ->check(CLI::Range(1, 600'000))
@@ -138,6 +149,25 @@ void add_serve(CLI::App& app, Action& run) {
     cmd->add_option("-j,--jobs", a->jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
     cmd->add_option("--identify-time", a->identify_ms, "Milliseconds a new connection has to send its whole I")
         ->check(CLI::Range(1, 600'000))
+        ->capture_default_str();
+    cmd->add_option("--max-waiting", a->max_waiting,
+                    "Connections identifying or waiting at once; when full, an identifying one makes room")
+        ->check(CLI::Range(2, 65536))
+        ->capture_default_str();
+    cmd->add_option("--max-per-address", a->max_per_address, "Connections identifying or waiting at once from one address")
+        ->check(CLI::Range(1, 65536))
+        ->capture_default_str();
+    cmd->add_option("--max-names", a->max_names, "Names the arena lists; a new name beyond is refused")
+        ->check(CLI::Range(2, 1'000'000))
+        ->capture_default_str();
+    cmd->add_option("--names-per-address", a->names_per_address, "New names one address may bring to play in an hour")
+        ->check(CLI::Range(1, 1'000'000))
+        ->capture_default_str();
+    cmd->add_option("--games-per-name", a->games_per_name, "Games a name may begin in an hour")
+        ->check(CLI::Range(1, 1'000'000))
+        ->capture_default_str();
+    cmd->add_option("--leaderboard-every", a->leaderboard_every_s, "Seconds between rebuilds of the leaderboard page at most")
+        ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str();
     cmd->add_option("--training", a->training, "Bot a client waiting alone plays; its games are stored apart (DIR/training)");
     cmd->add_option("--training-after", a->training_after_s, "Seconds a client waits alone before it plays the training bot")

@@ -60,3 +60,16 @@ TEST_CASE("arena schedule: a league's store is refused") {
     ResultsStore store(dir.path() / "results");
     CHECK_THROWS_AS(ArenaSchedule(store, small(), stderr), StoreError);
 }
+
+TEST_CASE("arena schedule: a game of a name with itself is refused, and the index stays readable") {
+    TempDir dir("arena-schedule-self");
+    ResultsStore store(dir.path() / "results");
+    {
+        ArenaSchedule schedule(store, small(), stderr);
+        CHECK_THROWS_AS(schedule.begin("Training/idle", "Training/idle", "hash"), std::invalid_argument);
+        CHECK(schedule.begin("a", "b").inputs.game_index == 0);
+    }
+    // A restart reads the index the refusal left.
+    ArenaSchedule again(store, small(), stderr);
+    CHECK(again.begin("a", "Training/idle", "hash").inputs.game_index == 0);
+}

@@ -219,3 +219,61 @@ TEST_CASE("answer import: an answer that stops being a bot keeps the bot importe
     CHECK(row_of(plan, 90002).detail == "no code block; its bot is kept as imported before");
     CHECK(plan.writes.empty());
 }
+
+TEST_CASE("answer import: a suffixed name is checked against every name taken, suffixed ones too") {
+    TempDir dir("import-suffixed");
+    const fs::path bots = dir.path() / "bots";
+    const std::vector<Answer> answers = {answer(50, "<h1>Python 3, Blocky</h1><pre><code>a</code></pre>"),
+                                         answer(100, "<h1>Python 3, Blocky200</h1><pre><code>b</code></pre>"),
+                                         answer(200, "<h1>Python 3, Blocky</h1><pre><code>c</code></pre>")};
+    const ImportPlan plan = plan_import(answers, bots, source(), false);
+    CHECK(row_of(plan, 100).bot == "Blocky200");
+    CHECK(row_of(plan, 200).bot == "Blocky200_2");
+    apply_import(plan, bots);
+    CHECK(read_text(bots / "Blocky200" / "bot.py") == "b");
+    CHECK(read_text(bots / "Blocky200_2" / "bot.py") == "c");
+    // Imported again, each keeps its folder.
+    const ImportPlan again = plan_import(answers, bots, source(), false);
+    CHECK(row_of(again, 200).bot == "Blocky200_2");
+    CHECK(row_of(again, 200).status == ImportStatus::unchanged);
+    CHECK(row_of(again, 100).status == ImportStatus::unchanged);
+}
+
+TEST_CASE("answer import: one answer's failure is its row, the others are written") {
+    TempDir dir("import-one-fails");
+    const fs::path bots = dir.path() / "bots";
+    const std::string long_class(300, 'J');
+    std::vector<Answer> answers = saved_answers();
+    answers.push_back(answer(95000, "<h1>Java, Long</h1><pre><code>public class " + long_class + " {}</code></pre>"));
+    ImportPlan plan = plan_import(answers, bots, source(), false);
+    CHECK(row_of(plan, 95000).status == ImportStatus::skipped);
+    CHECK(row_of(plan, 95000).detail ==
+          "its Java class's name, 300 letters, is too long for the file javac wants (at most 250)");
+
+    // A folder the file system refuses fails alone, whatever the reason.
+    const std::size_t farmer = static_cast<std::size_t>(&row_of(plan, 90007) - plan.rows.data());
+    plan.writes.push_back({farmer, {"Refused", {{std::string(300, 'x'), "x"}}, "{}"}});
+    plan = apply_import(std::move(plan), bots);
+    CHECK(plan.rows.at(farmer).status == ImportStatus::skipped);
+    CHECK(plan.rows.at(farmer).detail.starts_with("not written: "));
+    CHECK_FALSE(fs::exists(bots / "Refused"));
+    CHECK(fs::exists(bots / "Farmer" / "bot.cpp"));
+    CHECK(fs::exists(bots / "RandomGliders" / "bot.py"));
+}
+
+TEST_CASE("answer import: answer.json is read only as a small regular file, never through a link") {
+    TempDir dir("import-links");
+    const fs::path bots = dir.path() / "bots";
+    apply_import(plan_import(saved_answers(), bots, source(), false), bots);
+    const std::size_t before = imported_folders(bots).size();
+    // Links to files that never end or would block, and a record too big to be one.
+    for (const char* target : {"/proc/self/pagemap", "/proc/kmsg", "/dev/zero"}) {
+        const fs::path folder = bots / ("Linked" + fs::path(target).filename().string());
+        fs::create_directories(folder);
+        fs::create_symlink(target, folder / answer_file_name);
+    }
+    fs::create_directories(bots / "Huge");
+    std::ofstream(bots / "Huge" / answer_file_name) << "{\"answer_id\": 1, \"pad\": \"" << std::string(100'000, ' ') << "\"}";
+    fs::create_directory_symlink(bots / "Farmer", bots / "FarmerLink");
+    CHECK(imported_folders(bots).size() == before);
+}

@@ -107,3 +107,31 @@ TEST_CASE("import e2e: bad input is named, exit status 2") {
     CHECK(r.exit_status == 2);
     CHECK(contains(r.err, "a-file: not a folder"));
 }
+
+TEST_CASE("import e2e: one answer that cannot be a folder is its row alone, and linked records are not read") {
+    Fixture f;
+    const nlohmann::json long_java = {
+        {"answer_id", 95000}, {"question_id", 111111}, {"score", 1}, {"last_activity_date", 1468300000},
+        {"owner", {{"display_name", "J"}}},
+        {"body", "<h1>Java, Long</h1><pre><code>public class " + std::string(300, 'J') + " {}</code></pre>"}};
+    nlohmann::json saved = nlohmann::json::parse(testing::read_text(kSaved));
+    saved["items"].push_back(long_java);
+    const fs::path from = f.root.path() / "with_long_java.json";
+    std::ofstream(from) << saved.dump();
+    RunOutcome r = f.run_import({"--from", from.string()});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "  skipped    95000      -              its Java class's name, 300 letters, is too long"));
+    CHECK(contains(r.out, "import: 7 imported, 0 updated, 0 unchanged, 5 skipped\n"));
+    CHECK(fs::exists(f.bots / "Farmer" / "bot.cpp"));
+
+    // A record that is a link to a file without end, or one that blocks, is no record: passed over at once.
+    for (const char* target : {"/proc/self/pagemap", "/proc/kmsg"}) {
+        const fs::path folder = f.bots / ("Linked" + fs::path(target).filename().string());
+        fs::create_directories(folder);
+        fs::create_symlink(target, folder / "answer.json");
+    }
+    r = f.run_import({"--from", from.string(), "--dry-run"});
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "import: 0 imported, 0 updated, 7 unchanged, 5 skipped (dry run)\n"));
+}

@@ -1,0 +1,62 @@
+#include "runner/arena/arena_pages.hpp"
+
+namespace gol::runner {
+
+ArenaPages::ArenaPages(LeagueObserver& observer, const ResultsStore& store, std::chrono::milliseconds interval,
+                       std::FILE* log)
+    : observer_(observer), store_(store), interval_(interval), log_(log), thread_([this](std::stop_token stop) { run(stop); }) {}
+
+ArenaPages::~ArenaPages() {
+    thread_.request_stop();
+    changed_.notify_all();
+    thread_.join();
+}
+
+void ArenaPages::stored(GameRecord record, PlayedGame game) {
+    {
+        const std::lock_guard lock(mutex_);
+        dirty_ = true;
+        if (queue_.size() < max_queued) queue_.push_back({std::move(record), std::move(game)});
+    }
+    changed_.notify_all();
+}
+
+void ArenaPages::leaderboard() {
+    try {
+        observer_.run_finished(store_, table_from_store(store_.dir(), std::nullopt, log_));
+    } catch (const std::exception& e) {
+        std::fprintf(log_, "arena: the leaderboard page: %s\n", e.what());
+    }
+}
+
+void ArenaPages::run(std::stop_token stop) {
+    auto next_leaderboard = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        // With a leaderboard due, until its time; else until a game comes.
+        if (dirty_) changed_.wait_until(lock, stop, next_leaderboard, [&] { return !queue_.empty(); });
+        else changed_.wait(lock, stop, [&] { return !queue_.empty() || dirty_; });
+        while (!queue_.empty()) {
+            Stored s = std::move(queue_.front());
+            queue_.pop_front();
+            lock.unlock();
+            try {
+                observer_.game_stored(store_, s.record, s.game);
+            } catch (const std::exception& e) {
+                std::fprintf(log_, "arena: the viewer page of %s: %s\n", s.record.key.c_str(), e.what());
+            }
+            lock.lock();
+        }
+        const bool ended = stop.stop_requested();
+        if (dirty_ && (ended || std::chrono::steady_clock::now() >= next_leaderboard)) {
+            dirty_ = false;
+            lock.unlock();
+            leaderboard();
+            lock.lock();
+            next_leaderboard = std::chrono::steady_clock::now() + interval_;
+        }
+        if (ended) return;
+    }
+}
+
+}  // namespace gol::runner

@@ -1,0 +1,55 @@
+#include "runner/arena/key_throttle.hpp"
+
+#include <algorithm>
+
+namespace gol::runner {
+
+namespace {
+
+std::string seconds_text(std::chrono::milliseconds ms) {
+    return std::to_string((ms.count() + 999) / 1000) + " s";
+}
+
+}  // namespace
+
+KeyThrottle::KeyThrottle(KeyThrottleLimits limits) : limits_(limits) {}
+
+std::optional<std::string> KeyThrottle::refusal(const std::string& address, const std::string& name,
+                                                Clock::time_point now) const {
+    const auto a = addresses_.find(address);
+    if (a != addresses_.end() && now < a->second.locked_until)
+        return "too many wrong secrets from " + address + ": not checked for " +
+               seconds_text(std::chrono::ceil<std::chrono::milliseconds>(a->second.locked_until - now));
+    const auto n = names_.find(name);
+    const bool guarded = n != names_.end() && n->second.wrong >= limits_.name_tries && now < n->second.since + limits_.window;
+    // An address never wrong is checked still: the name's owner is not locked out by its guessers.
+    if (guarded && a != addresses_.end() && a->second.wrong > 0 && now < a->second.last + limits_.window)
+        return "the secret of \"" + name + "\" is being guessed: not checked for addresses that were wrong lately";
+    return std::nullopt;
+}
+
+void KeyThrottle::wrong(const std::string& address, const std::string& name, bool known_name, Clock::time_point now) {
+    if (!addresses_.contains(address) && addresses_.size() >= limits_.max_addresses) forget_oldest();
+    Address& a = addresses_[address];
+    // An address quiet for a window starts again.
+    if (now >= a.last + limits_.window && now >= a.locked_until) a.wrong = 0;
+    ++a.wrong;
+    a.last = now;
+    if (a.wrong > limits_.free_tries) {
+        const int doublings = std::min(a.wrong - limits_.free_tries - 1, 20);
+        a.locked_until = now + std::min<std::chrono::milliseconds>(limits_.max_lockout, limits_.first_lockout * (1 << doublings));
+    }
+    if (!known_name) return;
+    Name& n = names_[name];
+    if (now >= n.since + limits_.window) n = Name{0, now};
+    ++n.wrong;
+}
+
+void KeyThrottle::forget_oldest() {
+    const auto oldest = std::min_element(addresses_.begin(), addresses_.end(), [](const auto& x, const auto& y) {
+        return std::max(x.second.last, x.second.locked_until) < std::max(y.second.last, y.second.locked_until);
+    });
+    if (oldest != addresses_.end()) addresses_.erase(oldest);
+}
+
+}  // namespace gol::runner
