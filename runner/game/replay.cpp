@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
 
 namespace gol::runner {
 
@@ -298,6 +299,34 @@ std::string board_sent(const Replay& replay, int tick, int seat) {
 bool same_result(const GameResult& a, const GameResult& b) {
     return a.verdict.winner_seat == b.verdict.winner_seat && a.verdict.reason == b.verdict.reason &&
            a.generations == b.generations && a.cells == b.cells && a.forfeits == b.forfeits;
+}
+
+std::vector<ForfeitRun> forfeit_runs(const std::vector<std::array<Move, 2>>& ticks) {
+    std::vector<ForfeitRun> runs;
+    for (int seat = 1; seat <= 2; ++seat) {
+        std::optional<ForfeitRun> open;
+        for (std::size_t t = 0; t < ticks.size(); ++t) {
+            const std::optional<Forfeit>& f = ticks[t][static_cast<std::size_t>(seat - 1)].forfeit;
+            const int tick = static_cast<int>(t);
+            if (open && (!f || f->kind != open->forfeit.kind)) {
+                runs.push_back(*open);
+                open.reset();
+            }
+            if (!f) continue;
+            if (open) open->last_tick = tick;
+            else open = ForfeitRun{seat, tick, tick, *f};
+        }
+        if (open) runs.push_back(*open);
+    }
+    std::stable_sort(runs.begin(), runs.end(), [](const ForfeitRun& a, const ForfeitRun& b) {
+        return a.first_tick != b.first_tick ? a.first_tick < b.first_tick : a.seat < b.seat;
+    });
+    return runs;
+}
+
+std::string ticks_text(const ForfeitRun& run) {
+    if (run.first_tick == run.last_tick) return "tick " + std::to_string(run.first_tick);
+    return "ticks " + std::to_string(run.first_tick) + "-" + std::to_string(run.last_tick);
 }
 
 }  // namespace gol::runner

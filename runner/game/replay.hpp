@@ -93,4 +93,19 @@ std::string board_sent(const Replay& replay, int tick, int seat);
 
 bool same_result(const GameResult& a, const GameResult& b);
 
+// One seat's forfeited turns in a row: consecutive ticks forfeited for the same reason. A turn is
+// named by its tick, the tick_id its bot was sent, everywhere (docs/replay.md, "Ticks and
+// generations"): tick t's moves are made on generation t's board and make generation t+1.
+struct ForfeitRun {
+    int seat = 1;
+    int first_tick = 0, last_tick = 0;
+    Forfeit forfeit;  // the first turn's
+};
+
+// The forfeited turns of `ticks` (a replay's), by their first tick, seat 1 first on a tie.
+std::vector<ForfeitRun> forfeit_runs(const std::vector<std::array<Move, 2>>& ticks);
+
+// "tick 5", or "ticks 7-9" for a run of several.
+std::string ticks_text(const ForfeitRun& run);
+
 }  // namespace gol::runner
