@@ -193,7 +193,10 @@ int run_duel(const DuelOptions& o) {
                                             OffBoardWatch(o.verbose ? static_cast<Mover&>(*traced_two) : two)};
     Mover& seat1 = watched[0];
     Mover& seat2 = watched[1];
-    const ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
+    ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
+    header.gol_seed = host.seed;
+    header.startup_limit_ms = o.game.startup_limit_ms;
+    header.cpu_time = o.game.time_mode == "cpu";
     std::vector<GameObserver*> observers;
     std::unique_ptr<GameLog> game_log;
     if (log.is_open()) observers.push_back((game_log = std::make_unique<GameLog>(log, names)).get());

@@ -74,6 +74,9 @@ void to_json(json& j, const ReplayHeader& h) {
          {"seed", h.seed},
          {"time_limit_ms", h.time_limit_ms}};
     if (h.config.clock_s > 0) j["clock_s"] = h.config.clock_s;
+    if (h.gol_seed) j["gol_seed"] = *h.gol_seed;
+    if (h.startup_limit_ms) j["startup_limit_ms"] = *h.startup_limit_ms;
+    if (h.cpu_time) j["time_mode"] = *h.cpu_time ? "cpu" : "wall";
 }
 
 void from_json(const json& j, ReplayHeader& h) {
@@ -92,6 +95,17 @@ void from_json(const json& j, ReplayHeader& h) {
     h.seed = j.value("seed", std::uint64_t{0});
     h.time_limit_ms = j.value("time_limit_ms", 1000);
     h.rules = j.value("rules", "");
+    if (j.contains("gol_seed")) {
+        // A JSON reader keeps a non-negative integer unsigned: the whole range of a seed.
+        if (!j["gol_seed"].is_number_unsigned()) throw RecordError("\"gol_seed\" must be an integer from 0 to 2^64-1");
+        h.gol_seed = j["gol_seed"].get<std::uint64_t>();
+    }
+    if (j.contains("startup_limit_ms")) h.startup_limit_ms = int_field(j, "startup_limit_ms", 0, 600'000);
+    if (j.contains("time_mode")) {
+        const std::string mode = string_value(j["time_mode"], "time_mode");
+        if (mode != "wall" && mode != "cpu") throw RecordError("\"time_mode\" is \"" + mode + "\", not \"wall\" or \"cpu\"");
+        h.cpu_time = mode == "cpu";
+    }
 }
 
 void to_json(json& j, const Move& m) {

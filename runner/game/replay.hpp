@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,6 +28,11 @@ struct ReplayHeader {
     std::uint64_t seed = 0;
     int time_limit_ms = 1000;
     std::string rules{rules_version};
+    // What the bots' moves had beside the time limit, for `runner check --board GAME` to give a
+    // move again as the game did; none in a replay from before they were recorded, or from the arena.
+    std::optional<std::uint64_t> gol_seed{};  // GOL_SEED, the same for both bots and every move
+    std::optional<int> startup_limit_ms{};  // the start-up allowance of a bot's first move
+    std::optional<bool> cpu_time{};         // the time limit counted CPU time (--time-mode cpu)
 };
 
 struct Replay {
