@@ -117,6 +117,12 @@ _runner() {
                 compopt -o filenames
                 mapfile -t COMPREPLY < <(compgen -f -- "$cur")
                 ;;
+            --board)
+                # check's takes a board file or a replay; replay's takes a tick.
+                [[ $sub == check ]] || return
+                compopt -o filenames
+                mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+                ;;
             --gauntlet | --rerun)
                 mapfile -t COMPREPLY < <(compgen -W "$(_runner_bot_names "$bots_dir")" -- "$cur")
                 ;;

@@ -4,6 +4,7 @@
 #include "runner/bots/bot_check.hpp"
 #include "runner/bots/stdin_hint.hpp"
 #include "runner/game/protocol.hpp"
+#include "runner/game/replay.hpp"
 #include "runner/game/traced_mover.hpp"
 #include "runner/sys/long_argument.hpp"
 #include "runner/text/terminal_text.hpp"
@@ -16,6 +17,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string_view>
 
 namespace gol::runner::cli {
@@ -29,6 +31,12 @@ struct CheckOptions {
     int runs = 5;
     bool verbose = false;
     std::string board_file;  // --board: only this board, as a replay says a seat was sent it
+    // With a replay as --board: the move to play again, by its tick and seat.
+    std::optional<int> tick;
+    std::optional<int> seat;
+    std::optional<std::uint64_t> seed;  // GOL_SEED (--seed); a replay's own by default
+    // The limits given on the command line, which a replay's do not replace.
+    bool time_limit_given = false, startup_limit_given = false, time_mode_given = false;
 };
 
 // The exit status of a bot that fails the check: apart from bad input (2) and the runner's own
@@ -197,58 +205,132 @@ void print_warm_against_cold(const std::vector<WarmAgainstCold>& compared) {
 // The largest --board file read: a 4096x4096 board's busiest JSON is about this size.
 constexpr std::uintmax_t kMaxBoardFile = std::uintmax_t{256} << 20;
 
-// --board FILE: the JSON a replay says a seat was sent (runner replay FILE --board TICK --seat N).
-SentBoard board_from_file(const std::string& file, std::string& text) {
+// --board's move: the board a seat was sent and, when the file is a game's replay, what the game
+// gave that move (its limits and GOL_SEED).
+struct BoardMove {
+    SentBoard sent;
+    std::string json;  // as the runner encodes it
+    std::optional<ReplayHeader> game;
+    bool respelled = false;  // a board file that is the same board written differently
+};
+
+// A replay's first line is its header, which names its format; a board's JSON never holds that.
+bool is_replay(std::string_view text) {
+    return text.substr(0, text.find('\n')).find("\"gol-replay\"") != std::string_view::npos;
+}
+
+// --board FILE: the JSON a replay says a seat was sent (runner replay GAME --board TICK --seat
+// N), or the replay itself with --tick and --seat.
+BoardMove board_move(const CheckOptions& o) {
     namespace fs = std::filesystem;
+    const std::string& file = o.board_file;
     std::error_code ec;
     if (!fs::is_regular_file(file, ec)) throw UsageError("--board " + file + ": not a file");
     if (fs::file_size(file, ec) > kMaxBoardFile)
         throw UsageError("--board " + file + ": over " + std::to_string(kMaxBoardFile >> 20) + " MiB, larger than any board");
     std::ifstream in(file, std::ios::binary);
-    text.assign(std::istreambuf_iterator<char>(in), {});
+    std::string text(std::istreambuf_iterator<char>(in), {});
     if (!in && !in.eof()) throw UsageError("--board " + file + ": cannot be read");
-    try {
-        return decode_board(text);
-    } catch (const BoardJsonError& e) {
-        throw UsageError("--board " + file + ": " + e.what() +
-                         " (the file is what runner replay GAME --board TICK --seat N prints)");
+    if (is_replay(text)) {
+        if (!o.tick) throw UsageError("--board " + file + " is a game's replay: --tick TICK names the move to play (and --seat N its seat, 1 by default)");
+        std::istringstream replay_text(std::move(text));
+        try {
+            const Replay replay = read_replay(replay_text);
+            std::string json = board_sent(replay, *o.tick, o.seat.value_or(1));
+            return BoardMove{decode_board(json), json, replay.header, false};
+        } catch (const ReplayError& e) {
+            throw UsageError("--board " + file + " --tick " + std::to_string(*o.tick) + ": " + e.what());
+        }
     }
-}
-
-// The boards the check plays: its samples, or the one board of --board, played as the seat and
-// tick it was sent with, on its own size (set in `config`). Read before the bot is built: a
-// wrong file is refused first.
-std::vector<CheckBoard> boards_to_check(const CheckOptions& o, GameConfig& config, std::string& about) {
-    if (o.board_file.empty()) return check_boards(config);
-    std::string text;
-    SentBoard sent = board_from_file(o.board_file, text);
-    config.height = sent.board.height();
-    config.width = sent.board.width();
+    if (o.tick || o.seat)
+        throw UsageError("--tick and --seat pick a move of a replay; the board file " + file + " names its own tick and seat");
+    SentBoard sent = [&] {
+        try {
+            return decode_board(text);
+        } catch (const BoardJsonError& e) {
+            throw UsageError("--board " + file + ": " + e.what() +
+                             " (the file is what runner replay GAME --board TICK --seat N prints, or the replay itself "
+                             "with --tick)");
+        }
+    }();
     std::string json;
     encode_board(sent.board, sent.bot_id, sent.tick_id, json);
-    about = "  board:    " + terminal_line(o.board_file) + ", " + std::to_string(config.width) + "x" +
-            std::to_string(config.height) + ", as seat " + std::to_string(sent.bot_id) + " at tick " +
-            std::to_string(sent.tick_id) + "\n";
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-    if (text != json)
+    const bool respelled = text != json;
+    return BoardMove{std::move(sent), std::move(json), std::nullopt, respelled};
+}
+
+// The one board of --board, played as the seat and at the tick it was sent with, on its own size
+// (set in `config`).
+std::vector<CheckBoard> board_to_check(const CheckOptions& o, const BoardMove& move, GameConfig& config,
+                                       std::string& about) {
+    config.height = move.sent.board.height();
+    config.width = move.sent.board.width();
+    about = "  board:    " + terminal_line(o.board_file) + ", " + std::to_string(config.width) + "x" +
+            std::to_string(config.height) + ", as seat " + std::to_string(move.sent.bot_id) + " at tick " +
+            std::to_string(move.sent.tick_id) + "\n";
+    if (move.respelled)
         about += "  note:     the file is not byte for byte what the runner sends; the bot gets the runner's encoding "
                  "of the same board\n";
     std::vector<CheckBoard> boards;
-    boards.push_back(CheckBoard{"board from --board", std::move(sent.board), too_long_for_argv(json), sent.bot_id,
-                                static_cast<int>(sent.tick_id)});
+    boards.push_back(CheckBoard{"board from --board", move.sent.board, too_long_for_argv(move.json), move.sent.bot_id,
+                                static_cast<int>(move.sent.tick_id)});
     return boards;
+}
+
+// The move of --board as the game gave it: a replay's time limit, start-up allowance, time mode
+// and GOL_SEED where the command line sets none, and no start-up allowance after tick 0, where a
+// game gives none. A persistent or tlv bot's process starts at the check's first run, as at a
+// game's start or a restart, which have the allowance: that run keeps it.
+std::string as_in_the_game(const CheckOptions& o, const BoardMove& move, Protocol protocol, GameOptions& game,
+                           std::optional<std::uint64_t>& seed) {
+    if (move.game) {
+        if (!o.time_limit_given) game.time_limit_ms = move.game->time_limit_ms;
+        if (!o.startup_limit_given && move.game->startup_limit_ms) game.startup_limit_ms = *move.game->startup_limit_ms;
+        if (!o.time_mode_given && move.game->cpu_time) game.time_mode = *move.game->cpu_time ? "cpu" : "wall";
+        if (!seed) seed = move.game->gol_seed;
+    }
+    const bool starts_here = protocol == Protocol::persistent || protocol == Protocol::tlv;
+    std::string line = "  move:     " + std::to_string(game.time_limit_ms) + " ms (" +
+                       (game.time_mode == "cpu" ? "CPU time" : "wall clock") +
+                       (move.game && !o.time_limit_given ? ", the game's" : "") + "), ";
+    if (move.sent.tick_id == 0 || game.startup_limit_ms == 0)
+        line += game.startup_limit_ms == 0 ? "no start-up allowance"
+                                           : "with the start-up allowance of a first move (" +
+                                                 std::to_string(game.startup_limit_ms) + " ms)";
+    else if (starts_here)
+        line += "the start-up allowance on the first run only, where its process starts (a game gives it at a "
+                "start or a restart)";
+    else {
+        line += "no start-up allowance (a game gives it at tick 0 only)";
+        game.startup_limit_ms = 0;
+    }
+    line += ", ";
+    if (seed) line += "GOL_SEED " + std::to_string(*seed) + (o.seed ? "" : " (the game's)");
+    else line += move.game ? "no GOL_SEED (the replay does not record the game's; --seed N sets one)"
+                           : "no GOL_SEED (a board file does not carry the game's: --board GAME --tick T reads it, "
+                             "or --seed N)";
+    return line + "\n";
 }
 
 int run_check(const CheckOptions& o) {
     GameConfig config = o.game.config;
+    GameOptions game = o.game;
     std::string about_board;
-    const std::vector<CheckBoard> boards = boards_to_check(o, config, about_board);
+    std::optional<BoardMove> move;
+    // Read before the bot is built: a wrong file is refused first.
+    if (!o.board_file.empty()) move = board_move(o);
+    const std::vector<CheckBoard> boards = move ? board_to_check(o, *move, config, about_board) : check_boards(config);
     PlaySetup setup(o.game.sandboxed());
     auto t0 = std::chrono::steady_clock::now();
     PreparedBot bot = load_bot(o.bot, o.where, setup.sandbox());
     auto built = std::chrono::steady_clock::now() - t0;
+    std::optional<std::uint64_t> seed = o.seed;
+    if (move) about_board += as_in_the_game(o, *move, bot.spec.protocol, game, seed);
+    BotHost host = setup.host(nullptr, !o.game.cold, o.where.interpreters);
+    host.seed = seed;
     std::cout << bot.spec.name << ": " << bot.spec.path.string() << "\n";
-    BotPlayer player(bot, o.game.limits(), setup.host(nullptr, !o.game.cold, o.where.interpreters));
+    BotPlayer player(bot, game.limits(), host);
     // As its moves run it: a java run's JVM flags included.
     std::cout << "  command:  ";
     for (const std::string& a : player.command()) std::cout << terminal_line(a) << ' ';
@@ -266,7 +348,9 @@ int run_check(const CheckOptions& o) {
     if (o.verbose) traced.emplace(player, bot.spec.name, std::cerr);
     Mover& mover = o.verbose ? static_cast<Mover&>(*traced) : player;
     const CheckedBot checked{mover, player, run_mode(player), [&]() -> std::unique_ptr<Mover> {
-                                 return std::make_unique<BotPlayer>(bot, o.game.limits(), setup.host(nullptr, false, o.where.interpreters));
+                                 BotHost cold = host;
+                                 cold.warm = false;
+                                 return std::make_unique<BotPlayer>(bot, game.limits(), cold);
                              }};
     const CheckReport r = check_bot(checked, boards, CheckSettings{o.runs, config.generations, setup.sandbox() != nullptr},
                                     MovePrinter(bot.spec.protocol));
@@ -288,12 +372,14 @@ int run_check(const CheckOptions& o) {
         std::cout << "  on the late-game board (" << late.live_cells << " live cells, " << late.json_bytes / 1024
                   << " KiB of JSON, as a late game of block builders has): longest move " << format_ms(late.max);
         if (late.timeouts > 0) std::cout << ", " << late.timeouts << " over the time limit: such boards will time out in a long game";
-        else if (late.max * 5 > std::chrono::microseconds(std::chrono::milliseconds(o.game.time_limit_ms)) * 4)
+        else if (late.max * 5 > std::chrono::microseconds(std::chrono::milliseconds(game.time_limit_ms)) * 4)
             std::cout << ", over 80% of the time limit";
         std::cout << "\n";
     }
-    std::cout << "  a " << config.generations << "-generation game takes about " << format_duration(r.per_game)
-              << " of this bot's time\n";
+    // One board says nothing of a whole game's time.
+    if (!move)
+        std::cout << "  a " << config.generations << "-generation game takes about " << format_duration(r.per_game)
+                  << " of this bot's time\n";
     print_time_advice(r, bot);
     if (!r.warm_against_cold.empty()) print_warm_against_cold(r.warm_against_cold);
     const int differ = r.warm_differs();
@@ -327,8 +413,21 @@ void add_check(CLI::App& app, Action& run) {
     cmd->add_flag("-v,--verbose", o->verbose, "Trace each board sent and each reply on stderr, one line each");
     cmd->add_option("--board", o->board_file,
                     "Play only this board, as the seat and tick it names: the JSON runner replay GAME --board TICK "
-                    "--seat N prints, to reproduce a move of a game");
-    cmd->callback([o, &run] { run = [o] { return run_check(*o); }; });
+                    "--seat N prints, or the replay GAME itself with --tick, to reproduce a move of a game with the "
+                    "game's limits (no start-up allowance after tick 0) and GOL_SEED");
+    CLI::Option* tick = cmd->add_option("--tick", o->tick, "With a replay as --board: the tick of the move to play")
+                            ->check(CLI::NonNegativeNumber)
+                            ->needs("--board");
+    cmd->add_option("--seat", o->seat, "With a replay as --board: the seat of the move to play (1 or 2; 1 by default)")
+        ->check(CLI::Range(1, 2))
+        ->needs(tick);
+    cmd->add_option("--seed", o->seed, "GOL_SEED for the bot's moves (by default none, or the game's with a replay as --board)");
+    cmd->callback([o, cmd, &run] {
+        o->time_limit_given = cmd->count("--time-limit") > 0;
+        o->startup_limit_given = cmd->count("--startup-limit") > 0;
+        o->time_mode_given = cmd->count("--time-mode") > 0;
+        run = [o] { return run_check(*o); };
+    });
 }
 
 }  // namespace gol::runner::cli

@@ -59,8 +59,41 @@ void check_writable(const char* flag, const std::string& path) {
         throw UsageError(std::string(flag) + " " + path + ": the folder " + where.string() + " is not writable");
 }
 
-void print_summary(std::ostream& out, const std::array<PreparedBot, 2>& bots, const GameResult& r,
-                   const GameStats& stats, const GameConfig& config, std::uint64_t seed) {
+// How many runs of forfeited turns a seat's line names; a bot that fails every tick makes one.
+constexpr std::size_t kForfeitRunsNamed = 6;
+
+// A seat's forfeited turns by their ticks (what replay --board TICK takes), and its last forfeit.
+void print_forfeited_ticks(std::ostream& out, const Replay& record, const std::vector<ForfeitRun>& runs, int seat) {
+    std::string ticks;
+    std::size_t named = 0, more = 0;
+    const ForfeitRun* last = nullptr;
+    for (const ForfeitRun& run : runs) {
+        if (run.seat != seat) continue;
+        last = &run;
+        if (named == kForfeitRunsNamed) {
+            ++more;
+            continue;
+        }
+        ticks += (named++ ? ", " : "") + ticks_text(run) + " " + std::string(name(run.forfeit.kind));
+    }
+    if (!last) return;
+    // One forfeited turn is named by the last forfeit's line alone.
+    if (named > 1 || last->first_tick != last->last_tick) {
+        out << "    forfeited: " << ticks;
+        if (more) out << " and " << count_text(static_cast<long long>(more), "more run");
+        out << "\n";
+    }
+    // A run is named by its first turn's detail; the last turn's may differ (another exit status).
+    const Forfeit& final = *record.ticks[static_cast<std::size_t>(last->last_tick)][static_cast<std::size_t>(seat - 1)].forfeit;
+    out << "    last forfeit, at tick " << last->last_tick << ": " << name(final.kind) << ": "
+        << terminal_line(final.detail) << "\n";
+}
+
+void print_summary(std::ostream& out, const std::array<PreparedBot, 2>& bots, const PlayedGame& game,
+                   const GameConfig& config, std::uint64_t seed) {
+    const GameResult& r = game.record.result;
+    const GameStats& stats = game.stats;
+    const std::vector<ForfeitRun> runs = forfeit_runs(game.record.ticks);
     const std::array<std::string, 2> names = {bots[0].spec.name, bots[1].spec.name};
     out << names[0] << " (seat 1) vs " << names[1] << " (seat 2) on " << config.width << "x" << config.height
         << ", " << config.generations << " generations, seed " << seed << "\n";
@@ -76,7 +109,7 @@ void print_summary(std::ostream& out, const std::array<PreparedBot, 2>& bots, co
         if (!s.forfeits_by_reason.empty()) out << " (" << forfeit_breakdown(s.forfeits_by_reason) << ")";
         out << ", move time median " << format_ms(median(s.move_times)) << ", max " << format_ms(maximum(s.move_times)) << "\n";
         // Its detail can quote the bot's output.
-        if (!s.last_forfeit.empty()) out << "    last forfeit: " << terminal_line(s.last_forfeit) << "\n";
+        print_forfeited_ticks(out, game.record, runs, seat);
         if (!s.crash_stderr.empty()) {
             out << "    its stderr when it crashed at tick " << s.crash_tick << " ended:\n";
             for (const std::string& line : s.crash_stderr) out << "      " << terminal_line(line) << "\n";
@@ -160,7 +193,10 @@ int run_duel(const DuelOptions& o) {
                                             OffBoardWatch(o.verbose ? static_cast<Mover&>(*traced_two) : two)};
     Mover& seat1 = watched[0];
     Mover& seat2 = watched[1];
-    const ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
+    ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
+    header.gol_seed = host.seed;
+    header.startup_limit_ms = o.game.startup_limit_ms;
+    header.cpu_time = o.game.time_mode == "cpu";
     std::vector<GameObserver*> observers;
     std::unique_ptr<GameLog> game_log;
     if (log.is_open()) observers.push_back((game_log = std::make_unique<GameLog>(log, names)).get());
@@ -187,7 +223,7 @@ int run_duel(const DuelOptions& o) {
         j["sandboxed"] = sandboxed;
         std::cout << json_text(j) << std::endl;
     } else {
-        print_summary(std::cout, bots, result, stats, o.game.config, seed);
+        print_summary(std::cout, bots, game, o.game.config, seed);
         for (int seat = 1; seat <= 2; ++seat) print_off_board(std::cout, names[seat - 1], watched[seat - 1], o.game.config);
         std::cout << (sandboxed ? "Bots ran in the sandbox, as in a league (--no-sandbox to leave it)\n"
                                 : "Bots ran without the sandbox (--no-sandbox; a league runs them inside it)\n");

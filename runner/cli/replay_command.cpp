@@ -25,6 +25,27 @@ std::string describe_result(const Replay& replay, const GameResult& r) {
            std::to_string(r.forfeits[0]) + "-" + std::to_string(r.forfeits[1]);
 }
 
+// How many runs of forfeited turns the listing shows: a bot that fails on every tick makes one run.
+constexpr std::size_t kForfeitRunsShown = 20;
+
+// Each run of forfeited turns by its ticks, the ticks `--board TICK --seat N` takes.
+void print_forfeits(const std::string& file, const Replay& replay) {
+    const std::vector<ForfeitRun> runs = forfeit_runs(replay.ticks);
+    if (runs.empty()) {
+        std::cout << "  forfeits:    none\n";
+        return;
+    }
+    std::cout << "  forfeits:    by tick (runner replay " << terminal_line(file)
+              << " --board TICK --seat N prints the board that turn was sent):\n";
+    for (std::size_t i = 0; i < runs.size() && i < kForfeitRunsShown; ++i) {
+        const ForfeitRun& run = runs[i];
+        std::cout << "    " << ticks_text(run) << ", seat " << run.seat << " ("
+                  << terminal_line(replay.header.bots[static_cast<std::size_t>(run.seat - 1)])
+                  << "): " << name(run.forfeit.kind) << ": " << terminal_line(text_start(run.forfeit.detail, 163)) << "\n";
+    }
+    if (runs.size() > kForfeitRunsShown) std::cout << "    and " << runs.size() - kForfeitRunsShown << " more\n";
+}
+
 struct ReplayOptions {
     std::string file;
     std::string html;
@@ -79,6 +100,7 @@ int run_replay(const ReplayOptions& o) {
               << terminal_line(replay.header.bots[1]) << "\n";
     std::cout << "  recorded:    " << describe_result(replay, replay.result) << "\n";
     std::cout << "  resimulated: " << describe_result(replay, again) << "\n";
+    print_forfeits(file, replay);
     if (!o.html.empty()) write_output(o.html, viewer_page(replay, counts.counts), "--html");
     if (!o.png.empty())
         write_output(o.png, board_png(board_at(replay, o.generation.value_or(replay.result.generations))), "--png");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
 
 namespace gol::runner {
 
@@ -73,6 +74,9 @@ void to_json(json& j, const ReplayHeader& h) {
          {"seed", h.seed},
          {"time_limit_ms", h.time_limit_ms}};
     if (h.config.clock_s > 0) j["clock_s"] = h.config.clock_s;
+    if (h.gol_seed) j["gol_seed"] = *h.gol_seed;
+    if (h.startup_limit_ms) j["startup_limit_ms"] = *h.startup_limit_ms;
+    if (h.cpu_time) j["time_mode"] = *h.cpu_time ? "cpu" : "wall";
 }
 
 void from_json(const json& j, ReplayHeader& h) {
@@ -91,6 +95,17 @@ void from_json(const json& j, ReplayHeader& h) {
     h.seed = j.value("seed", std::uint64_t{0});
     h.time_limit_ms = j.value("time_limit_ms", 1000);
     h.rules = j.value("rules", "");
+    if (j.contains("gol_seed")) {
+        // A JSON reader keeps a non-negative integer unsigned: the whole range of a seed.
+        if (!j["gol_seed"].is_number_unsigned()) throw RecordError("\"gol_seed\" must be an integer from 0 to 2^64-1");
+        h.gol_seed = j["gol_seed"].get<std::uint64_t>();
+    }
+    if (j.contains("startup_limit_ms")) h.startup_limit_ms = int_field(j, "startup_limit_ms", 0, 600'000);
+    if (j.contains("time_mode")) {
+        const std::string mode = string_value(j["time_mode"], "time_mode");
+        if (mode != "wall" && mode != "cpu") throw RecordError("\"time_mode\" is \"" + mode + "\", not \"wall\" or \"cpu\"");
+        h.cpu_time = mode == "cpu";
+    }
 }
 
 void to_json(json& j, const Move& m) {
@@ -298,6 +313,34 @@ std::string board_sent(const Replay& replay, int tick, int seat) {
 bool same_result(const GameResult& a, const GameResult& b) {
     return a.verdict.winner_seat == b.verdict.winner_seat && a.verdict.reason == b.verdict.reason &&
            a.generations == b.generations && a.cells == b.cells && a.forfeits == b.forfeits;
+}
+
+std::vector<ForfeitRun> forfeit_runs(const std::vector<std::array<Move, 2>>& ticks) {
+    std::vector<ForfeitRun> runs;
+    for (int seat = 1; seat <= 2; ++seat) {
+        std::optional<ForfeitRun> open;
+        for (std::size_t t = 0; t < ticks.size(); ++t) {
+            const std::optional<Forfeit>& f = ticks[t][static_cast<std::size_t>(seat - 1)].forfeit;
+            const int tick = static_cast<int>(t);
+            if (open && (!f || f->kind != open->forfeit.kind)) {
+                runs.push_back(*open);
+                open.reset();
+            }
+            if (!f) continue;
+            if (open) open->last_tick = tick;
+            else open = ForfeitRun{seat, tick, tick, *f};
+        }
+        if (open) runs.push_back(*open);
+    }
+    std::stable_sort(runs.begin(), runs.end(), [](const ForfeitRun& a, const ForfeitRun& b) {
+        return a.first_tick != b.first_tick ? a.first_tick < b.first_tick : a.seat < b.seat;
+    });
+    return runs;
+}
+
+std::string ticks_text(const ForfeitRun& run) {
+    if (run.first_tick == run.last_tick) return "tick " + std::to_string(run.first_tick);
+    return "ticks " + std::to_string(run.first_tick) + "-" + std::to_string(run.last_tick);
 }
 
 }  // namespace gol::runner

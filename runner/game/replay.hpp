@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,6 +28,11 @@ struct ReplayHeader {
     std::uint64_t seed = 0;
     int time_limit_ms = 1000;
     std::string rules{rules_version};
+    // What the bots' moves had beside the time limit, for `runner check --board GAME` to give a
+    // move again as the game did; none in a replay from before they were recorded, or from the arena.
+    std::optional<std::uint64_t> gol_seed{};  // GOL_SEED, the same for both bots and every move
+    std::optional<int> startup_limit_ms{};  // the start-up allowance of a bot's first move
+    std::optional<bool> cpu_time{};         // the time limit counted CPU time (--time-mode cpu)
 };
 
 struct Replay {
@@ -92,5 +98,20 @@ Board board_at(const Replay& replay, int generation);
 std::string board_sent(const Replay& replay, int tick, int seat);
 
 bool same_result(const GameResult& a, const GameResult& b);
+
+// One seat's forfeited turns in a row: consecutive ticks forfeited for the same reason. A turn is
+// named by its tick, the tick_id its bot was sent, everywhere (docs/replay.md, "Ticks and
+// generations"): tick t's moves are made on generation t's board and make generation t+1.
+struct ForfeitRun {
+    int seat = 1;
+    int first_tick = 0, last_tick = 0;
+    Forfeit forfeit;  // the first turn's
+};
+
+// The forfeited turns of `ticks` (a replay's), by their first tick, seat 1 first on a tie.
+std::vector<ForfeitRun> forfeit_runs(const std::vector<std::array<Move, 2>>& ticks);
+
+// "tick 5", or "ticks 7-9" for a run of several.
+std::string ticks_text(const ForfeitRun& run);
 
 }  // namespace gol::runner

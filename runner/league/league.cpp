@@ -267,8 +267,11 @@ GameResult play_and_store(const LeagueOptions& o, const League& l, const Schedul
     const MoveLimits limits = league_limits(o.settings);
     const BotHost host{*o.area, o.sandbox, &registry, o.warm, bot_seed(o.settings.seed, g.key), o.interpreters};
     BotPlayer one(l.roster.bots[g.seats[0]], limits, host), two(l.roster.bots[g.seats[1]], limits, host);
-    const ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed,
-                              o.settings.time_limit_ms};
+    ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed, o.settings.time_limit_ms};
+    // What the moves had, for runner check --board GAME (docs/replay.md).
+    header.gol_seed = host.seed;
+    header.startup_limit_ms = o.settings.startup_limit_ms;
+    header.cpu_time = o.settings.cpu_time;
     std::ostringstream log_text;
     GameLog game_log(log_text, header.bots);
     const PlayedGame game = play_and_record(one, two, header, game_log, stop);

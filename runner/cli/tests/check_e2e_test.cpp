@@ -144,3 +144,52 @@ TEST_CASE("check e2e: a bot whose cells land off the board is warned, with the l
     CHECK(contains(r.out, "  warning: 6 of 6 replies put most of their cells off the board, where nothing is placed; "
                           "the first: 2 of 2 cells off the 30x20 board"));
 }
+
+TEST_CASE("check e2e: check --board GAME --tick T plays a move as the game gave it: its GOL_SEED, its time limit, "
+          "no start-up allowance after tick 0") {
+    Fixture f;
+    // Valid only with the game's seed; slower than the game's time limit but within a start-up allowance.
+    std::ofstream(f.bots / "seeded.sh") << "[ \"$GOL_SEED\" = 4242 ] || { echo wrong seed; exit 0; }\n"
+                                           "case \"$1\" in *'\"tick_id\":0}'*) ;; *) sleep 1;; esac\n"
+                                           "case \"$1\" in *'\"bot_id\":2'*) echo '[[9,9],[9,10],[10,9],[10,10]]';; "
+                                           "*) echo '[[1,1],[1,2],[2,1],[2,2]]';; esac\n";
+    const fs::path replay = f.root.path() / "seeded.replay";
+    RunOutcome r = f.runner({"duel", (f.bots / "seeded.sh").string(), (f.bots / "seeded.sh").string(), "--cache",
+                             f.cache.string(), "--width", "20", "--height", "20", "--generations", "3", "--seed", "4242",
+                             "--time-limit", "400", "--quiet", "--replay", replay.string(), "--no-sandbox"});
+    REQUIRE(r.exit_status == 0);
+
+    // Tick 0 has the start-up allowance, and the game's seed.
+    r = f.check("seeded.sh", {"--board", replay.string(), "--tick", "0", "--seat", "2"});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "  board:    " + replay.string() + ", 20x20, as seat 2 at tick 0\n"));
+    CHECK(contains(r.out, "  move:     400 ms (wall clock, the game's), with the start-up allowance of a first move "
+                          "(10000 ms), GOL_SEED 4242 (the game's)\n"));
+    // Tick 1 has none: the bot's second's sleep is over the game's limit, as it was in the game.
+    r = f.check("seeded.sh", {"--board", replay.string(), "--tick", "1"});
+    CHECK(r.exit_status == 3);
+    CHECK(contains(r.out, "  move:     400 ms (wall clock, the game's), no start-up allowance (a game gives it at tick 0 "
+                          "only), GOL_SEED 4242 (the game's)\n"));
+    CHECK(contains(r.out, "FORFEIT timeout: no reply within the limit of 400 ms per move"));
+    CHECK_FALSE(contains(r.out, "-generation game takes about"));  // one board says nothing of a game's time
+    // A board file carries no seed: --seed gives one.
+    const fs::path board = f.root.path() / "tick1.json";
+    std::ofstream(board) << f.runner({"replay", replay.string(), "--board", "1"}).out;
+    r = f.check("seeded.sh", {"--board", board.string(), "--time-limit", "3000"});
+    CHECK(r.exit_status == 3);
+    CHECK(contains(r.out, "FORFEIT not_json"));
+    CHECK(contains(r.out, "no GOL_SEED (a board file does not carry the game's"));
+    r = f.check("seeded.sh", {"--board", board.string(), "--time-limit", "3000", "--seed", "4242"});
+    CHECK(r.exit_status == 0);
+    // A replay without --tick, and --tick with a board file, are refused naming why.
+    r = f.check("seeded.sh", {"--board", replay.string()});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "is a game's replay: --tick TICK names the move to play"));
+    r = f.check("seeded.sh", {"--board", board.string(), "--tick", "1"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--tick and --seat pick a move of a replay"));
+    r = f.check("seeded.sh", {"--board", replay.string(), "--tick", "3"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "tick 3 is not in the game: it has ticks 0..2"));
+}

@@ -219,6 +219,32 @@ TEST_CASE("e2e: replay --board prints the JSON a seat was sent, and check --boar
     CHECK(contains(r.err, "--board " + board.string() + ": \"board\": the key \"(25,1)\" is not \"(y,x)\" on the 20x20 board"));
 }
 
+TEST_CASE("e2e: the duel's summary, replay's listing and replay --board name a forfeited turn by the same tick") {
+    Fixture f;
+    // Times out at tick 3 and replies junk at tick 5: a turn of each kind, at a tick of its own.
+    std::ofstream(f.bots / "late.sh") << "case \"$1\" in *'\"tick_id\":3,'*|*'\"tick_id\":3}'*) sleep 2;; "
+                                         "*'\"tick_id\":5'*) echo junk; exit 0;; esac\necho '[[1,1],[1,2],[2,1],[2,2]]'\n";
+    const fs::path replay = f.root.path() / "late.replay";
+    RunOutcome r = f.runner({"duel", "late", "block", "--bots", f.bots.string(), "--cache", f.cache.string(), "--width",
+                             "20", "--height", "20", "--generations", "8", "--time-limit", "300", "--quiet", "--replay",
+                             replay.string()});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    REQUIRE(r.exit_status == 0);
+    CHECK(contains(r.out, "    forfeited: tick 3 timeout, tick 5 not_json\n    last forfeit, at tick 5: not_json: "));
+    r = f.runner({"replay", replay.string()});
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "  forfeits:    by tick (runner replay " + replay.string() +
+                              " --board TICK --seat N prints the board that turn was sent):\n"
+                              "    tick 3, seat 1 (late): timeout: no reply within the limit of 300 ms per move"));
+    CHECK(contains(r.out, "\n    tick 5, seat 1 (late): not_json: the reply is not JSON: it starts with \"junk\""));
+    // The board of that turn is the one sent with that tick_id.
+    r = f.runner({"replay", replay.string(), "--board", "3", "--seat", "1"});
+    CHECK(contains(r.out, "\"tick_id\":3}"));
+    // A game without forfeits says so.
+    f.duel("block", "idle", {"--replay", replay.string(), "--generations", "2"});
+    CHECK(contains(f.runner({"replay", replay.string()}).out, "  forfeits:    none\n"));
+}
+
 TEST_CASE("e2e: small words: a missing bot named, check . by its folder's name, one generation singular") {
     Fixture f;
     RunOutcome r = f.runner({"duel", "block"});

@@ -46,7 +46,8 @@ TEST_CASE("messages: debug text before the reply is named, with the fix, and no 
     const fs::path replay = f.root.path() / "game.replay";
     RunOutcome r = f.duel("block", "msg_debug", {"--log", log.string(), "--replay", replay.string()});
     INFO(r.out);
-    CHECK(contains(r.out, "    last forfeit: not_json: the reply is not JSON: it starts with \"Debug: thinking...\" "
+    // Block wins by extinction after tick 0: one forfeited turn, named by its tick.
+    CHECK(contains(r.out, "    last forfeit, at tick 0: not_json: the reply is not JSON: it starts with \"Debug: thinking...\" "
                      "(print debug text to stderr, not stdout)\n"));
     for (const std::string& text : {r.out, r.err, read_text(log), read_text(replay)}) {
         CHECK_FALSE(contains(text, "json.exception"));
@@ -57,7 +58,7 @@ TEST_CASE("messages: debug text before the reply is named, with the fix, and no 
 TEST_CASE("messages: a bot that prints nothing is asked whether it crashed or printed to stderr") {
     MessagesFixture f;
     RunOutcome r = f.duel("block", "msg_silent");
-    CHECK(contains(r.out, "    last forfeit: not_json: the bot printed nothing on stdout (did it crash before "
+    CHECK(contains(r.out, "    last forfeit, at tick 0: not_json: the bot printed nothing on stdout (did it crash before "
                      "printing, or print to stderr?)\n"));
 }
 
@@ -68,7 +69,7 @@ TEST_CASE("messages: a crashing Python bot's exit status, its traceback's last l
         CAPTURE(how.size());
         RunOutcome r = f.duel("block", "msg_traceback", how);
         INFO(r.out);
-        CHECK(contains(r.out, "    last forfeit: exit_status: the bot exited with status 1; its stderr ends: "
+        CHECK(contains(r.out, "    last forfeit, at tick 0: exit_status: the bot exited with status 1; its stderr ends: "
                          "ModuleNotFoundError: No module named 'gol_no_such_module'\n"));
         // Its first move leaves it without cells: the game ends after tick 0.
         CHECK(contains(r.out, "    its stderr when it crashed at tick 0 ended:\n      Traceback (most recent call last):\n"));
@@ -96,10 +97,11 @@ TEST_CASE("messages: an argv bot that reads stdin is told where its board is, in
 TEST_CASE("messages: a timeout says the limit and where the time went") {
     MessagesFixture f;
     RunOutcome r = f.duel("block", "hang", {"--generations", "1"});
-    CHECK(contains(r.out, "    last forfeit: timeout: no reply within the limit of 300 ms per move: the time went into "
+    // A timeout is named by its tick as a crash is.
+    CHECK(contains(r.out, "    last forfeit, at tick 0: timeout: no reply within the limit of 300 ms per move: the time went into "
                      "the bot's run, starting it and its own work\n"));
     r = f.duel("block", "msg_unflushed", {"--generations", "1"});
-    CHECK(contains(r.out, "    last forfeit: timeout: no reply line within the limit of 300 ms per move: the bot was still "
+    CHECK(contains(r.out, "    last forfeit, at tick 0: timeout: no reply line within the limit of 300 ms per move: the bot was still "
                      "working, or its reply sat in its output buffer (flush stdout after each reply line)\n"));
     CHECK_FALSE(process_with(f.marker));
 }

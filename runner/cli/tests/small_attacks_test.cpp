@@ -261,7 +261,8 @@ TEST_CASE("small attacks e2e: no raw control byte reaches the runner's output fr
         RunOutcome r = f.runner(args);
         INFO("stderr: " << r.err);
         REQUIRE(r.exit_status == 0);
-        CHECK(contains(r.out, "last forfeit: not_json: "));
+        CHECK(contains(r.out, "last forfeit, at tick "));
+        CHECK(contains(r.out, ": not_json: "));
         CHECK(contains(r.out, "\\x7f"));
         CHECK_NO_CONTROL(r.out);
         CHECK_NO_CONTROL(r.err);

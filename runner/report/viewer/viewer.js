@@ -394,7 +394,9 @@
     }
   }
 
-  // One mark per forfeited turn, placed between the generations before and after its tick.
+  // One mark per forfeited turn, placed between the generations before and after its tick. A turn
+  // is named by its tick t (the tick_id its bot was sent, as runner replay --board takes it): its
+  // moves are made on generation t's board and make generation t+1 (docs/replay.md).
   function buildTimeline(container, moves, generations, seek) {
     const marks = document.createDocumentFragment();
     moves.slice(0, generations).forEach((tick, t) => {
@@ -406,7 +408,7 @@
         mark.className = 'forfeit-mark';
         mark.dataset.tick = String(t);
         mark.dataset.seat = String(seat);
-        mark.setAttribute('title', `seat ${seat}: ${reason}: ${move.detail === undefined ? '' : String(move.detail)}`);
+        mark.setAttribute('title', `tick ${t}, seat ${seat}: ${reason}: ${move.detail === undefined ? '' : String(move.detail)}`);
         mark.style.left = `${((t + 0.5) / generations) * 100}%`;
         mark.addEventListener('click', () => seek(t + 1));
         marks.appendChild(mark);
@@ -432,7 +434,7 @@
       moves.slice(0, generations).forEach((tick, t) => {
         tick.forEach((move, i) => {
           if (Array.isArray(move)) return;
-          const text = `Generation ${t + 1}: seat ${i + 1} (${names[i]}) forfeited: ${forfeitWords(move)}`;
+          const text = `Tick ${t}: seat ${i + 1} (${names[i]}) forfeited: ${forfeitWords(move)}`;
           const item = document.createElement('li');
           item.className = `seat${i + 1}`;
           item.dataset.tick = String(t);
@@ -611,6 +613,7 @@
       forfeits.show(g);
       chart.draw(replay.generation);
       $('generation').textContent = String(replay.generation);
+      $('turn-tick').textContent = g > 0 ? `, after tick ${g - 1}` : '';
       $('cells1').textContent = String(replay.board.population[0]);
       $('cells2').textContent = String(replay.board.population[1]);
       seekInput.value = String(playing ? replay.generation : target);

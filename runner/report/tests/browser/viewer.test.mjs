@@ -243,18 +243,23 @@ test('forfeited turns are marked on the timeline with their reason', async (t) =
   for (const mark of await marks.all()) {
     assert.equal(await mark.getAttribute('data-seat'), '1');
     assert.match(await mark.getAttribute('data-tick'), /^\d+$/);
-    assert.match(await mark.getAttribute('title'), /^seat 1: signal: /);
+    assert.match(await mark.getAttribute('title'), new RegExp(`^tick ${await mark.getAttribute('data-tick')}, seat 1: signal: `));
   }
   // The reasons are on the page as text too, one line a forfeited turn.
   const name = Object.keys(game.result.seats).find((b) => game.result.seats[b] === 1);
   const lines = page.locator('#forfeit-list li');
   assert.equal(await lines.count(), game.forfeits[0] + game.forfeits[1]);
   assert.equal(await page.locator('#forfeits').isVisible(), true);
-  assert.match(await lines.first().textContent(), new RegExp(`^Generation \\d+: seat 1 \\(${name}\\) forfeited: killed by a signal \\(signal\\)`));
-  // Clicking a line goes to its turn, whose forfeits are repeated under the board.
   const tick = Number(await lines.first().getAttribute('data-tick'));
+  // A turn is named by its tick, as runner replay lists it and --board TICK takes it.
+  assert.match(await lines.first().textContent(), new RegExp(`^Tick ${tick}: seat 1 \\(${name}\\) forfeited: killed by a signal \\(signal\\)`));
+  const listing = await runner(['replay', game.replay]);
+  assert.match(listing, new RegExp(`\\n    ticks? ${tick}(-\\d+)?, seat 1 \\(${name}\\): signal: `));
+  // Clicking a line goes to its turn, whose forfeits are repeated under the board: the generation
+  // its tick made.
   await lines.first().click();
   await waitForGeneration(page, tick + 1);
+  assert.equal(await text(page, '#turn-tick'), `, after tick ${tick}`);
   assert.equal(await page.locator('#turn-forfeits').isVisible(), true);
   assert.equal(await text(page, '#turn-forfeits'), await lines.first().textContent());
   await page.click('#to-end');
@@ -402,7 +407,8 @@ describe('made-up game data', () => {
 
   test('forfeit reasons are written on the page, and the shown turn\'s under the board', async (t) => {
     const { page, problems } = await open(t, blinker([[3, 0], [3, 0], [3, 0], [3, 0]]));
-    const line = 'Generation 3: seat 2 (two) forfeited: no reply within the time limit (timeout): no reply';
+    // Tick 2's moves: made on generation 2's board, they make generation 3.
+    const line = 'Tick 2: seat 2 (two) forfeited: no reply within the time limit (timeout): no reply';
     assert.deepEqual(await page.locator('#forfeit-list li').allTextContents(), [line]);
     assert.equal(await page.locator('#forfeit-list li').isVisible(), true);
     assert.equal(await page.locator('#turn-forfeits').isVisible(), false);
@@ -411,6 +417,7 @@ describe('made-up game data', () => {
     assert.equal(await page.locator('#turn-forfeits').isVisible(), true);
     assert.equal(await text(page, '#turn-forfeits'), line);
     assert.equal(await page.getAttribute('#forfeit-list li', 'class'), 'seat2 current');
+    assert.equal(await text(page, '#turn-tick'), ', after tick 2');
     await page.click('#step-forward');
     await waitForGeneration(page, 4);
     assert.equal(await page.locator('#turn-forfeits').isVisible(), false);
@@ -436,9 +443,9 @@ describe('made-up game data', () => {
     data.moves[2][1] = { forfeit: 'not_json', detail };
     data.header.bots[0].name = '<script>alert(1)</script>';
     const { page, problems } = await open(t, data);
-    assert.equal(await page.locator('.forfeit-mark').getAttribute('title'), `seat 2: not_json: ${detail}`);
+    assert.equal(await page.locator('.forfeit-mark').getAttribute('title'), `tick 2, seat 2: not_json: ${detail}`);
     assert.equal(await text(page, '#name1'), '<script>alert(1)</script>');
-    assert.equal(await text(page, '#forfeit-list li'), `Generation 3: seat 2 (two) forfeited: the reply was not JSON (not_json): ${detail}`);
+    assert.equal(await text(page, '#forfeit-list li'), `Tick 2: seat 2 (two) forfeited: the reply was not JSON (not_json): ${detail}`);
     assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0);
     assertClean(problems);
   });
