@@ -6,7 +6,6 @@
 #include "runner/text/html_text.hpp"
 
 #include <algorithm>
-#include <ctime>
 
 namespace gol::runner {
 
@@ -91,14 +90,6 @@ std::string outcome_words(const GameRecord& g) {
            " after " + count_text(r.generations, "generation");
 }
 
-std::string utc_time(std::chrono::system_clock::time_point t) {
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
-    std::tm tm{};
-    gmtime_r(&seconds, &tm);
-    char text[32];
-    return std::string(text, std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &tm));
-}
-
 std::string standings_table(const LeagueTable& t) {
     std::string out = "<div class=\"box\"><table id=\"standings\"><thead><tr><th>Rank</th><th class=\"bot\">Bot</th>"
                       "<th>Played</th><th>Wins</th><th>Draws</th><th>Losses</th><th>Points</th>"
@@ -111,10 +102,11 @@ std::string standings_table(const LeagueTable& t) {
                       "</tr></thead><tbody>\n";
     for (const Standing& s : t.standings)
         out += "<tr>" + cell(std::to_string(s.rank)) + cell(s.bot, "bot") + cell(std::to_string(s.played)) +
-               cell(std::to_string(s.wins)) + cell(std::to_string(s.draws)) + cell(std::to_string(s.losses)) +
-               cell(format_points(s.points)) + cell(format_elo(s.elo), "elo") +
-               cell(s.elo ? format_interval(s.elo_interval) : "-") + cell(format_los(s.los_next), "los") +
-               cell(std::to_string(s.forfeits)) + cell(format_mean_cells(s.mean_cells)) +
+               cell(unless_unplayed(s, std::to_string(s.wins))) + cell(unless_unplayed(s, std::to_string(s.draws))) +
+               cell(unless_unplayed(s, std::to_string(s.losses))) + cell(unless_unplayed(s, format_points(s.points))) +
+               cell(format_elo(s.elo), "elo") + cell(s.elo ? format_interval(s.elo_interval) : "-") +
+               cell(format_los(s.los_next), "los") + cell(unless_unplayed(s, std::to_string(s.forfeits))) +
+               cell(unless_unplayed(s, format_mean_cells(s.mean_cells))) +
                cell(format_mean_move(s.timing)) + cell(format_max_move(s.timing)) +
                cell(format_mean_cpu(s.timing)) + cell(format_timeouts(s.timing)) + "</tr>\n";
     return out + "</tbody></table></div>\n";
@@ -207,7 +199,7 @@ std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& hea
     const std::string played = std::to_string(t.games.size()) +
                                (arena ? "" : " of " + std::to_string(t.total)) + " games played";
     out += "<header><h1 id=\"tournament\">" + tournament + "</h1>\n<p id=\"written\">League table, page written " +
-           utc_time(heading.written) + "</p>\n<p class=\"settings\">" +
+           utc_timestamp(heading.written, "%Y-%m-%d %H:%M:%S UTC") + "</p>\n<p class=\"settings\">" +
            html_escape(std::to_string(c.width) + "x" + std::to_string(c.height) + " board, " +
                        (c.clock_s > 0 ? std::to_string(c.clock_s) + " s of clock a game, "
                                       : std::to_string(c.generations) + " generations, ") +
