@@ -12,7 +12,9 @@ namespace gol::runner {
 namespace {
 
 // Tables never wrap a cell ("1996-970" stays one line): a table wider than the page scrolls
-// inside its .box, so the page itself never scrolls sideways.
+// inside its .box, so the page itself never scrolls sideways. The standings, whose every column
+// a reader needs at once, instead wrap their headings and long names, and fit 1366 px with 20
+// bots.
 constexpr std::string_view kStyle = R"(
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 90em; padding: 0 1em; color: #1d232b; }
 h1 { margin-bottom: 0.1em; overflow-wrap: anywhere; }
@@ -25,6 +27,9 @@ th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #dde2e8; text-align: rig
 th { background: #f2f4f7; }
 thead th { position: sticky; top: 0; z-index: 1; }
 td.bot, th.bot { text-align: left; }
+#standings th, #standings td { padding: 0.2em 0.4em; }
+#standings th { white-space: normal; vertical-align: bottom; }
+#standings td.bot { white-space: normal; overflow-wrap: break-word; max-width: 14em; }
 #matrix tbody th { position: sticky; left: 0; }
 #matrix thead th.bot { left: 0; z-index: 2; }
 #matrix td { text-align: center; }
@@ -97,8 +102,8 @@ std::string standings_table(const LeagueTable& t) {
                       "<th title=\"likelihood that the bot is stronger than the next one down\">LOS</th>"
                       "<th>Forfeits</th><th>Mean cells</th>"
                       "<th title=\"mean wall time per move\">ms/move</th><th title=\"longest move\">Max ms</th>"
-                      "<th title=\"mean CPU time per move\">CPU ms/move</th>"
-                      "<th title=\"timeouts / moves over 80% of the time limit\">Timeouts/near</th>"
+                      "<th title=\"mean CPU time per move\">CPU ms/<wbr>move</th>"
+                      "<th title=\"timeouts / moves over 80% of the time limit\">Timeouts/<wbr>near</th>"
                       "</tr></thead><tbody>\n";
     for (const Standing& s : t.standings)
         out += "<tr>" + cell(std::to_string(s.rank)) + cell(s.bot, "bot") + cell(std::to_string(s.played)) +
