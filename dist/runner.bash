@@ -76,7 +76,7 @@ _runner() {
         fi
     done
     if [[ -z $sub ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "$(_runner_subcommands "$runner") -h --help" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "$(_runner_subcommands "$runner") -h --help --version" -- "$cur")
         return
     fi
 
@@ -113,7 +113,15 @@ _runner() {
                 compopt -o filenames
                 mapfile -t COMPREPLY < <(compgen -d -- "$cur")
                 ;;
-            --tournament | --replay | --html | --log | --png | --from | --keys)
+            --tournament)
+                # Tournament files, and the folders on the way to them.
+                compopt -o filenames
+                mapfile -t COMPREPLY < <(
+                    compgen -d -- "$cur"
+                    compgen -f -X '!*.json' -- "$cur"
+                )
+                ;;
+            --replay | --html | --log | --png | --from | --keys)
                 compopt -o filenames
                 mapfile -t COMPREPLY < <(compgen -f -- "$cur")
                 ;;

@@ -12,11 +12,14 @@
 #include "runner/league/tournament.hpp"
 #include "runner/text/json_text.hpp"
 #include "runner/text/terminal_text.hpp"
+#include "runner/text/time_text.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -114,9 +117,8 @@ Resolved resolve(const LeagueArgs& a) {
 
 // One game of the schedule (--game): its viewer page is written, the leaderboard page is left
 // to a league run, since other such runs may be storing games at the same time.
-int run_one_game(const LeagueOptions& o, const GameChoice& choice, bool quiet) {
-    ProcessRegistry registry;
-    InterruptWatcher interrupt(registry);
+int run_one_game(const LeagueOptions& o, const GameChoice& choice, bool quiet, ProcessRegistry& registry,
+                 const InterruptWatcher& interrupt) {
     OneGameOutcome outcome;
     try {
         outcome = play_league_game(o, choice, registry, interrupt.token(), stderr);
@@ -147,23 +149,48 @@ GameChoice game_choice(const std::string& v) {
 }
 
 // In the brief's order, one line each, so that a shell loop or GNU parallel can take them.
-nlohmann::ordered_json plan_entry(const PlannedGame& g) {
-    return {{"index", g.index}, {"key", g.key}, {"seat1", g.bots[0]}, {"seat2", g.bots[1]}, {"game", g.game}};
+nlohmann::ordered_json plan_entry(const PlannedGame& g, double estimate_s) {
+    return {{"index", g.index}, {"key", g.key}, {"seat1", g.bots[0]}, {"seat2", g.bots[1]}, {"game", g.game},
+            {"estimate_s", std::lround(estimate_s)}};
 }
 
 std::string plan_text(const LeaguePlan& plan, const std::string& format) {
     const auto dump = [](const nlohmann::ordered_json& j) {
         return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     };
-    nlohmann::ordered_json totals = {{"games", plan.total}, {"stored", plan.stored}, {"to_play", plan.to_play.size()}};
+    const TimeEstimate& e = plan.estimate;
+    nlohmann::ordered_json totals = {{"games", plan.total},
+                                     {"stored", plan.stored},
+                                     {"to_play", plan.to_play.size()},
+                                     {"estimate_s", std::lround(e.total_seconds)},
+                                     {"assumed", e.assumed}};
+    std::vector<nlohmann::ordered_json> entries;
+    for (std::size_t i = 0; i < plan.to_play.size(); ++i)
+        entries.push_back(plan_entry(plan.to_play[i], e.game_seconds[i]));
     if (format == "json") {
-        totals["plan"] = nlohmann::ordered_json::array();
-        for (const PlannedGame& g : plan.to_play) totals["plan"].push_back(plan_entry(g));
+        totals["plan"] = entries;
         return dump(totals) + "\n";
     }
     std::string out;
-    for (const PlannedGame& g : plan.to_play) out += dump(plan_entry(g)) + "\n";
+    for (const nlohmann::ordered_json& entry : entries) out += dump(entry) + "\n";
     return out + dump(totals) + "\n";
+}
+
+// The estimate for a person, on stderr: stdout's lines are for scripts.
+std::string plan_words(const LeaguePlan& plan, int jobs) {
+    std::string out = "league: plan: " + std::to_string(plan.to_play.size()) + " of " + std::to_string(plan.total) +
+                      " games to play, about " +
+                      format_duration(std::chrono::seconds(std::lround(plan.estimate.total_seconds))) + " at -j " +
+                      std::to_string(jobs);
+    if (!plan.to_play.empty()) {
+        const auto longest = std::max_element(plan.estimate.game_seconds.begin(), plan.estimate.game_seconds.end());
+        const PlannedGame& g = plan.to_play[static_cast<std::size_t>(longest - plan.estimate.game_seconds.begin())];
+        out += "; the longest game " + format_duration(std::chrono::seconds(std::lround(*longest))) + " (" +
+               terminal_line(g.bots[0]) + " vs " + terminal_line(g.bots[1]) + ")";
+    }
+    out += "\n";
+    for (const std::string& a : plan.estimate.assumed) out += "league: plan: assumed " + terminal_line(a) + "\n";
+    return out;
 }
 
 int run_league_command(const LeagueArgs& a) {
@@ -171,6 +198,10 @@ int run_league_command(const LeagueArgs& a) {
     if (a.set("--game")) choice = game_choice(a.one_game);
     Resolved resolved = resolve(a);
     LeagueOptions& o = resolved.options;
+    // Before anything else, so that its watch of the 5 s after a stop (interrupt.hpp) lasts until
+    // the rest is gone: the sandbox's work area, the pages, the bots' processes.
+    ProcessRegistry registry;
+    InterruptWatcher interrupt(registry);
     PlaySetup setup(resolved.sandboxed);
     o.area = &setup.area();
     o.sandbox = setup.sandbox();
@@ -178,7 +209,9 @@ int run_league_command(const LeagueArgs& a) {
     if (o.sandbox && !a.quiet && !a.plan) std::cerr << "league: limits: " << o.sandbox->limits_line() << "\n";
     if (a.plan) {
         try {
-            std::cout << plan_text(plan_league(o, stderr), resolved.format);
+            const LeaguePlan plan = plan_league(o, stderr);
+            if (!a.quiet) std::cerr << plan_words(plan, o.jobs);
+            std::cout << plan_text(plan, resolved.format);
         } catch (const GameChoiceError& e) {
             throw UsageError(e.what());
         } catch (const StoreError& e) {
@@ -189,11 +222,9 @@ int run_league_command(const LeagueArgs& a) {
     }
     LeaguePages pages(stderr, !choice);
     o.observer = &pages;
-    if (choice) return run_one_game(o, *choice, a.quiet);
+    if (choice) return run_one_game(o, *choice, a.quiet, registry, interrupt);
     std::optional<LeagueProgressDisplay> progress;
     if (!a.quiet) o.progress = &progress.emplace(stderr);
-    ProcessRegistry registry;
-    InterruptWatcher interrupt(registry);
     LeagueOutcome outcome;
     try {
         outcome = run_league(o, registry, interrupt.token(), stderr);
@@ -204,8 +235,9 @@ int run_league_command(const LeagueArgs& a) {
         return 1;
     }
     if (outcome.interrupted) {
-        std::cerr << "league: interrupted; " << outcome.stored << " of " << outcome.table.total
-                  << " games are stored, run the same command again to play the rest\n";
+        std::cerr << "league: interrupted; " << outcome.stored << " of " << outcome.scheduled
+                  << (o.settings.gauntlet.empty() ? "" : " gauntlet") << " games are stored, run the same command again"
+                  << " to play the rest\n";
         return 128 + interrupt.signal();
     }
     // A warning, not progress: --quiet keeps it.

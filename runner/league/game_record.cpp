@@ -7,7 +7,9 @@
 #include <climits>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <limits>
+#include <regex>
 #include <vector>
 
 namespace gol::runner {
@@ -133,10 +135,31 @@ MoveTiming timing_from_json(const json& j) {
     return t;
 }
 
+// "started" as utc_timestamp() writes it, and a duration of at most a year: the page and the
+// nightly's JSON show both as they are.
+GameWhen when_from_json(const json& j) {
+    GameWhen w;
+    w.started = string_value(field(j, "started"), "started");
+    static const std::regex timestamp(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)");
+    if (!std::regex_match(w.started, timestamp))
+        throw RecordError("\"started\" is not a UTC time such as 2026-11-27T03:17:02Z");
+    constexpr std::int64_t kYearMs = 366LL * 24 * 3600 * 1000;
+    w.duration = std::chrono::milliseconds(integer(field(j, "duration_ms"), "duration_ms", 0, kYearMs));
+    return w;
+}
+
 }  // namespace
 
+std::string utc_timestamp(std::chrono::system_clock::time_point t, const char* format) {
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    char text[64];
+    return std::string(text, std::strftime(text, sizeof text, format, &tm));
+}
+
 GameRecord make_record(const ScheduledGame& game, const GameResult& result, const GameStats& stats) {
-    GameRecord record{game.inputs, game.key, result, {}, {}, std::array<MoveTiming, 2>{}};
+    GameRecord record{game.inputs, game.key, result, {}, {}, std::array<MoveTiming, 2>{}, std::nullopt};
     for (int seat = 1; seat <= 2; ++seat) {
         record.forfeit_reasons[seat - 1] = stats.seat(seat).forfeits_by_reason;
         record.last_forfeit[seat - 1] = stats.seat(seat).last_forfeit;
@@ -195,6 +218,10 @@ void to_json(json& j, const GameRecord& r) {
     j["forfeit_reasons"] = r.forfeit_reasons;
     j["last_forfeit"] = r.last_forfeit;
     if (r.timing) j["move_times"] = {timing_json((*r.timing)[0]), timing_json((*r.timing)[1])};
+    if (r.when) {
+        j["started"] = r.when->started;
+        j["duration_ms"] = r.when->duration.count();
+    }
 }
 
 void from_json(const json& j, GameRecord& r) {
@@ -218,6 +245,9 @@ void from_json(const json& j, GameRecord& r) {
         const json& times = seat_pair(j, "move_times");
         r.timing = std::array<MoveTiming, 2>{timing_from_json(times[0]), timing_from_json(times[1])};
     }
+    // Optional, as move_times: records stored before it was kept are still read.
+    r.when.reset();
+    if (j.contains("started") || j.contains("duration_ms")) r.when = when_from_json(j);
 }
 
 std::string record_text(const GameRecord& r) { return json_text(json(r), 2) + "\n"; }

@@ -9,12 +9,25 @@
 #include "runner/league/league_schedule.hpp"
 
 #include <array>
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace gol::runner {
+
+// When a game was played: its start, UTC to the second ("2026-11-27T03:17:02Z"), and how long it
+// took on the wall clock, from its first move to its stored result.
+struct GameWhen {
+    std::string started;
+    std::chrono::milliseconds duration{0};
+
+    bool operator==(const GameWhen&) const = default;
+};
+
+// A time in UTC by strftime's `format`: by default as records keep a start.
+std::string utc_timestamp(std::chrono::system_clock::time_point t, const char* format = "%Y-%m-%dT%H:%M:%SZ");
 
 // The inputs that decided the game, then its key and what happened.
 struct GameRecord : GameInputs {
@@ -25,6 +38,8 @@ struct GameRecord : GameInputs {
     std::array<std::string, 2> last_forfeit;
     // By seat: time per move. None in records from runners before it was kept.
     std::optional<std::array<MoveTiming, 2>> timing;
+    // None in records from runners before it was kept, and in an arena's.
+    std::optional<GameWhen> when;
 };
 
 // The record of a game just played.

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -128,7 +130,9 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
 // the counts as they are.
 class WorkerState {
 public:
-    WorkerState(LeagueProgress& progress, int reused, int total) : progress_(progress), counts_{total, reused, 0, 0} {
+    WorkerState(LeagueProgress& progress, int reused, int total, int generations, int workers)
+        : progress_(progress), counts_{total, reused, 0, 0}, generations_(generations),
+          running_(static_cast<std::size_t>(std::max(1, workers)), kIdle) {
         progress_.league_started(counts_);
     }
 
@@ -140,21 +144,35 @@ public:
         progress_.games_added(counts_);
     }
 
-    void started() {
+    void started(int worker) {
         std::lock_guard lock(mutex_);
+        running_[static_cast<std::size_t>(worker)] = 0;
         ++counts_.running;
         progress_.game_started(counts_);
     }
-    void finished(const std::array<std::string, 2>& bots, const GameResult& result) {
+    // Worker `worker`'s game has played `generation` generations.
+    void generation(int worker, int generation) {
         std::lock_guard lock(mutex_);
+        int& at = running_[static_cast<std::size_t>(worker)];
+        done_ += generation - at;
+        at = generation;
+        progress_.work_done(work());
+    }
+    void finished(int worker, const std::array<std::string, 2>& bots, const GameResult& result, const GameWhen& when) {
+        std::lock_guard lock(mutex_);
+        running_[static_cast<std::size_t>(worker)] = kIdle;
         --counts_.running;
         ++counts_.stored;
         ++counts_.played;
-        progress_.game_finished({bots, result, counts_});
+        progress_.work_done(work());
+        progress_.game_finished({bots, result, counts_, when});
     }
-    void abandoned() {
+    void abandoned(int worker) {
         std::lock_guard lock(mutex_);
+        done_ -= running_[static_cast<std::size_t>(worker)];
+        running_[static_cast<std::size_t>(worker)] = kIdle;
         --counts_.running;
+        progress_.work_done(work());
         progress_.game_abandoned(counts_);
     }
     void fail(std::string message) {
@@ -165,9 +183,9 @@ public:
         std::lock_guard lock(mutex_);
         return error_;
     }
-    int played() {
+    LeagueCounts counts() {
         std::lock_guard lock(mutex_);
-        return counts_.played;
+        return counts_;
     }
     void done() {
         std::lock_guard lock(mutex_);
@@ -175,9 +193,22 @@ public:
     }
 
 private:
+    // With mutex_ held. A game that ended early (extinction) counts the generations it played.
+    LeagueWork work() const {
+        long long running_left = 0;
+        for (const int at : running_) running_left += at == kIdle ? 0 : generations_ - at;
+        const long long unstarted = counts_.total - counts_.stored - counts_.running;
+        return {done_, unstarted * generations_ + running_left};
+    }
+
+    static constexpr int kIdle = -1;
+
     std::mutex mutex_;
     LeagueProgress& progress_;
     LeagueCounts counts_;
+    const int generations_;
+    std::vector<int> running_;  // by worker: its game's generations so far, or kIdle
+    long long done_ = 0;
     std::string error_;
 };
 
@@ -261,11 +292,30 @@ MoveLimits league_limits(const LeagueSettings& s) {
     return move_limits(s.time_limit_ms, s.memory_limit_mb, s.cpu_limit_s, s.startup_limit_ms, s.cpu_time);
 }
 
-// Plays `g` and stores it, telling `observer`. Throws GameInterrupted once `stop` is requested.
-GameResult play_and_store(const LeagueOptions& o, const League& l, const ScheduledGame& g, ResultsStore& store,
-                          LeagueObserver& observer, ProcessRegistry& registry, std::stop_token stop) {
+// The game's log, and each generation told on to whoever follows the league's progress.
+class GameWatch : public GameObserver {
+public:
+    GameWatch(GameObserver& log, std::function<void(int)> generation) : log_(log), generation_(std::move(generation)) {}
+    void on_move(int tick, int seat, const MoveReport& move) override { log_.on_move(tick, seat, move); }
+    void on_generation(int generation, std::int64_t cells1, std::int64_t cells2) override {
+        log_.on_generation(generation, cells1, cells2);
+        if (generation_) generation_(generation);
+    }
+
+private:
+    GameObserver& log_;
+    std::function<void(int)> generation_;
+};
+
+// Plays `g` and stores it, telling `observer`, and `generation` (when set) of each generation
+// played. Returns the stored record. Throws GameInterrupted once `stop` is requested.
+GameRecord play_and_store(const LeagueOptions& o, const League& l, const ScheduledGame& g, ResultsStore& store,
+                          LeagueObserver& observer, ProcessRegistry& registry, std::stop_token stop,
+                          std::function<void(int)> generation = {}) {
     const MoveLimits limits = league_limits(o.settings);
     const BotHost host{*o.area, o.sandbox, &registry, o.warm, bot_seed(o.settings.seed, g.key), o.interpreters};
+    const auto started = std::chrono::system_clock::now();
+    const auto clock = std::chrono::steady_clock::now();
     BotPlayer one(l.roster.bots[g.seats[0]], limits, host), two(l.roster.bots[g.seats[1]], limits, host);
     ReplayHeader header{g.inputs.bots, g.inputs.hashes, o.settings.config, g.inputs.seed, o.settings.time_limit_ms};
     // What the moves had, for runner check --board GAME (docs/replay.md).
@@ -274,11 +324,14 @@ GameResult play_and_store(const LeagueOptions& o, const League& l, const Schedul
     header.cpu_time = o.settings.cpu_time;
     std::ostringstream log_text;
     GameLog game_log(log_text, header.bots);
-    const PlayedGame game = play_and_record(one, two, header, game_log, stop);
-    const GameRecord record = make_record(g, game.record.result, game.stats);
+    GameWatch watch(game_log, std::move(generation));
+    const PlayedGame game = play_and_record(one, two, header, watch, stop);
+    GameRecord record = make_record(g, game.record.result, game.stats);
+    record.when = GameWhen{utc_timestamp(started), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                       std::chrono::steady_clock::now() - clock)};
     store.save(record, replay_text(game.record), log_text.str());
     observer.game_stored(store, record, game);
-    return game.record.result;
+    return record;
 }
 
 // How many boards --until-separated shows a bot again (until_separated.hpp, AskAgain): its
@@ -413,15 +466,16 @@ void play_games(const LeagueOptions& o, const League& l, const std::vector<const
         pin_to_nth_cpu(worker);
         for (std::size_t i; !stop.stop_requested() && state.error().empty() && (i = next++) < queue.size();) {
             const ScheduledGame& g = *queue[i];
-            state.started();
+            state.started(worker);
             try {
-                const GameResult result = play_and_store(o, l, g, store, observer, registry, stop);
-                state.finished(g.inputs.bots, result);
+                const GameRecord record = play_and_store(o, l, g, store, observer, registry, stop,
+                                                         [&](int generation) { state.generation(worker, generation); });
+                state.finished(worker, g.inputs.bots, record.result, *record.when);
             } catch (const GameInterrupted&) {
-                state.abandoned();
+                state.abandoned(worker);
             } catch (const std::exception& e) {
                 state.fail("game " + g.inputs.bots[0] + " vs " + g.inputs.bots[1] + ": " + e.what());
-                state.abandoned();
+                state.abandoned(worker);
             }
         }
     };
@@ -448,7 +502,8 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     LeagueObserver none;
     LeagueObserver& observer = o.observer ? *o.observer : none;
     LeagueProgress no_progress;
-    WorkerState state(o.progress ? *o.progress : no_progress, reused, static_cast<int>(schedule.size()));
+    WorkerState state(o.progress ? *o.progress : no_progress, reused, static_cast<int>(schedule.size()),
+                      o.settings.config.generations, o.jobs);
     play_games(o, l, queue, store, observer, registry, stop, state);
     if (o.until_separated > 0 && state.error().empty() && !stop.stop_requested()) {
         SeparationOptions separation{o.until_separated, o.settings.gauntlet, o.scoring, {}, {}, {}};
@@ -485,9 +540,11 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     LeagueOutcome outcome;
     outcome.interrupted = stop.stop_requested();
     outcome.table = table_from_store(o.results_dir, o.scoring, log);
-    outcome.table.played = state.played();
-    outcome.table.reused = static_cast<int>(outcome.table.games.size()) - state.played();
-    outcome.stored = static_cast<int>(outcome.table.games.size());
+    const LeagueCounts counts = state.counts();
+    outcome.table.played = counts.played;
+    outcome.table.reused = static_cast<int>(outcome.table.games.size()) - counts.played;
+    outcome.stored = counts.stored;
+    outcome.scheduled = counts.total;
     observer.run_finished(store, outcome.table);
     return outcome;
 }
@@ -499,9 +556,17 @@ LeaguePlan plan_league(const LeagueOptions& o, std::FILE* log) {
     LeaguePlan plan;
     plan.total = l.schedule.size();
     const std::vector<std::optional<GameRecord>> held = stored(store, l.schedule, log);
+    std::vector<GameRecord> records;
+    std::vector<std::array<std::string, 2>> pairs;
     for (std::size_t i = 0; i < l.schedule.size(); ++i)
-        if (!held[i]) plan.to_play.push_back(planned(l, i));
+        if (held[i]) {
+            records.push_back(*held[i]);
+        } else {
+            plan.to_play.push_back(planned(l, i));
+            pairs.push_back(plan.to_play.back().bots);
+        }
     plan.stored = plan.total - plan.to_play.size();
+    plan.estimate = estimate_time(pairs, records, o.settings.config.generations, o.settings.time_limit_ms, o.jobs);
     return plan;
 }
 
@@ -534,7 +599,7 @@ OneGameOutcome play_league_game(const LeagueOptions& o, const GameChoice& which,
     }
     LeagueObserver none;
     try {
-        outcome.result = play_and_store(o, l, g, store, o.observer ? *o.observer : none, registry, stop);
+        outcome.result = play_and_store(o, l, g, store, o.observer ? *o.observer : none, registry, stop).result;
         outcome.played = true;
     } catch (const GameInterrupted&) {
         outcome.interrupted = true;

@@ -10,6 +10,7 @@
 #include "runner/sys/work_area.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/league/standings.hpp"
+#include "runner/league/time_estimate.hpp"
 
 #include <array>
 #include <cstdio>
@@ -44,11 +45,21 @@ struct LeagueCounts {
     bool operator==(const LeagueCounts&) const = default;
 };
 
+// The league's work in generations, for an estimate of the time left that moves within a game
+// (a 10000-generation game may take hours): `done` by this run (the generations of its finished
+// games and the running games' so far), `left` (the running games' rest, and every game not
+// started yet at the full count).
+struct LeagueWork {
+    long long done = 0;
+    long long left = 0;
+};
+
 // A game of the league, played and stored, as a progress display tells of it.
 struct FinishedGame {
     std::array<std::string, 2> bots;  // seat 1, seat 2
     GameResult result;
     LeagueCounts counts;  // this game among the stored
+    GameWhen when;        // its start and its length
 };
 
 // What a league tells whoever shows its progress (the CLI wires report/progress.hpp's). Calls
@@ -61,6 +72,8 @@ public:
     virtual void game_started(const LeagueCounts& /*counts*/) {}
     virtual void game_finished(const FinishedGame& /*game*/) {}
     virtual void game_abandoned(const LeagueCounts& /*counts*/) {}  // interrupted or failed: nothing stored
+    // A running game played a generation. Called often: an override only notes it.
+    virtual void work_done(const LeagueWork& /*work*/) {}
     virtual void league_done() {}  // every worker has returned
 };
 
@@ -95,7 +108,10 @@ struct LeagueOptions {
 struct LeagueOutcome {
     LeagueTable table;
     bool interrupted = false;
-    int stored = 0;  // games in the store for this league when the run ended
+    // This run's games (a gauntlet's only, with those --until-separated added), and how many of
+    // them the store held when it ended.
+    int scheduled = 0;
+    int stored = 0;
 };
 
 // Messages about bots and the run go to `log`. Throws StoreError when results cannot be stored,
@@ -116,6 +132,7 @@ struct LeaguePlan {
     std::size_t total = 0;  // the schedule's games
     std::size_t stored = 0;
     std::vector<PlannedGame> to_play;  // in schedule order
+    TimeEstimate estimate;             // of to_play, at the options' jobs
 };
 
 // Prepares the bots and writes the index as run_league does before playing, and plays nothing:

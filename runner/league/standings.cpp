@@ -25,8 +25,11 @@ Points points_for(Scoring s) {
     return {1, 1, 0};
 }
 
-// The order of the table; the bot's name only breaks ties for display, not for rank.
-auto merit(const Standing& s) { return std::make_tuple(-s.points, -s.wins, s.losses, s.forfeits, -s.mean_cells); }
+// The order of the table; the bot's name only breaks ties for display, not for rank. A bot
+// without games comes last: its zeros are no results (under kd, 0 would rank it above losers).
+auto merit(const Standing& s) {
+    return std::make_tuple(s.played == 0, -s.points, -s.wins, s.losses, s.forfeits, -s.mean_cells);
+}
 
 // The ratings of the table's bots (by their place in it) from the games between them.
 Ratings fit(const std::vector<Standing>& table, const std::vector<GameRecord>& games) {

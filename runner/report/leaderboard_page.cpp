@@ -6,14 +6,15 @@
 #include "runner/text/html_text.hpp"
 
 #include <algorithm>
-#include <ctime>
 
 namespace gol::runner {
 
 namespace {
 
 // Tables never wrap a cell ("1996-970" stays one line): a table wider than the page scrolls
-// inside its .box, so the page itself never scrolls sideways.
+// inside its .box, so the page itself never scrolls sideways. The standings, whose every column
+// a reader needs at once, instead wrap their headings and long names, and fit 1366 px with 20
+// bots.
 constexpr std::string_view kStyle = R"(
 body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 90em; padding: 0 1em; color: #1d232b; }
 h1 { margin-bottom: 0.1em; overflow-wrap: anywhere; }
@@ -26,6 +27,9 @@ th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #dde2e8; text-align: rig
 th { background: #f2f4f7; }
 thead th { position: sticky; top: 0; z-index: 1; }
 td.bot, th.bot { text-align: left; }
+#standings th, #standings td { padding: 0.2em 0.4em; }
+#standings th { white-space: normal; vertical-align: bottom; }
+#standings td.bot { white-space: normal; overflow-wrap: break-word; max-width: 14em; }
 #matrix tbody th { position: sticky; left: 0; }
 #matrix thead th.bot { left: 0; z-index: 2; }
 #matrix td { text-align: center; }
@@ -91,14 +95,6 @@ std::string outcome_words(const GameRecord& g) {
            " after " + count_text(r.generations, "generation");
 }
 
-std::string utc_time(std::chrono::system_clock::time_point t) {
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
-    std::tm tm{};
-    gmtime_r(&seconds, &tm);
-    char text[32];
-    return std::string(text, std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &tm));
-}
-
 std::string standings_table(const LeagueTable& t) {
     std::string out = "<div class=\"box\"><table id=\"standings\"><thead><tr><th>Rank</th><th class=\"bot\">Bot</th>"
                       "<th>Played</th><th>Wins</th><th>Draws</th><th>Losses</th><th>Points</th>"
@@ -106,15 +102,16 @@ std::string standings_table(const LeagueTable& t) {
                       "<th title=\"likelihood that the bot is stronger than the next one down\">LOS</th>"
                       "<th>Forfeits</th><th>Mean cells</th>"
                       "<th title=\"mean wall time per move\">ms/move</th><th title=\"longest move\">Max ms</th>"
-                      "<th title=\"mean CPU time per move\">CPU ms/move</th>"
-                      "<th title=\"timeouts / moves over 80% of the time limit\">Timeouts/near</th>"
+                      "<th title=\"mean CPU time per move\">CPU ms/<wbr>move</th>"
+                      "<th title=\"timeouts / moves over 80% of the time limit\">Timeouts/<wbr>near</th>"
                       "</tr></thead><tbody>\n";
     for (const Standing& s : t.standings)
         out += "<tr>" + cell(std::to_string(s.rank)) + cell(s.bot, "bot") + cell(std::to_string(s.played)) +
-               cell(std::to_string(s.wins)) + cell(std::to_string(s.draws)) + cell(std::to_string(s.losses)) +
-               cell(format_points(s.points)) + cell(format_elo(s.elo), "elo") +
-               cell(s.elo ? format_interval(s.elo_interval) : "-") + cell(format_los(s.los_next), "los") +
-               cell(std::to_string(s.forfeits)) + cell(format_mean_cells(s.mean_cells)) +
+               cell(unless_unplayed(s, std::to_string(s.wins))) + cell(unless_unplayed(s, std::to_string(s.draws))) +
+               cell(unless_unplayed(s, std::to_string(s.losses))) + cell(unless_unplayed(s, format_points(s.points))) +
+               cell(format_elo(s.elo), "elo") + cell(s.elo ? format_interval(s.elo_interval) : "-") +
+               cell(format_los(s.los_next), "los") + cell(unless_unplayed(s, std::to_string(s.forfeits))) +
+               cell(unless_unplayed(s, format_mean_cells(s.mean_cells))) +
                cell(format_mean_move(s.timing)) + cell(format_max_move(s.timing)) +
                cell(format_mean_cpu(s.timing)) + cell(format_timeouts(s.timing)) + "</tr>\n";
     return out + "</tbody></table></div>\n";
@@ -207,7 +204,7 @@ std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& hea
     const std::string played = std::to_string(t.games.size()) +
                                (arena ? "" : " of " + std::to_string(t.total)) + " games played";
     out += "<header><h1 id=\"tournament\">" + tournament + "</h1>\n<p id=\"written\">League table, page written " +
-           utc_time(heading.written) + "</p>\n<p class=\"settings\">" +
+           utc_timestamp(heading.written, "%Y-%m-%d %H:%M:%S UTC") + "</p>\n<p class=\"settings\">" +
            html_escape(std::to_string(c.width) + "x" + std::to_string(c.height) + " board, " +
                        (c.clock_s > 0 ? std::to_string(c.clock_s) + " s of clock a game, "
                                       : std::to_string(c.generations) + " generations, ") +

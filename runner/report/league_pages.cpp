@@ -15,6 +15,19 @@ namespace {
 // Viewer pages live in viewers/ beside leaderboard.html.
 constexpr std::string_view kLeaderboardFromViewer = "../leaderboard.html";
 
+// Whose line it is: an arena (runner serve, which schedules no games) or a league.
+const char* speaker(const LeagueTable& table) { return table.settings.games_per_pair == 0 ? "arena" : "league"; }
+
+// The same from the store's index, read only when there is something to say.
+const char* speaker(const ResultsStore& store) {
+    try {
+        const std::optional<StoredIndex> index = find_index(store.dir());
+        return index && index->settings.games_per_pair == 0 ? "arena" : "league";
+    } catch (const StoreError&) {
+        return "league";
+    }
+}
+
 }  // namespace
 
 template <typename Page>
@@ -22,7 +35,7 @@ void LeaguePages::write_viewer(const ResultsStore& store, const std::string& key
     try {
         write_file_atomically(store.viewer_path(key), page());
     } catch (const std::exception& e) {
-        std::fprintf(log_, "league: no viewer page for game %s: %s\n", key.c_str(), e.what());
+        std::fprintf(log_, "%s: no viewer page for game %s: %s\n", speaker(store), key.c_str(), e.what());
     }
 }
 
@@ -37,7 +50,7 @@ void LeaguePages::game_stored(const ResultsStore& store, const GameRecord& recor
         if (!quiet) return;
         write_leaderboard(store, table_from_store(store.dir(), std::nullopt, quiet.get()), false);
     } catch (const std::exception& e) {
-        std::fprintf(log_, "league: the leaderboard page after a game: %s\n", e.what());
+        std::fprintf(log_, "%s: the leaderboard page after a game: %s\n", speaker(store), e.what());
     }
 }
 
@@ -45,9 +58,9 @@ void LeaguePages::write_leaderboard(const ResultsStore& store, const LeagueTable
     const std::filesystem::path page = store.dir() / "leaderboard.html";
     try {
         write_file_atomically(page, leaderboard_page(table, store_heading(store.dir())));
-        if (say) std::fprintf(log_, "league: leaderboard page %s\n", page.c_str());
+        if (say) std::fprintf(log_, "%s: leaderboard page %s\n", speaker(table), page.c_str());
     } catch (const std::exception& e) {
-        std::fprintf(log_, "league: %s: %s\n", page.c_str(), e.what());
+        std::fprintf(log_, "%s: %s: %s\n", speaker(table), page.c_str(), e.what());
     }
 }
 
@@ -56,7 +69,7 @@ void LeaguePages::run_finished(const ResultsStore& store, const LeagueTable& tab
         if (std::filesystem::exists(store.viewer_path(g.key))) continue;
         std::ifstream in(store.replay_path(g.key));
         if (!in) {
-            std::fprintf(log_, "league: no viewer page for game %s: %s cannot be read\n", g.key.c_str(),
+            std::fprintf(log_, "%s: no viewer page for game %s: %s cannot be read\n", speaker(table), g.key.c_str(),
                          store.replay_path(g.key).c_str());
             continue;
         }

@@ -149,13 +149,19 @@ void LeagueProgressDisplay::game_finished(const FinishedGame& game) {
                                           std::string(name(r.verdict.reason)) + after;
     last_result_ = terminal_line(game.bots[0]) + " vs " + terminal_line(game.bots[1]) + ": " + outcome;
     display_.log("league: " + std::to_string(game.counts.stored) + "/" + std::to_string(game.counts.total) + " " +
-                 last_result_);
+                 last_result_ + " (started " + game.when.started + ", took " +
+                 format_duration(std::chrono::duration_cast<std::chrono::seconds>(game.when.duration)) + ")");
     draw(game.counts);
 }
 
 void LeagueProgressDisplay::game_abandoned(const LeagueCounts& counts) {
     std::lock_guard lock(mutex_);
     draw(counts);
+}
+
+void LeagueProgressDisplay::work_done(const LeagueWork& work) {
+    std::lock_guard lock(mutex_);
+    work_ = work;  // drawn by the next redraw: a generation is too often for a line
 }
 
 void LeagueProgressDisplay::league_done() {
@@ -170,8 +176,12 @@ void LeagueProgressDisplay::draw(const LeagueCounts& counts) {
     counts_ = counts;
     if (!display_.live()) return;
     const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start_);
+    // Unknown until a generation has been played.
     const std::string left =
-        counts.played > 0 ? "~" + format_duration(elapsed * (counts.total - counts.stored) / counts.played) : "?";
+        work_.done > 0 ? "~" + format_duration(std::chrono::seconds(static_cast<long>(
+                                   static_cast<double>(elapsed.count()) * static_cast<double>(work_.left) /
+                                   static_cast<double>(work_.done))))
+                       : "?";
     display_.show("league: " + std::to_string(counts.stored) + "/" + std::to_string(counts.total) + " games done, " +
                   std::to_string(counts.running) + " running, elapsed " + format_duration(elapsed) + ", left " + left +
                   (last_result_.empty() ? "" : "; last: " + last_result_));

@@ -77,9 +77,10 @@ private:
 };
 
 // A league's progress: live, the games done and running, the time left and the last game's result,
-// redrawn each second;
-// in a pipe, a line per finished game (who played, the result, n of N). It shows the counts of
-// the last event, and counts nothing itself.
+// redrawn each second; the time left is the elapsed time scaled by the generations left over
+// those played, so it moves within a game too. In a pipe, a line per finished game (who played,
+// the result, its start and length, n of N). It shows the counts of the last event, and counts
+// nothing itself.
 class LeagueProgressDisplay : public LeagueProgress {
 public:
     explicit LeagueProgressDisplay(std::FILE* out);
@@ -90,6 +91,7 @@ public:
     void game_started(const LeagueCounts& counts) override;
     void game_finished(const FinishedGame& game) override;
     void game_abandoned(const LeagueCounts& counts) override;
+    void work_done(const LeagueWork& work) override;
     void league_done() override;
 
 private:
@@ -101,6 +103,7 @@ private:
     ProgressDisplay display_;
     Clock::time_point start_ = Clock::now();
     LeagueCounts counts_;  // the last event's, for the redraws in between
+    LeagueWork work_;      // in generations, for the time left
     std::string last_result_;  // the last game finished: "A vs B: A won by extinction after 3 generations"
     std::jthread redraws_;  // when live; last, so stopped and joined before the rest goes
 };

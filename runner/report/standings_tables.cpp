@@ -64,6 +64,18 @@ nlohmann::json time_json(const std::optional<MoveTiming>& t) {
             {"near_timeouts", t->near_timeouts}};
 }
 
+// A stored game as leaderboard.json lists it: who played, the result, when and how long.
+nlohmann::json game_json(const GameRecord& g) {
+    return {{"key", g.key},
+            {"bots", g.bots},
+            {"winner", g.result.verdict.winner_seat == 0 ? nlohmann::json() : nlohmann::json(g.result.verdict.winner_seat)},
+            {"reason", name(g.result.verdict.reason)},
+            {"generations", g.result.generations},
+            {"cells", g.result.cells},
+            {"started", g.when ? nlohmann::json(g.when->started) : nlohmann::json()},
+            {"duration_s", g.when ? nlohmann::json(static_cast<double>(g.when->duration.count()) / 1000) : nlohmann::json()}};
+}
+
 // A number for CSV, empty when there is none.
 std::string csv_number(std::optional<double> v, const char* format) {
     if (!v) return "";
@@ -150,10 +162,14 @@ std::vector<std::string> table_notes(const LeagueTable& t) {
     if (t.standings.empty()) return notes;
     const auto [fewest, most] = std::minmax_element(
         t.standings.begin(), t.standings.end(), [](const Standing& a, const Standing& b) { return a.played < b.played; });
+    // An arena's clients play whom they meet, as often as they stay: no flag evens that out.
+    const std::string why = t.settings.games_per_pair == 0
+                                ? "an arena's clients play whoever is waiting, for as long as they stay"
+                                : "--until-separated adds games where an order is uncertain; a gauntlet or an "
+                                  "unfinished league leaves some unplayed";
     if (fewest->played != most->played)
         notes.push_back("the bots played from " + std::to_string(fewest->played) + " to " + std::to_string(most->played) +
-                        " games (--until-separated adds games where an order is uncertain; a gauntlet or an unfinished "
-                        "league leaves some unplayed): " + std::string(name(t.scoring)) +
+                        " games (" + why + "): " + std::string(name(t.scoring)) +
                         " are totals and favour the bots with more games; Elo is fitted per game");
     return notes;
 }
@@ -164,6 +180,8 @@ std::string format_points(double v) {
     else std::snprintf(buf, sizeof buf, "%.1f", v);
     return buf;
 }
+
+std::string unless_unplayed(const Standing& s, const std::string& figure) { return s.played == 0 ? "-" : figure; }
 
 std::string format_mean_cells(double v) {
     char buf[32];
@@ -222,12 +240,19 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
                                           {"losses", s.losses},
                                           {"points", s.points},
                                           {"forfeits", s.forfeits},
-                                          {"mean_cells", s.mean_cells},
+                                          {"mean_cells", s.played ? nlohmann::json(s.mean_cells) : nlohmann::json()},
                                           {"elo", s.elo ? nlohmann::json(*s.elo) : nlohmann::json()},
                                           {"elo_interval", s.elo ? nlohmann::json(s.elo_interval) : nlohmann::json()},
                                           {"los_next", s.los_next ? nlohmann::json(*s.los_next) : nlohmann::json()},
                                           {"time", time_json(s.timing)}});
-            j["games"] = {{"total", t.total}, {"played", t.played}, {"reused", t.reused}};
+            // An arena schedules no games ahead: its total is what it has played.
+            const std::size_t stored = t.games.size();
+            j["games"] = {{"total", t.settings.games_per_pair == 0 ? stored : static_cast<std::size_t>(t.total)},
+                          {"stored", stored},
+                          {"played", t.played},
+                          {"reused", t.reused}};
+            j["game_list"] = nlohmann::json::array();
+            for (const GameRecord& g : t.games) j["game_list"].push_back(game_json(g));
             j["excluded"] = nlohmann::json::array();
             for (const ExcludedBot& e : t.excluded) j["excluded"].push_back({{"bot", e.bot}, {"reason", e.reason}});
             j["scoring"] = name(t.scoring);
@@ -260,11 +285,12 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
                   "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
             for (const Standing& s : t.standings)
                 out += "| " + std::to_string(s.rank) + " | " + markdown_cell(s.bot) + " | " +
-                       std::to_string(s.played) + " | " + std::to_string(s.wins) + " | " + std::to_string(s.draws) +
-                       " | " + std::to_string(s.losses) + " | " + format_points(s.points) + " | " +
+                       std::to_string(s.played) + " | " + unless_unplayed(s, std::to_string(s.wins)) + " | " +
+                       unless_unplayed(s, std::to_string(s.draws)) + " | " + unless_unplayed(s, std::to_string(s.losses)) +
+                       " | " + unless_unplayed(s, format_points(s.points)) + " | " +
                        format_elo(s.elo) + " | " + (s.elo ? format_interval(s.elo_interval) : "-") + " | " +
-                       format_los(s.los_next) + " | " + std::to_string(s.forfeits) + " | " +
-                       format_mean_cells(s.mean_cells) + " | " + format_mean_move(s.timing) + " | " +
+                       format_los(s.los_next) + " | " + unless_unplayed(s, std::to_string(s.forfeits)) + " | " +
+                       unless_unplayed(s, format_mean_cells(s.mean_cells)) + " | " + format_mean_move(s.timing) + " | " +
                        format_max_move(s.timing) + " | " + format_mean_cpu(s.timing) + " | " +
                        format_timeouts(s.timing) + " |\n";
             out += "\nScoring: " + std::string(name(t.scoring)) + ". " + games_line(t) + ".\n";
@@ -284,16 +310,19 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             std::size_t w = 3;
             for (const Standing& s : t.standings) w = std::max(w, s.bot.size());
             char line[768];
-            std::snprintf(line, sizeof line, "%4s  %-*s %6s %5s %5s %6s %7s %6s %6s %6s %8s %10s %8s %8s %8s %9s\n",
-                          "rank", int(w), "bot", "played", "wins", "draws", "losses", "points", "elo", "+-95%", "los",
-                          "forfeits", "mean cells", "ms/move", "max ms", "cpu ms", "t/o near");
+            const char* columns = "%4s  %-*s %6s %5s %5s %6s %7s %6s %6s %6s %8s %10s %8s %8s %8s %9s\n";
+            std::snprintf(line, sizeof line, columns, "rank", int(w), "bot", "played", "wins", "draws", "losses",
+                          "points", "elo", "+-95%", "los", "forfeits", "mean cells", "ms/move", "max ms", "cpu ms",
+                          "t/o near");
             out += line;
             for (const Standing& s : t.standings) {
-                std::snprintf(line, sizeof line, "%4d  %-*s %6d %5d %5d %6d %7s %6s %6s %6s %8d %10s %8s %8s %8s %9s\n",
-                              s.rank, int(w), s.bot.c_str(), s.played, s.wins, s.draws, s.losses,
-                              format_points(s.points).c_str(), format_elo(s.elo).c_str(),
-                              (s.elo ? format_interval(s.elo_interval) : "-").c_str(), format_los(s.los_next).c_str(),
-                              s.forfeits, format_mean_cells(s.mean_cells).c_str(), format_mean_move(s.timing).c_str(),
+                const auto count = [&s](int n) { return unless_unplayed(s, std::to_string(n)); };
+                std::snprintf(line, sizeof line, columns, std::to_string(s.rank).c_str(), int(w), s.bot.c_str(),
+                              std::to_string(s.played).c_str(), count(s.wins).c_str(), count(s.draws).c_str(),
+                              count(s.losses).c_str(), unless_unplayed(s, format_points(s.points)).c_str(),
+                              format_elo(s.elo).c_str(), (s.elo ? format_interval(s.elo_interval) : "-").c_str(),
+                              format_los(s.los_next).c_str(), count(s.forfeits).c_str(),
+                              unless_unplayed(s, format_mean_cells(s.mean_cells)).c_str(), format_mean_move(s.timing).c_str(),
                               format_max_move(s.timing).c_str(), format_mean_cpu(s.timing).c_str(),
                               format_timeouts(s.timing).c_str());
                 out += line;

@@ -18,6 +18,9 @@ std::string format_table(const LeagueTable& table, TableFormat format);
 // As every table format writes them: points with a decimal only when they have one
 // (half-point scoring), mean cells with one decimal.
 std::string format_points(double points);
+// A bot's count or figure as the tables show it: `-` for a bot without games, whose zeros would
+// read as results.
+std::string unless_unplayed(const Standing& s, const std::string& figure);
 std::string format_mean_cells(double cells);
 // A rating as signed whole Elo points ("+147", "-32", "0"), "-" for none; an interval's half
 // width as whole points. (A likelihood of superiority: format_los, in standings.hpp.)

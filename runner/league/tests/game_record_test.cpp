@@ -22,7 +22,7 @@ ScheduledGame scheduled(int which = 0) {
 // What a league would store for it: seat 1 wins 30 to 12 after all generations, seat 2 having
 // timed out twice.
 GameRecord valid_record(const ScheduledGame& g) {
-    GameRecord r{g.inputs, g.key, {}, {}, {}, {}};
+    GameRecord r{g.inputs, g.key, {}, {}, {}, {}, {}};
     r.result.verdict = {1, EndReason::generations};
     r.result.generations = 100;
     r.result.cells = {30, 12};
@@ -170,4 +170,30 @@ TEST_CASE("game record: time per move is kept by seat, and a record without it s
     CHECK(has(problem_with([](json& j) { j["move_times"][1]["wall_max_us"] = 9'000'000; }), "longest move longer than"));
     CHECK(has(problem_with([](json& j) { j["move_times"] = json::array({1}); }), "\"move_times\" is not a list of two"));
     CHECK(has(problem_with([](json& j) { j["move_times"][0].erase("moves"); }), "\"moves\""));
+}
+
+TEST_CASE("game record: its start and length are kept, optional, and checked") {
+    const ScheduledGame g = scheduled();
+    GameRecord timed = valid_record(g);
+    timed.when = GameWhen{"2026-11-27T03:17:02Z", std::chrono::milliseconds(9'812'345)};
+    const GameRecord back = read_record(record_text(timed), g);
+    REQUIRE(back.when);
+    CHECK(*back.when == *timed.when);
+    CHECK_FALSE(read_record(record_text(valid_record(g)), g).when);  // a record from before it was kept
+    CHECK(has(problem([](json& j) {
+                  j["started"] = "<b>yesterday</b>";
+                  j["duration_ms"] = 5;
+              }),
+              "\"started\" is not a UTC time"));
+    CHECK(has(problem([](json& j) {
+                  j["started"] = "2026-11-27T03:17:02Z";
+                  j["duration_ms"] = -1;
+              }),
+              "duration_ms"));
+    CHECK(has(problem([](json& j) { j["started"] = "2026-11-27T03:17:02Z"; }), "duration_ms"));
+}
+
+TEST_CASE("game record: a start time as records write it") {
+    CHECK(utc_timestamp(std::chrono::system_clock::time_point(std::chrono::seconds(1'795'835'822))) ==
+          "2026-11-28T03:17:02Z");
 }

@@ -211,13 +211,19 @@ TEST_CASE("league e2e: time per bot in the stored records and the table, timeout
     CHECK(row(t, "hang")["time"]["timeouts"] == row(t, "hang")["forfeits"]);
     CHECK(row(t, "block")["time"]["timeouts"] == 0);
 
-    // Each stored record keeps both seats' times.
+    // Each stored record keeps both seats' times, and when the game started and how long it took,
+    // as the table's game list does.
     for (const auto& entry : fs::directory_iterator(f.root.path() / "results" / "games")) {
         if (entry.path().extension() != ".json") continue;
         const json record = json::parse(read_text(entry.path()));
         REQUIRE(record["move_times"].size() == 2);
         CHECK(record["move_times"][0]["moves"].get<int>() > 0);
+        CHECK(record["started"].get<std::string>().size() == 20);
+        CHECK(record["duration_ms"].get<long long>() >= 0);
     }
+    REQUIRE(t["game_list"].size() == t["games"]["stored"]);
+    CHECK(t["game_list"][0]["started"].is_string());
+    CHECK(t["game_list"][0]["duration_s"].is_number());
 
     RunOutcome text = f.runner({"table", "--results", (f.root.path() / "results").string(), "--format", "text"});
     CHECK(text.out.find("ms/move   max ms   cpu ms  t/o near") != std::string::npos);

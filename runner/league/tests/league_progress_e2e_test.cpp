@@ -28,12 +28,28 @@ public:
     void league_started(const LeagueCounts& c) override { add("started", c); }
     void games_added(const LeagueCounts& c) override { add("added", c); }
     void game_started(const LeagueCounts& c) override { add("game started", c); }
-    void game_finished(const FinishedGame& g) override { add("game finished", g.counts); }
+    void game_finished(const FinishedGame& g) override {
+        add("game finished", g.counts);
+        std::lock_guard lock(mutex_);
+        starts_.push_back(g.when.started);
+    }
     void game_abandoned(const LeagueCounts& c) override { add("game abandoned", c); }
+    void work_done(const LeagueWork& w) override {
+        std::lock_guard lock(mutex_);
+        work_.push_back(w);
+    }
 
     std::vector<Event> events() {
         std::lock_guard lock(mutex_);
         return events_;
+    }
+    std::vector<LeagueWork> work() {
+        std::lock_guard lock(mutex_);
+        return work_;
+    }
+    std::vector<std::string> starts() {
+        std::lock_guard lock(mutex_);
+        return starts_;
     }
 
 private:
@@ -43,6 +59,8 @@ private:
     }
     std::mutex mutex_;
     std::vector<Event> events_;
+    std::vector<LeagueWork> work_;
+    std::vector<std::string> starts_;
 };
 
 }  // namespace
@@ -68,8 +86,7 @@ TEST_CASE("until separated: the progress events never count more games stored th
                                             "print(json.dumps([[seed % 400 // 20, seed % 20]]))\n";
     ProcessRegistry registry;
 
-    const auto run = [&] {
-        CountsSeen seen;
+    const auto run = [&](CountsSeen& seen) {
         o.progress = &seen;
         const LeagueOutcome outcome = run_league(o, registry, {}, stderr);
         CHECK(outcome.table.total == 4);
@@ -86,7 +103,8 @@ TEST_CASE("until separated: the progress events never count more games stored th
         return events;
     };
 
-    const std::vector<CountsSeen::Event> first = run();
+    CountsSeen watched;
+    const std::vector<CountsSeen::Event> first = run(watched);
     REQUIRE(first.size() == 1 + 2 * 2 + 1 + 2 * 2);  // started, 2 games, added, 2 games
     CHECK(first.front().counts == LeagueCounts{2, 0, 0, 0});
     int finished = 0;
@@ -97,8 +115,19 @@ TEST_CASE("until separated: the progress events never count more games stored th
     CHECK(added->counts == LeagueCounts{4, 2, 2, 0});
     CHECK(first.back().counts == LeagueCounts{4, 4, 4, 0});
 
+    // The generations told as they were played: the work left shrinks to none, and each finished
+    // game says when it started.
+    const std::vector<LeagueWork> work = watched.work();
+    REQUIRE(!work.empty());
+    for (std::size_t i = 1; i < work.size(); ++i) CHECK(work[i].done >= work[i - 1].done);
+    CHECK(work.back().left == 0);
+    CHECK(work.back().done > 0);
+    CHECK(work.back().done <= 4 * 5);
+    for (const std::string& started : watched.starts()) CHECK(started.size() == 20);
+
     // Again: every game reused, the added ones too, and none played.
-    const std::vector<CountsSeen::Event> again = run();
+    CountsSeen unwatched;
+    const std::vector<CountsSeen::Event> again = run(unwatched);
     REQUIRE(again.size() == 2);
     CHECK(again[0].what == "started");
     CHECK(again[0].counts == LeagueCounts{2, 2, 0, 0});

@@ -186,3 +186,13 @@ TEST_CASE("standings: a likelihood of superiority as the tables and --until-sepa
     CHECK(format_los(0.8321) == "83.2%");
     CHECK(format_los(std::nullopt) == "-");
 }
+
+TEST_CASE("standings: a bot without games ranks last, below bots with negative points") {
+    // kd: b loses both games, -2 points; fresh has played nothing, 0 points.
+    const std::vector<Standing> t =
+        compute_standings({"a", "b", "fresh"}, {game("a", "b", 1), game("b", "a", 2)}, Scoring::kd);
+    REQUIRE(t.size() == 3);
+    CHECK(t[1].bot == "b");
+    CHECK(t[2].bot == "fresh");
+    CHECK(t[2].rank == 3);
+}

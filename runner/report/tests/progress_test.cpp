@@ -49,6 +49,8 @@ GameResult won_by(int seat, int generations) {
     return r;
 }
 
+const GameWhen kWhen{"2026-11-27T03:17:02Z", std::chrono::milliseconds(252'400)};
+
 }  // namespace
 
 TEST_CASE("a live line stays a column short of the terminal's width, read again at each redraw") {
@@ -132,15 +134,15 @@ TEST_CASE("in a pipe a league writes one line per finished game: who played, the
         progress.league_started({5, 2, 0, 0});
         progress.game_started({5, 2, 0, 1});
         progress.game_started({5, 2, 0, 2});
-        progress.game_finished({{"alpha", "beta"}, won_by(2, 12), {5, 3, 1, 1}});
+        progress.game_finished({{"alpha", "beta"}, won_by(2, 12), {5, 3, 1, 1}, kWhen});
         progress.game_abandoned({5, 3, 1, 0});  // interrupted: no line
         progress.game_started({5, 3, 1, 1});
-        progress.game_finished({{"beta", "gamma"}, won_by(0, 1), {5, 4, 2, 0}});
+        progress.game_finished({{"beta", "gamma"}, won_by(0, 1), {5, 4, 2, 0}, kWhen});
         progress.league_done();
     }
     CHECK(out.text() ==
-          "league: 3/5 alpha vs beta: beta won by extinction after 12 generations\n"
-          "league: 4/5 beta vs gamma: draw after 1 generation\n");
+          "league: 3/5 alpha vs beta: beta won by extinction after 12 generations (started 2026-11-27T03:17:02Z, took 4m12s)\n"
+          "league: 4/5 beta vs gamma: draw after 1 generation (started 2026-11-27T03:17:02Z, took 4m12s)\n");
 }
 
 TEST_CASE("a league's line escapes control characters in names") {
@@ -149,11 +151,12 @@ TEST_CASE("a league's line escapes control characters in names") {
         LeagueProgressDisplay progress(out.file(), false, [] { return 80; });
         progress.league_started({1, 0, 0, 0});
         progress.game_started({1, 0, 0, 1});
-        progress.game_finished({{"evil\x1b[2J\r", "ok"}, won_by(1, 7), {1, 1, 1, 0}});
+        progress.game_finished({{"evil\x1b[2J\r", "ok"}, won_by(1, 7), {1, 1, 1, 0}, kWhen});
         progress.league_done();
     }
     const std::string text = out.text();
-    CHECK(text == "league: 1/1 evil\\x1b[2J\\x0d vs ok: evil\\x1b[2J\\x0d won by extinction after 7 generations\n");
+    CHECK(text == "league: 1/1 evil\\x1b[2J\\x0d vs ok: evil\\x1b[2J\\x0d won by extinction after 7 generations (started "
+                  "2026-11-27T03:17:02Z, took 4m12s)\n");
 }
 
 TEST_CASE("a league's live line stays within the terminal and is cleared when the league is done") {
@@ -161,7 +164,7 @@ TEST_CASE("a league's live line stays within the terminal and is cleared when th
     LeagueProgressDisplay progress(out.file(), true, [] { return 30; });
     progress.league_started({5, 2, 0, 0});
     progress.game_started({5, 2, 0, 1});
-    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), {5, 3, 1, 0}});
+    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), {5, 3, 1, 0}, kWhen});
     progress.league_done();
     const std::string text = out.text();
     CHECK(text.find('\n') == std::string::npos);  // no line per game on a terminal
@@ -178,12 +181,12 @@ TEST_CASE("a league's live line shows each event's counts, the games added by --
     LeagueProgressDisplay progress(out.file(), true, [] { return 40; });
     progress.league_started({2, 0, 0, 0});
     progress.game_started({2, 0, 0, 1});
-    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), {2, 1, 1, 0}});
+    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), {2, 1, 1, 0}, kWhen});
     progress.game_started({2, 1, 1, 1});
-    progress.game_finished({{"beta", "alpha"}, won_by(0, 12), {2, 2, 2, 0}});
+    progress.game_finished({{"beta", "alpha"}, won_by(0, 12), {2, 2, 2, 0}, kWhen});
     progress.games_added({4, 2, 2, 0});  // a round of two more games
     progress.game_started({4, 2, 2, 1});
-    progress.game_finished({{"alpha", "beta"}, won_by(0, 12), {4, 3, 3, 0}});
+    progress.game_finished({{"alpha", "beta"}, won_by(0, 12), {4, 3, 3, 0}, kWhen});
     progress.league_done();
     const std::vector<std::string> rows = drawn_rows(out.text());
     REQUIRE(rows.size() >= 8);
@@ -198,7 +201,7 @@ TEST_CASE("a league's live line ends with the last game's result once one has fi
     LeagueProgressDisplay progress(out.file(), true, [] { return 200; });
     progress.league_started({5, 2, 0, 0});
     progress.game_started({5, 2, 0, 1});
-    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), {5, 3, 1, 0}});
+    progress.game_finished({{"alpha", "beta"}, won_by(1, 12), {5, 3, 1, 0}, kWhen});
     progress.game_started({5, 3, 1, 1});
     progress.league_done();
     const std::vector<std::string> rows = drawn_rows(out.text());
@@ -208,4 +211,18 @@ TEST_CASE("a league's live line ends with the last game's result once one has fi
     CHECK(rows[2].ends_with("; last: alpha vs beta: alpha won by extinction after 12 generations"));
     CHECK(rows[3].starts_with("league: 3/5 games done, 1 running"));
     CHECK(rows[3].ends_with("; last: alpha vs beta: alpha won by extinction after 12 generations"));
+}
+
+TEST_CASE("a league's live line estimates the time left from the generations played, within the first game") {
+    Capture out;
+    LeagueProgressDisplay progress(out.file(), true, [] { return 200; });
+    progress.league_started({2, 0, 0, 0});
+    progress.game_started({2, 0, 0, 1});
+    progress.work_done({1500, 18500});  // a game of 10000 generations at 1500, and one not started
+    progress.game_started({2, 0, 0, 2});
+    progress.league_done();
+    const std::vector<std::string> rows = drawn_rows(out.text());
+    REQUIRE(rows.size() >= 3);
+    CHECK(rows[1].ends_with("left ?"));  // no generation played yet
+    CHECK(rows[2].find("left ~") != std::string::npos);
 }

@@ -40,7 +40,8 @@ LeagueTable small_table(bool sandboxed) {
 
 TEST_CASE("table formats: JSON and CSV parse, markdown escapes, text lists exclusions") {
     LeagueTable t;
-    t.standings = compute_standings({"a,b \"q\"", "x|y"}, {game("a,b \"q\"", "x|y", 1)}, Scoring::wins);
+    t.games = {game("a,b \"q\"", "x|y", 1)};
+    t.standings = compute_standings({"a,b \"q\"", "x|y"}, t.games, Scoring::wins);
     t.total = 2;
     t.played = 1;
     t.reused = 0;
@@ -52,7 +53,12 @@ TEST_CASE("table formats: JSON and CSV parse, markdown escapes, text lists exclu
     CHECK(j["standings"][0]["points"] == 1);
     for (const char* field : {"rank", "bot", "played", "wins", "draws", "losses", "points", "forfeits", "mean_cells"})
         CHECK(j["standings"][1].contains(field));
-    CHECK(j["games"] == nlohmann::json({{"total", 2}, {"played", 1}, {"reused", 0}}));
+    CHECK(j["games"] == nlohmann::json({{"total", 2}, {"stored", 1}, {"played", 1}, {"reused", 0}}));
+    REQUIRE(j["game_list"].size() == 1);
+    CHECK(j["game_list"][0]["bots"] == nlohmann::json({"a,b \"q\"", "x|y"}));
+    CHECK(j["game_list"][0]["winner"] == 1);
+    CHECK(j["game_list"][0]["started"].is_null());  // the test's record keeps no time
+    CHECK(j["game_list"][0]["duration_s"].is_null());
     CHECK(j["excluded"][0]["bot"] == "broken");
 
     auto rows = parse_csv(format_table(t, TableFormat::csv));
@@ -254,4 +260,35 @@ TEST_CASE("table notes: a gauntlet's table and unequal game counts are said in e
     CHECK(leaderboard_page(t, {}).find("<p class=\"note\">Note: a gauntlet of a: ") != std::string::npos);
     // Equal counts, no gauntlet: nothing to say.
     CHECK(table_notes(small_table(true)).empty());
+}
+
+TEST_CASE("table formats: JSON lists each game with its start and length; an arena's total is its games") {
+    LeagueTable t;
+    t.games = {game("a", "b", 1), game("b", "a", 2), game("a", "b", 0)};
+    t.games[1].when = GameWhen{"2026-11-27T03:17:02Z", std::chrono::milliseconds(61'500)};
+    t.standings = compute_standings({"a", "b"}, t.games, Scoring::kd);
+    t.settings.games_per_pair = 0;  // an arena's store
+    t.total = 4;                    // the pairs' games rounded up to both seat orders
+    const json j = json::parse(format_table(t, TableFormat::json));
+    CHECK(j["games"]["total"] == 3);
+    CHECK(j["games"]["stored"] == 3);
+    CHECK(j["game_list"][1]["started"] == "2026-11-27T03:17:02Z");
+    CHECK(j["game_list"][1]["duration_s"] == 61.5);
+}
+
+TEST_CASE("table formats: a bot without games shows - for its counts, not zeros") {
+    LeagueTable t;
+    t.games = {game("a", "b", 1)};
+    t.standings = compute_standings({"a", "b", "fresh"}, t.games, Scoring::wins);
+    t.total = 6;
+    const std::string md = format_table(t, TableFormat::markdown);
+    CHECK(contains(md, "| 3 | fresh | 0 | - | - | - | - | - | - | - | - | - | - | - | - | - |"));
+    const std::string text = format_table(t, TableFormat::text);
+    const std::size_t fresh = text.find("fresh");
+    REQUIRE(fresh != std::string::npos);
+    const std::string row = text.substr(fresh, text.find('\n', fresh) - fresh);
+    CHECK(row.find("0.0") == std::string::npos);
+    CHECK(json::parse(format_table(t, TableFormat::json))["standings"][2]["mean_cells"].is_null());
+    const std::string page = leaderboard_page(t, {"cup", {}});
+    CHECK(contains(page, "<td class=\"bot\">fresh</td><td>0</td><td>-</td><td>-</td><td>-</td><td>-</td>"));
 }
