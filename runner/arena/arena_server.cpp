@@ -76,7 +76,7 @@ UniqueFd listen_on(const std::string& bind, int port) {
     if (!fd) throw ArenaError(std::string("socket: ") + std::strerror(errno));
     const int one = 1;
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), len) != 0 || ::listen(fd.get(), 128) != 0)
+    if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), len) != 0 || ::listen(fd.get(), SOMAXCONN) != 0)
         throw ArenaError("cannot listen on " + terminal_line(bind) + " port " + std::to_string(port) + ": " +
                          std::strerror(errno));
     return fd;
@@ -365,10 +365,8 @@ struct Arena::State {
             }
         Waiting& client = waiting[i];
         if (!claimed) {
-            if (client.identify_by < Clock::now() + kNameGrace && !client.waits_for_name) {
-                client.identify_by = Clock::now() + kNameGrace;
-                client.waits_for_name = true;
-            }
+            if (!client.waits_for_name) client.identify_by = Clock::now() + kNameGrace;
+            client.waits_for_name = true;
             return;
         }
         client.name = std::exchange(client.held_name, {});
