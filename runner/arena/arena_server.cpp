@@ -3,6 +3,7 @@
 #include "runner/arena/arena_game.hpp"
 #include "runner/arena/arena_pages.hpp"
 #include "runner/arena/arena_schedule.hpp"
+#include "runner/arena/client_address.hpp"
 #include "runner/arena/key_throttle.hpp"
 #include "runner/arena/refusal_log.hpp"
 #include "runner/arena/window_counts.hpp"
@@ -39,23 +40,6 @@ using namespace std::chrono_literals;
 // that reconnects at once after its game or its drop is let in, not refused.
 constexpr Clock::duration kNameGrace = 5s;
 
-// The address a connection came from, without its port: what the limits per address count.
-std::string address_of(const sockaddr_storage& addr) {
-    char host[INET6_ADDRSTRLEN] = "?";
-    if (addr.ss_family == AF_INET) {
-        ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(addr).sin_addr, host, sizeof host);
-        return host;
-    }
-    ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6&>(addr).sin6_addr, host, sizeof host);
-    return host;
-}
-
-std::string peer_name(const sockaddr_storage& addr) {
-    if (addr.ss_family == AF_INET)
-        return address_of(addr) + ":" + std::to_string(ntohs(reinterpret_cast<const sockaddr_in&>(addr).sin_port));
-    return "[" + address_of(addr) + "]:" + std::to_string(ntohs(reinterpret_cast<const sockaddr_in6&>(addr).sin6_port));
-}
-
 UniqueFd listen_on(const std::string& bind, int port) {
     sockaddr_storage addr{};
     socklen_t len = 0;
@@ -76,7 +60,7 @@ UniqueFd listen_on(const std::string& bind, int port) {
     if (!fd) throw ArenaError(std::string("socket: ") + std::strerror(errno));
     const int one = 1;
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), len) != 0 || ::listen(fd.get(), 128) != 0)
+    if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), len) != 0 || ::listen(fd.get(), SOMAXCONN) != 0)
         throw ArenaError("cannot listen on " + terminal_line(bind) + " port " + std::to_string(port) + ": " +
                          std::strerror(errno));
     return fd;
@@ -232,7 +216,7 @@ struct Arena::State {
                 }
                 return;  // EAGAIN: none left; ECONNABORTED and the like: that one is gone
             }
-            const std::string peer = peer_name(addr), address = address_of(addr);
+            const std::string peer = client_peer(addr), address = client_address(addr);
             const auto from_address =
                 std::count_if(waiting.begin(), waiting.end(), [&](const Waiting& w) { return w.address == address; });
             if (static_cast<std::size_t>(from_address) >= o.max_per_address) {
@@ -365,10 +349,8 @@ struct Arena::State {
             }
         Waiting& client = waiting[i];
         if (!claimed) {
-            if (client.identify_by < Clock::now() + kNameGrace && !client.waits_for_name) {
-                client.identify_by = Clock::now() + kNameGrace;
-                client.waits_for_name = true;
-            }
+            if (!client.waits_for_name) client.identify_by = Clock::now() + kNameGrace;
+            client.waits_for_name = true;
             return;
         }
         client.name = std::exchange(client.held_name, {});

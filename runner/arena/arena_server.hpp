@@ -49,7 +49,7 @@ struct ArenaOptions {
     std::size_t max_waiting = 512;  // connections identifying or waiting; beyond, an identifying one makes room
     std::size_t max_per_address = 32;  // connections identifying or waiting from one address
     std::chrono::milliseconds log_interval{10'000};  // closed connections are summarised per address per interval
-    int log_lines = 10;                              // lines in full per address per interval
+    int log_lines = 1;                               // lines in full per address per interval
     std::size_t max_names = 1000;     // names the arena lists; a new name beyond is refused
     int names_per_address = 10;       // new names one address may bring to play in an hour
     int games_per_name = 600;         // games a name may begin in an hour

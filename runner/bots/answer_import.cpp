@@ -123,13 +123,33 @@ std::string manifest_text(const LanguageRule& rule) {
     return j.dump() + "\n";
 }
 
+// What the answer is, as far as it is known: a field neither the answer nor the source gives is
+// left out, not written as 0 or 1970.
 std::string answer_record(const Answer& answer, const AnswerBot& bot, const ImportSource& source) {
-    const json j = {{"site", source.site},         {"question_id", answer.question_id},
-                    {"answer_id", answer.answer_id}, {"author", answer.author},
-                    {"score", answer.score},         {"last_activity_date", iso_date(answer.last_activity_date)},
-                    {"header", bot.header},          {"language", bot.language}};
+    json j = {{"site", source.site}, {"answer_id", answer.answer_id}};
+    if (const std::optional<std::int64_t> question = answer.question_id ? answer.question_id : source.question)
+        j["question_id"] = *question;
+    if (!answer.author.empty()) j["author"] = answer.author;
+    if (answer.score) j["score"] = *answer.score;
+    if (answer.last_activity_date) j["last_activity_date"] = iso_date(*answer.last_activity_date);
+    j["header"] = bot.header;
+    j["language"] = bot.language;
     // Bytes that are not UTF-8 (a header cut short) are replaced rather than refused.
     return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+// The host's bot.local.json, if the folder has one, is the bot's bot.json and stays in the folder.
+void keep_local_manifest(const fs::path& folder, AnswerBot& bot, ImportRow& row) {
+    try {
+        const std::optional<std::string> local = local_manifest(folder);
+        if (!local) return;
+        for (BotFile& file : bot.files)
+            if (file.name == "bot.json") file.contents = *local;
+        bot.files.push_back({local_manifest_name, *local});
+        row.detail += std::string("; bot.json is the host's ") + local_manifest_name;
+    } catch (const std::runtime_error& e) {
+        row.detail += "; not used: " + terminal_line(e.what());
+    }
 }
 
 }  // namespace
@@ -226,6 +246,7 @@ ImportPlan plan_import(std::vector<Answer> answers, const fs::path& bots_dir, co
         row.detail = bot.language;
         if (existing != folder_of.end()) {
             row.bot = existing->second;
+            keep_local_manifest(bots_dir / row.bot, bot, row);
             row.status = holds_files(bots_dir / row.bot, bot.files) ? ImportStatus::unchanged : ImportStatus::updated;
         } else {
             row.status = ImportStatus::imported;

@@ -17,9 +17,10 @@ namespace {
 // for ever is stopped here.
 constexpr int kMaxPages = 50;
 
-std::int64_t answer_field(const json& item, const char* key) {
+std::optional<std::int64_t> answer_field(const json& item, const char* key) {
     const auto it = item.find(key);
-    return it != item.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
+    if (it == item.end() || !it->is_number_integer()) return std::nullopt;
+    return it->get<std::int64_t>();
 }
 
 }  // namespace
@@ -43,9 +44,9 @@ AnswerPage parse_answer_page(std::string_view text, const std::string& source) {
         throw AnswerPageError(where + ": no \"items\" list: not a Stack Exchange API answers response");
     AnswerPage page;
     page.has_more = j.value("has_more", false);
-    page.backoff_seconds = static_cast<int>(std::clamp<std::int64_t>(answer_field(j, "backoff"), 0, 3600));
+    page.backoff_seconds = static_cast<int>(std::clamp<std::int64_t>(answer_field(j, "backoff").value_or(0), 0, 3600));
     for (const json& item : j["items"]) {
-        const std::int64_t id = item.is_object() ? answer_field(item, "answer_id") : 0;
+        const std::int64_t id = item.is_object() ? answer_field(item, "answer_id").value_or(0) : 0;
         if (id <= 0) throw AnswerPageError(where + ": an item without an \"answer_id\": not an answers response");
         if (!item.contains("body") || !item["body"].is_string())
             throw AnswerPageError(where + ": answer " + std::to_string(id) +

@@ -20,13 +20,14 @@ struct AnswerPageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// An answer as the API gave it; a field it did not give is none, never an invented 0.
 struct Answer {
     std::int64_t answer_id = 0;
-    std::int64_t question_id = 0;
+    std::optional<std::int64_t> question_id;
     std::string author;  // owner.display_name, its HTML entities decoded; "" when the API has none
-    std::int64_t score = 0;
-    std::int64_t last_activity_date = 0;  // Unix seconds
-    std::string body;                     // HTML
+    std::optional<std::int64_t> score;
+    std::optional<std::int64_t> last_activity_date;  // Unix seconds
+    std::string body;                                // HTML
 };
 
 struct AnswerPage {

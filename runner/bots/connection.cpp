@@ -90,6 +90,7 @@ ClientConnection::Arrived ClientConnection::take_arrived() {
     if (n == 0) return Arrived::closed;
     if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return Arrived::nothing;
     if (errno == ECONNRESET) return Arrived::closed;
+    if (errno == ETIMEDOUT) throw ConnectionLost("the client's end stopped answering (TCP keepalive's probes went unanswered)");
     throw ConnectionLost(std::string("recv: ") + std::strerror(errno));
 }
 

@@ -50,6 +50,17 @@ std::vector<ImportedFolder> imported_folders(const fs::path& bots_dir) {
     return found;
 }
 
+std::optional<std::string> local_manifest(const fs::path& folder) {
+    const fs::path file = folder / local_manifest_name;
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(file, ec))) return std::nullopt;
+    try {
+        return read_small_file(file, kMaxAnswerRecord);
+    } catch (const SmallFileError& e) {
+        throw std::runtime_error(std::string(local_manifest_name) + " " + e.what());
+    }
+}
+
 std::vector<std::string> bot_names_in(const fs::path& bots_dir) {
     std::vector<std::string> names;
     std::error_code ec;

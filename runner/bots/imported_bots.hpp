@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,16 @@ struct ImportedFolder {
 };
 
 inline constexpr const char* answer_file_name = "answer.json";
+// The host's own manifest for an imported bot (docs/league.md): import writes it as the folder's
+// bot.json in place of the one the answer makes, and keeps it, byte for byte, in each new version.
+inline constexpr const char* local_manifest_name = "bot.local.json";
 
 // The imported folders of `bots_dir`, by name (none when it does not exist).
 std::vector<ImportedFolder> imported_folders(const std::filesystem::path& bots_dir);
+
+// The contents of `folder`'s bot.local.json, none when it has none. Throws std::runtime_error
+// saying why one cannot be used (a link, not a regular file, too big).
+std::optional<std::string> local_manifest(const std::filesystem::path& folder);
 
 // The name of every bot in `bots_dir` as a league would name it: a folder's name, a file's stem.
 std::vector<std::string> bot_names_in(const std::filesystem::path& bots_dir);

@@ -48,7 +48,7 @@ ImportInput read_saved(const ImportOptions& o) {
     }
     ImportInput read{std::move(page.answers), {o.site, std::nullopt, !page.has_more}, terminal_line(o.from)};
     // The file names its question in every item.
-    if (!read.answers.empty() &&
+    if (!read.answers.empty() && read.answers.front().question_id &&
         std::all_of(read.answers.begin(), read.answers.end(),
                     [&](const Answer& a) { return a.question_id == read.answers.front().question_id; }))
         read.source.question = read.answers.front().question_id;

@@ -277,3 +277,42 @@ TEST_CASE("answer import: answer.json is read only as a small regular file, neve
     fs::create_directory_symlink(bots / "Farmer", bots / "FarmerLink");
     CHECK(imported_folders(bots).size() == before);
 }
+
+TEST_CASE("answer import: answer.json holds what is known and invents nothing") {
+    TempDir dir("import-known");
+    const fs::path bots = dir.path() / "bots";
+    Answer bare;
+    bare.answer_id = 4242;
+    bare.body = "<h1>Python 3, Bare</h1><pre><code>x</code></pre>";
+    apply_import(plan_import({bare}, bots, {"codegolf", std::nullopt, true}, false), bots);
+    const nlohmann::json record = nlohmann::json::parse(read_text(bots / "Bare" / "answer.json"));
+    CHECK(record["answer_id"] == 4242);
+    CHECK_FALSE(record.contains("question_id"));
+    CHECK_FALSE(record.contains("last_activity_date"));
+    CHECK_FALSE(record.contains("score"));
+    CHECK_FALSE(record.contains("author"));
+    // The question fetched is known though the answer does not say it.
+    apply_import(plan_import({bare}, dir.path() / "fetched", {"codegolf", 5555, true}, false), dir.path() / "fetched");
+    CHECK(nlohmann::json::parse(read_text(dir.path() / "fetched" / "Bare" / "answer.json"))["question_id"] == 5555);
+}
+
+TEST_CASE("answer import: the host's bot.local.json is the bot's bot.json, and import keeps it") {
+    TempDir dir("import-local");
+    const fs::path bots = dir.path() / "bots";
+    apply_import(plan_import(saved_answers(), bots, source(), false), bots);
+    const std::string mine = "{\"run\": [\"python3\", \"-u\", \"bot.py\"]}\n";
+    std::ofstream(bots / "RandomGliders" / "bot.local.json") << mine;
+    ImportPlan plan = plan_import(saved_answers(), bots, source(), false);
+    CHECK(row_of(plan, 90001).status == ImportStatus::updated);
+    CHECK(row_of(plan, 90001).detail == "Python 3; bot.json is the host's bot.local.json");
+    apply_import(plan, bots);
+    CHECK(read_text(bots / "RandomGliders" / "bot.json") == mine);
+    CHECK(read_text(bots / "RandomGliders" / "bot.local.json") == mine);
+    // Imported again: nothing to do, the host's manifest stays.
+    CHECK(row_of(plan_import(saved_answers(), bots, source(), false), 90001).status == ImportStatus::unchanged);
+    // One that is a link is not read, and said so.
+    fs::remove(bots / "RandomGliders" / "bot.local.json");
+    fs::create_symlink("/proc/self/pagemap", bots / "RandomGliders" / "bot.local.json");
+    CHECK(row_of(plan_import(saved_answers(), bots, source(), false), 90001).detail ==
+          "Python 3; not used: bot.local.json is a symbolic link, not a regular file");
+}
