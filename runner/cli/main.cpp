@@ -67,6 +67,8 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
 
     CLI::App app("Tournament runner for the two-player Game of Life contest (PPCG 2016)", "runner");
+    // The project's version, from CMake (runner/CMakeLists.txt): what a bug report names.
+    app.set_version_flag("--version", "runner " GOL_RUNNER_VERSION);
     app.require_subcommand(1);
     // The last of a repeated option wins, so scripts can append overrides.
     app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
