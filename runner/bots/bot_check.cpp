@@ -213,8 +213,9 @@ public:
         if (m.ok()) {
             Board placed = c.board;
             applied = placed.place(seat == 1 ? Player::one : Player::two, m.cells);
-            off = mostly_off_board(m.cells, c.board.height(), c.board.width());
-            if (off && report_.off_board++ == 0) report_.first_off_board = off;
+            off = off_board(m.cells, c.board.height(), c.board.width());
+            if (off && off->mostly() && report_.off_board++ == 0) report_.first_off_board = off;
+            if (off && !off->mostly() && report_.partly_off_board++ == 0) report_.first_partly_off_board = off;
         } else if (!(c.dense && timed_out)) {  // a dense board's timeout is slowness, not a broken protocol
             ++report_.invalid;
             if (settings_.sandboxed && !report_.sandbox_refusals) report_.sandbox_refusals = refusals(m);

@@ -71,7 +71,7 @@ struct CheckedMove {
     std::size_t json_bytes = 0;  // the board's JSON as this seat gets it
     const MoveReport& report;
     int applied = 0;  // of a valid reply's cells, those that would be placed
-    std::optional<OffBoard> off_board;  // a valid reply with most of its cells off the board
+    std::optional<OffBoard> off_board;  // a valid reply with some of its cells off the board
 };
 
 // Whether a board over the argument limit reached the bot.
@@ -121,9 +121,12 @@ struct CheckReport {
     std::chrono::seconds per_game{0};  // the bot's time in a game of the configured generations
     // A persistent bot's moves that got no reply line in time: its replies may sit unflushed.
     int unflushed = 0;
-    // Valid replies with most of their cells off the board, and the first of them.
+    // Valid replies with most of their cells off the board, and the first of them (a warning).
     int off_board = 0;
     std::optional<OffBoard> first_off_board;
+    // Valid replies with some of their cells off the board, at most half, and the first (a note).
+    int partly_off_board = 0;
+    std::optional<OffBoard> first_partly_off_board;
     std::optional<SlowMoves> slow;
     // The late-game board's moves: how long the bot takes when the board is at its densest.
     struct LateGame {

@@ -121,7 +121,8 @@ public:
         std::cout << "\n";
         if (c.off_board) {
             const std::string off = off_board_text(*c.off_board, c.board.board.height(), c.board.board.width());
-            std::cout << "      warning: " << (off == last_off_board_ ? "as above" : off) << "\n";
+            std::cout << (c.off_board->mostly() ? "      warning: " : "      note: ")
+                      << (off == last_off_board_ ? "as above" : off) << "\n";
             last_off_board_ = off;
         }
         if (m.ok()) return;
@@ -423,6 +424,10 @@ CheckRow check_one(const CheckOptions& o, const std::string& bot_name, PlaySetup
         std::cout << "  warning: " << r.off_board << " of " << r.moves
                   << " replies put most of their cells off the board, where nothing is placed; the first: "
                   << off_board_text(*r.first_off_board, config.height, config.width) << "\n";
+    if (r.partly_off_board)
+        std::cout << "  note: " << r.partly_off_board << " of " << r.moves
+                  << " replies put some of their cells off the board, where nothing is placed; the first: "
+                  << off_board_text(*r.first_partly_off_board, config.height, config.width) << "\n";
     CheckRow row{bot.spec.name, std::string(name(bot.spec.protocol)), "OK", std::to_string(r.moves),
                  format_ms(r.median), format_ms(r.max), r.late_game ? dense_text(*r.late_game) : "-", r.passes()};
     if (r.invalid) {

@@ -147,6 +147,20 @@ TEST_CASE("check e2e: a bot whose cells land off the board is warned, with the l
                           "the first: 2 of 2 cells off the 30x20 board"));
 }
 
+TEST_CASE("check e2e: a move with some of its cells off the board is noted, not passed silently") {
+    Fixture f;
+    // Two of four cells on a 20x20 board, two off it.
+    std::ofstream(f.bots / "edge.sh") << "echo '[[0,0],[0,1],[0,20],[20,0]]'\n";
+    RunOutcome r = f.check("edge.sh");
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);  // valid moves: a note, not a failure
+    CHECK(contains(r.out, "valid, 4 cells (2 would be placed): [[0,0],[0,1],[0,20],[20,0]]\n      note: 2 of 4 cells "
+                          "off the 20x20 board (a cell is [y, x], y 0..19, x 0..19): nothing is placed there\n"));
+    CHECK(contains(r.out, "  note: 6 of 6 replies put some of their cells off the board, where nothing is placed; "
+                          "the first: 2 of 4 cells off the 20x20 board"));
+    CHECK_FALSE(contains(r.out, "warning: 2 of 4"));
+}
+
 TEST_CASE("check e2e: check --board GAME --tick T plays a move as the game gave it: its GOL_SEED, its time limit, "
           "no start-up allowance after tick 0") {
     Fixture f;
