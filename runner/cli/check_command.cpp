@@ -496,6 +496,8 @@ int run_check(const CheckOptions& o) {
     PlaySetup setup(o.game.sandboxed());
     // One bot named alone: its report, and a bot that cannot be used is bad input (exit 2).
     if (named.size() == 1 && !folder) return check_one(o, named[0].name, setup).passes ? 0 : kBotFails;
+    // A wrong --board is bad input for every bot: refused before any is built.
+    if (!o.board_file.empty()) board_move(o);
     std::vector<CheckRow> rows;
     for (const NamedBot& bot : named) {
         if (!rows.empty()) std::cout << "\n";
