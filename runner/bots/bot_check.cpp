@@ -48,18 +48,31 @@ std::optional<Board> big_board(const GameConfig& config) {
     return board;
 }
 
-// 30% of the board alive, in both players' cells: what a late game of block builders reaches.
-Board late_game_board(const GameConfig& config) {
+// `percent` of the board alive, in both players' cells: 30% is what a late game of block builders reaches.
+Board dense_board(const GameConfig& config, int percent) {
     Board board(config.height, config.width);
     std::mt19937_64 rng(20160714);
     std::vector<Cell> one, two;
     for (int y = 0; y < config.height; ++y)
         for (int x = 0; x < config.width; ++x)
-            if (const auto r = rng() % 100; r < 30) (r % 2 ? one : two).push_back({y, x});
+            if (const auto r = rng() % 100; r < static_cast<unsigned>(percent)) (r % 2 ? one : two).push_back({y, x});
     board.place(Player::one, one);
     board.place(Player::two, two);
     return board;
 }
+
+// Each board's name, as a string that lives as long as the program.
+const char* dense_board_name(int percent) {
+    switch (percent) {
+        case 5: return "board 5% alive";
+        case 10: return "board 10% alive";
+        case 20: return "board 20% alive";
+        default: return "late-game board";
+    }
+}
+
+// Whether two failures are the same: the same forfeit and the same stderr.
+bool same_failure(const MoveReport& a, const MoveReport& b) { return a.forfeit == b.forfeit && a.err == b.err; }
 
 // Which of a bot's stderr lines say what the sandbox refused it: a file it may not write or
 // that is not there, a permission, the network.
@@ -121,7 +134,7 @@ std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, con
         for (int seat = 1; seat <= 2; ++seat) {
             // Three more moves on megabytes of JSON would say no more than the smaller boards.
             if (!b.plays(seat) || b.late_game) continue;
-            const int tick = b.tick.value_or(0);
+            const int tick = b.tick;
             const Move first = cold.move(b.board, seat, tick), second = cold.move(b.board, seat, tick);
             const Move warm_reply = warm.move(b.board, seat, tick);
             using Outcome = WarmAgainstCold::Outcome;
@@ -143,15 +156,27 @@ RunMode run_mode(const BotPlayer& player) {
     return RunMode::per_move;
 }
 
+int CheckBoard::tick_of(int run, int generations) const {
+    return same_tick ? tick : std::max(tick, std::min(tick + run, generations - 1));
+}
+
 std::vector<CheckBoard> check_boards(const GameConfig& config) {
+    // Where a game has such boards: a busy one early, a big one half way, a dense one late.
+    const int generations = config.generations;
     std::vector<CheckBoard> boards = {CheckBoard{"empty board", Board(config.height, config.width)},
                                       CheckBoard{"busy board", busy_board(config)}};
-    if (std::optional<Board> big = big_board(config)) boards.push_back(CheckBoard{"big board", std::move(*big), true});
-    Board late = late_game_board(config);
+    boards.back().tick = generations / 10;
+    if (std::optional<Board> big = big_board(config)) {
+        boards.push_back(CheckBoard{"big board", std::move(*big), true});
+        boards.back().tick = generations / 2;
+    }
+    Board late = dense_board(config, kLateGamePercent);
     std::string json;
     encode_board(late, 1, 0, json);
     CheckBoard dense{"late-game board", std::move(late), too_long_for_argv(json)};
     dense.late_game = true;
+    dense.dense = true;
+    dense.tick = generations * 9 / 10;
     boards.push_back(std::move(dense));
     return boards;
 }
@@ -162,58 +187,123 @@ int CheckReport::warm_differs() const {
     }));
 }
 
+namespace {
+
+// Plays the check's moves and keeps what the report needs of them.
+class CheckPlay {
+public:
+    CheckPlay(const CheckedBot& bot, const CheckSettings& settings, const std::function<void(const CheckedMove&)>& on_move,
+              CheckReport& report)
+        : bot_(bot), settings_(settings), on_move_(on_move), report_(report) {}
+
+    // Plays `c` as `seat` at its run `run`; false once a failure repeated kSameFailureStop times
+    // in a row ends the check.
+    bool play(const CheckBoard& c, int seat, int run, std::vector<std::chrono::microseconds>& in_time) {
+        const int tick = c.tick_of(run, settings_.generations);
+        encode_board(c.board, seat, tick, json_);
+        const MoveReport m = bot_.mover.move(c.board, seat, tick);
+        if (c.over_argument_limit)
+            big_delivered = big_delivered.value_or(true) && (m.ok() || m.forfeit->kind != ForfeitKind::board_too_large);
+        times.push_back(m.elapsed);
+        const bool timed_out = !m.ok() && m.forfeit->kind == ForfeitKind::timeout;
+        if (timed_out) ++report_.timeouts;
+        else in_time.push_back(m.elapsed);
+        int applied = 0;
+        std::optional<OffBoard> off;
+        if (m.ok()) {
+            Board placed = c.board;
+            applied = placed.place(seat == 1 ? Player::one : Player::two, m.cells);
+            off = off_board(m.cells, c.board.height(), c.board.width());
+            if (off && off->mostly() && report_.off_board++ == 0) report_.first_off_board = off;
+            if (off && !off->mostly() && report_.partly_off_board++ == 0) report_.first_partly_off_board = off;
+        } else if (!(c.dense && timed_out)) {  // a dense board's timeout is slowness, not a broken protocol
+            ++report_.invalid;
+            if (settings_.sandboxed && !report_.sandbox_refusals) report_.sandbox_refusals = refusals(m);
+        }
+        on_move_(CheckedMove{c, seat, run, tick, json_.size(), m, applied, off});
+        if (c.late_game) {
+            CheckReport::LateGame& late = report_.late_game.emplace(report_.late_game.value_or(CheckReport::LateGame{}));
+            late.live_cells = static_cast<std::size_t>(c.board.population(Player::one) + c.board.population(Player::two));
+            late.json_bytes = json_.size();
+            late.max = std::max(late.max, m.elapsed);
+            late.timeouts += timed_out;
+        }
+        // A dense board's timeout is expected of a slow bot, and the sparser boards still tell something.
+        if (c.dense && timed_out) return true;
+        same_in_a_row_ = !m.ok() && last_failure_ && same_failure(m, *last_failure_) ? same_in_a_row_ + 1 : 1;
+        last_failure_ = m.ok() ? std::nullopt : std::optional<MoveReport>(m);
+        report_.stopped = last_failure_ && same_in_a_row_ >= kSameFailureStop;
+        return !report_.stopped;
+    }
+
+    // The density from which the bot's moves time out, after a timeout on the late-game board:
+    // sparser boards, sparsest first, once each as seat 1, until one times out.
+    void find_slow_density(const GameConfig& config, int tick) {
+        CheckReport::LateGame& late = *report_.late_game;
+        late.slow_from_percent = kLateGamePercent;
+        late.slow_from_cells = late.live_cells;
+        std::vector<std::chrono::microseconds> unused;
+        for (const int percent : kDenserPercents) {
+            CheckBoard c{dense_board_name(percent), dense_board(config, percent)};
+            c.tick = tick;
+            c.same_tick = true;
+            c.seat = 1;
+            c.dense = true;
+            const int before = report_.timeouts;
+            if (!play(c, 1, 0, unused)) return;
+            if (report_.timeouts > before) {
+                late.slow_from_percent = percent;
+                late.slow_from_cells = static_cast<std::size_t>(c.board.population(Player::one) + c.board.population(Player::two));
+                return;
+            }
+            late.in_time_percent = percent;
+        }
+    }
+
+    std::vector<std::chrono::microseconds> times;
+    std::optional<bool> big_delivered;  // set when the big board was tried
+
+private:
+    const CheckedBot& bot_;
+    const CheckSettings& settings_;
+    const std::function<void(const CheckedMove&)>& on_move_;
+    CheckReport& report_;
+    std::string json_;
+    std::optional<MoveReport> last_failure_;
+    int same_in_a_row_ = 0;
+};
+
+}  // namespace
+
 CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boards, const CheckSettings& settings,
                       const std::function<void(const CheckedMove&)>& on_move) {
     CheckReport report;
-    std::vector<std::chrono::microseconds> times;
+    CheckPlay play(bot, settings, on_move, report);
     std::vector<BoardTime> board_times;
-    std::string json;
-    std::optional<bool> big_delivered;  // set when the big board was tried
     for (const CheckBoard& c : boards) {
         std::vector<std::chrono::microseconds> in_time;
-        for (int seat = 1; seat <= 2; ++seat) {
+        for (int seat = 1; seat <= 2 && !report.stopped; ++seat) {
             if (!c.plays(seat)) continue;
-            encode_board(c.board, seat, c.tick.value_or(0), json);
-            for (int run = 0; run < (c.late_game ? 1 : settings.runs); ++run) {
-                const MoveReport m = bot.mover.move(c.board, seat, c.tick.value_or(run));
-                if (c.over_argument_limit)
-                    big_delivered = big_delivered.value_or(true) && (m.ok() || m.forfeit->kind != ForfeitKind::board_too_large);
-                times.push_back(m.elapsed);
-                if (m.ok() || m.forfeit->kind != ForfeitKind::timeout) in_time.push_back(m.elapsed);
-                else ++report.timeouts;
-                int applied = 0;
-                std::optional<OffBoard> off;
-                if (m.ok()) {
-                    Board placed = c.board;
-                    applied = placed.place(seat == 1 ? Player::one : Player::two, m.cells);
-                    off = mostly_off_board(m.cells, c.board.height(), c.board.width());
-                    if (off && report.off_board++ == 0) report.first_off_board = off;
-                } else {
-                    ++report.invalid;
-                    if (settings.sandboxed && !report.sandbox_refusals) report.sandbox_refusals = refusals(m);
-                }
-                on_move(CheckedMove{c, seat, run, json.size(), m, applied, off});
-                if (c.late_game) {
-                    CheckReport::LateGame& late = report.late_game.emplace(report.late_game.value_or(CheckReport::LateGame{}));
-                    late.live_cells = static_cast<std::size_t>(c.board.population(Player::one) +
-                                                               c.board.population(Player::two));
-                    late.json_bytes = json.size();
-                    late.max = std::max(late.max, m.elapsed);
-                    late.timeouts += !m.ok() && m.forfeit->kind == ForfeitKind::timeout;
-                }
-            }
+            for (int run = 0; run < (c.late_game ? 1 : settings.runs); ++run)
+                if (!play.play(c, seat, run, in_time)) break;
         }
         // The late-game board's time is reported apart, not as the slow board of a normal game.
         if (!in_time.empty() && !c.late_game) board_times.push_back(BoardTime{c.what, median(std::move(in_time))});
+        if (report.stopped) break;
+        if (c.late_game && report.late_game && report.late_game->timeouts > 0)
+            play.find_slow_density(GameConfig{c.board.width(), c.board.height(), settings.generations}, c.tick);
     }
-    report.moves = static_cast<int>(times.size());
-    report.big_board = !big_delivered ? BigBoard::not_tried : *big_delivered ? BigBoard::delivered : BigBoard::not_delivered;
-    report.median = median(times);
-    report.max = maximum(times);
+    report.moves = static_cast<int>(play.times.size());
+    report.big_board = !play.big_delivered ? BigBoard::not_tried
+                       : *play.big_delivered ? BigBoard::delivered
+                                             : BigBoard::not_delivered;
+    report.median = median(play.times);
+    report.max = maximum(play.times);
     report.per_game = std::chrono::duration_cast<std::chrono::seconds>(report.median * settings.generations);
     if (bot.mode == RunMode::persistent) report.unflushed = report.timeouts;
     report.slow = slow_moves(bot.mode, board_times);
-    if (bot.mode == RunMode::warm) report.warm_against_cold = compare_warm_and_cold(bot.player, *bot.make_cold(), boards);
+    if (bot.mode == RunMode::warm && !report.stopped)
+        report.warm_against_cold = compare_warm_and_cold(bot.player, *bot.make_cold(), boards);
     return report;
 }
 

@@ -7,6 +7,7 @@
 #include "runner/game/game_loop.hpp"
 #include "runner/game/off_board.hpp"
 
+#include <array>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -36,24 +37,41 @@ struct CheckBoard {
     Board board;
     bool over_argument_limit = false;
     int seat = 0;  // the one seat it is played as; 0: both
-    std::optional<int> tick{};  // the tick_id it is sent with; by default the run's number
+    // The tick_id of its first run, where a game has such a board; later runs count on from it,
+    // as a game's ticks do, unless `same_tick` (--board's one move).
+    int tick = 0;
+    bool same_tick = false;
     bool late_game = false;  // as dense as a late game: played once per seat, its time reported apart
+    // Denser than most games reach: a timeout there is slowness, reported apart, not a broken protocol.
+    bool dense = false;
     bool plays(int s) const { return seat == 0 || seat == s; }
+    // The tick_id of run `run` in a game of `generations`.
+    int tick_of(int run, int generations) const;
 };
 
-// The empty board, a busy one, one whose JSON is over Linux's 128 KiB argument limit when the
-// configured board can hold one, and one as dense as a late game of block builders (30% of the
-// board alive: 300000 cells and about 5 MB of JSON on 1000x1000).
+// The empty board at tick 0, a busy one a tenth into the game, one whose JSON is over Linux's
+// 128 KiB argument limit at its middle when the configured board can hold one, and one as dense
+// as a late game of block builders nine tenths into it (30% of the board alive: 300000 cells and
+// about 5 MB of JSON on 1000x1000).
 std::vector<CheckBoard> check_boards(const GameConfig& config);
+
+// The share of the board alive on the late-game board, in percent, and the sparser boards the
+// check tries when the bot times out on it, to say from which density it does.
+inline constexpr int kLateGamePercent = 30;
+inline constexpr std::array<int, 3> kDenserPercents = {5, 10, 20};
+
+// A failure repeated identically this many times in a row ends the check: more say no more.
+inline constexpr int kSameFailureStop = 3;
 
 // One move of the check, told as it is made.
 struct CheckedMove {
     const CheckBoard& board;
     int seat = 1, run = 0;
+    int tick = 0;  // its tick_id
     std::size_t json_bytes = 0;  // the board's JSON as this seat gets it
     const MoveReport& report;
     int applied = 0;  // of a valid reply's cells, those that would be placed
-    std::optional<OffBoard> off_board;  // a valid reply with most of its cells off the board
+    std::optional<OffBoard> off_board;  // a valid reply with some of its cells off the board
 };
 
 // Whether a board over the argument limit reached the bot.
@@ -91,8 +109,10 @@ struct WarmAgainstCold {
 
 struct CheckReport {
     int moves = 0;
-    int invalid = 0;   // moves that would be forfeited
-    int timeouts = 0;  // forfeited for the time limit
+    // Moves that would be forfeited, but for timeouts on boards as dense as a late game: those
+    // are slowness (`late_game`), not a broken protocol.
+    int invalid = 0;
+    int timeouts = 0;  // forfeited for the time limit, on any board
     BigBoard big_board = BigBoard::not_tried;
     // When a move failed in the sandbox: the first such move's stderr lines that name what the
     // sandbox refused it (a read-only file system, a permission, the network), maybe none.
@@ -101,9 +121,12 @@ struct CheckReport {
     std::chrono::seconds per_game{0};  // the bot's time in a game of the configured generations
     // A persistent bot's moves that got no reply line in time: its replies may sit unflushed.
     int unflushed = 0;
-    // Valid replies with most of their cells off the board, and the first of them.
+    // Valid replies with most of their cells off the board, and the first of them (a warning).
     int off_board = 0;
     std::optional<OffBoard> first_off_board;
+    // Valid replies with some of their cells off the board, at most half, and the first (a note).
+    int partly_off_board = 0;
+    std::optional<OffBoard> first_partly_off_board;
     std::optional<SlowMoves> slow;
     // The late-game board's moves: how long the bot takes when the board is at its densest.
     struct LateGame {
@@ -111,8 +134,15 @@ struct CheckReport {
         std::size_t json_bytes = 0;
         std::chrono::microseconds max{0};
         int timeouts = 0;
+        // When it timed out there: the sparsest board of kDenserPercents and the late-game one
+        // whose move timed out, and the densest answered in time below it (0: none was).
+        int slow_from_percent = 0;
+        std::size_t slow_from_cells = 0;
+        int in_time_percent = 0;
     };
     std::optional<LateGame> late_game;
+    // Set when a failure repeated kSameFailureStop times in a row ended the check early.
+    bool stopped = false;
     std::vector<WarmAgainstCold> warm_against_cold;  // a warm bot's boards, else empty
     int warm_differs() const;
     bool passes() const { return invalid == 0 && warm_differs() == 0; }

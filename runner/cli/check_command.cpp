@@ -25,7 +25,7 @@ namespace gol::runner::cli {
 namespace {
 
 struct CheckOptions {
-    std::string bot;
+    std::vector<std::string> bots;  // paths, names under --bots, or folders of bots
     GameOptions game;
     BotLocations where;
     int runs = 5;
@@ -101,13 +101,16 @@ std::string how_it_runs(const BotPlayer& player) {
 // Prints each move as the check makes it; the same stderr every run would repeat its lines for nothing.
 class MovePrinter {
 public:
-    explicit MovePrinter(Protocol protocol) : protocol_(protocol) {}
+    MovePrinter(Protocol protocol, int runs) : protocol_(protocol), runs_(runs) {}
     void operator()(const CheckedMove& c) {
         const MoveReport& m = c.report;
+        // Its runs' ticks count on from the first, as a game's do, unless it is played once or at one tick.
+        const bool one_tick = c.board.same_tick || c.board.dense || runs_ == 1;
         if (c.run == 0)
             std::cout << "  " << c.board.what << " ("
                       << c.board.board.population(Player::one) + c.board.board.population(Player::two)
-                      << " live cells, " << c.json_bytes / 1024 << " KiB of JSON), seat " << c.seat << ":\n";
+                      << " live cells, " << c.json_bytes / 1024 << " KiB of JSON), seat " << c.seat << ", "
+                      << (one_tick ? "tick " : "from tick ") << c.tick << ":\n";
         std::cout << "    " << format_ms(m.elapsed) << "  ";
         if (m.ok()) {
             std::cout << "valid, " << m.cells.size() << " cells (" << c.applied << " would be placed)";
@@ -118,7 +121,8 @@ public:
         std::cout << "\n";
         if (c.off_board) {
             const std::string off = off_board_text(*c.off_board, c.board.board.height(), c.board.board.width());
-            std::cout << "      warning: " << (off == last_off_board_ ? "as above" : off) << "\n";
+            std::cout << (c.off_board->mostly() ? "      warning: " : "      note: ")
+                      << (off == last_off_board_ ? "as above" : off) << "\n";
             last_off_board_ = off;
         }
         if (m.ok()) return;
@@ -132,6 +136,7 @@ public:
 
 private:
     Protocol protocol_;
+    int runs_;
     std::string last_err_;
     std::string last_off_board_;
 };
@@ -275,6 +280,7 @@ std::vector<CheckBoard> board_to_check(const CheckOptions& o, const BoardMove& m
     std::vector<CheckBoard> boards;
     boards.push_back(CheckBoard{"board from --board", move.sent.board, too_long_for_argv(move.json), move.sent.bot_id,
                                 static_cast<int>(move.sent.tick_id)});
+    boards.back().same_tick = true;  // the game's one move, every run
     return boards;
 }
 
@@ -313,7 +319,40 @@ std::string as_in_the_game(const CheckOptions& o, const BoardMove& move, Protoco
     return line + "\n";
 }
 
-int run_check(const CheckOptions& o) {
+// One bot's line of the summary table that a check of several bots ends with.
+struct CheckRow {
+    std::string bot;
+    std::string protocol;
+    std::string verdict;  // OK, OK (slow when dense), NOT OK or NOT USABLE, with its figure
+    std::string moves, median, max, dense;
+    bool passes = false;
+};
+
+// What the late-game board showed: its longest move, or from which density its moves time out.
+std::string dense_text(const CheckReport::LateGame& late) {
+    if (late.timeouts == 0) return "in time (" + format_ms(late.max) + ")";
+    return "times out from " + std::to_string(late.slow_from_percent) + "%";
+}
+
+// The late-game board's line, and the warning when the bot's moves time out on dense boards.
+void print_late_game(const CheckReport::LateGame& late, int time_limit_ms) {
+    std::cout << "  on the late-game board (" << late.live_cells << " live cells, " << late.json_bytes / 1024
+              << " KiB of JSON, as a late game of block builders has): longest move " << format_ms(late.max);
+    if (late.timeouts > 0) std::cout << ", " << late.timeouts << " over the time limit";
+    else if (late.max * 5 > std::chrono::microseconds(std::chrono::milliseconds(time_limit_ms)) * 4)
+        std::cout << ", over 80% of the time limit";
+    std::cout << "\n";
+    if (late.timeouts == 0) return;
+    std::cout << "  warning: slow on dense boards: its moves time out from about " << late.slow_from_percent
+              << "% of the board alive (" << late.slow_from_cells << " live cells";
+    if (late.in_time_percent) std::cout << "; in time at " << late.in_time_percent << "%";
+    else std::cout << ", the sparsest tried";
+    std::cout << "), denser than most games reach; a game whose board grows that dense forfeits its turns there. "
+                 "Slowness, not a broken protocol: the check passes on it\n";
+}
+
+// Checks one bot and prints its report; its row for the summary.
+CheckRow check_one(const CheckOptions& o, const std::string& bot_name, PlaySetup& setup) {
     GameConfig config = o.game.config;
     GameOptions game = o.game;
     std::string about_board;
@@ -321,9 +360,8 @@ int run_check(const CheckOptions& o) {
     // Read before the bot is built: a wrong file is refused first.
     if (!o.board_file.empty()) move = board_move(o);
     const std::vector<CheckBoard> boards = move ? board_to_check(o, *move, config, about_board) : check_boards(config);
-    PlaySetup setup(o.game.sandboxed());
     auto t0 = std::chrono::steady_clock::now();
-    PreparedBot bot = load_bot(o.bot, o.where, setup.sandbox());
+    PreparedBot bot = load_bot(bot_name, o.where, setup.sandbox());
     auto built = std::chrono::steady_clock::now() - t0;
     std::optional<std::uint64_t> seed = o.seed;
     if (move) about_board += as_in_the_game(o, *move, bot.spec.protocol, game, seed);
@@ -353,11 +391,14 @@ int run_check(const CheckOptions& o) {
                                  return std::make_unique<BotPlayer>(bot, game.limits(), cold);
                              }};
     const CheckReport r = check_bot(checked, boards, CheckSettings{o.runs, config.generations, setup.sandbox() != nullptr},
-                                    MovePrinter(bot.spec.protocol));
+                                    MovePrinter(bot.spec.protocol, o.runs));
+    if (r.stopped)
+        std::cout << "  stopped: the same failure " << kSameFailureStop
+                  << " times in a row; its other moves would say no more\n";
 
     // --board plays the game's own board, not the samples: a small one says nothing of big ones.
     if (r.big_board == BigBoard::not_tried) {
-        if (o.board_file.empty())
+        if (o.board_file.empty() && !r.stopped)
             std::cout << "  a board over 128 KiB: not tried, a " << config.width << "x" << config.height
                       << " board cannot hold one\n";
     } else if (r.big_board == BigBoard::delivered)
@@ -367,17 +408,9 @@ int run_check(const CheckOptions& o) {
                      "boards on most turns\n";
     if (r.sandbox_refusals) print_sandbox_refusals(*r.sandbox_refusals);
     std::cout << "  move time: median " << format_ms(r.median) << ", max " << format_ms(r.max) << "\n";
-    if (r.late_game) {
-        const CheckReport::LateGame& late = *r.late_game;
-        std::cout << "  on the late-game board (" << late.live_cells << " live cells, " << late.json_bytes / 1024
-                  << " KiB of JSON, as a late game of block builders has): longest move " << format_ms(late.max);
-        if (late.timeouts > 0) std::cout << ", " << late.timeouts << " over the time limit: such boards will time out in a long game";
-        else if (late.max * 5 > std::chrono::microseconds(std::chrono::milliseconds(game.time_limit_ms)) * 4)
-            std::cout << ", over 80% of the time limit";
-        std::cout << "\n";
-    }
-    // One board says nothing of a whole game's time.
-    if (!move)
+    if (r.late_game) print_late_game(*r.late_game, game.time_limit_ms);
+    // One board says nothing of a whole game's time, nor does a check stopped early.
+    if (!move && !r.stopped)
         std::cout << "  a " << config.generations << "-generation game takes about " << format_duration(r.per_game)
                   << " of this bot's time\n";
     print_time_advice(r, bot);
@@ -391,11 +424,95 @@ int run_check(const CheckOptions& o) {
         std::cout << "  warning: " << r.off_board << " of " << r.moves
                   << " replies put most of their cells off the board, where nothing is placed; the first: "
                   << off_board_text(*r.first_off_board, config.height, config.width) << "\n";
-    if (r.invalid) std::cout << "  NOT OK: " << r.invalid << " of " << r.moves << " moves would be forfeited\n";
-    if (differ) std::cout << "  NOT OK: its warm replies differ from its cold ones\n";
-    if (!r.passes()) return kBotFails;
-    std::cout << "  OK: every reply was valid\n";
-    return 0;
+    if (r.partly_off_board)
+        std::cout << "  note: " << r.partly_off_board << " of " << r.moves
+                  << " replies put some of their cells off the board, where nothing is placed; the first: "
+                  << off_board_text(*r.first_partly_off_board, config.height, config.width) << "\n";
+    CheckRow row{bot.spec.name, std::string(name(bot.spec.protocol)), "OK", std::to_string(r.moves),
+                 format_ms(r.median), format_ms(r.max), r.late_game ? dense_text(*r.late_game) : "-", r.passes()};
+    if (r.invalid) {
+        std::cout << "  NOT OK: " << r.invalid << " of " << r.moves << " moves would be forfeited\n";
+        row.verdict = "NOT OK: " + std::to_string(r.invalid) + " forfeited";
+    }
+    if (differ) {
+        std::cout << "  NOT OK: its warm replies differ from its cold ones\n";
+        if (!r.invalid) row.verdict = "NOT OK: warm differs";
+    }
+    if (!r.passes()) return row;
+    const bool slow_when_dense = r.late_game && r.late_game->timeouts > 0;
+    std::cout << "  OK: every reply was valid"
+              << (slow_when_dense ? ", but for the timeouts on dense boards (a warning, above)" : "") << "\n";
+    if (slow_when_dense) row.verdict = "OK, slow when dense";
+    return row;
+}
+
+// The bots the command line names: a folder that is not itself a bot stands for its bots
+// (runner league's way); an entry of it that cannot be a bot keeps its reason.
+struct NamedBot {
+    std::string name;
+    std::string error;  // why it cannot be checked, when found so in its folder
+};
+
+std::vector<NamedBot> bots_named(const std::vector<std::string>& args, bool& folder) {
+    namespace fs = std::filesystem;
+    std::vector<NamedBot> named;
+    for (const std::string& arg : args) {
+        std::error_code ec;
+        if (!fs::is_directory(arg, ec) || fs::exists(fs::path(arg) / "bot.json", ec)) {
+            named.push_back({arg, ""});
+            continue;
+        }
+        folder = true;
+        for (const Discovered& d : discover_bots(arg)) named.push_back({d.path.string(), d.bot ? "" : d.error});
+    }
+    return named;
+}
+
+// The table a check of several bots ends with.
+void print_summary(const std::vector<CheckRow>& rows) {
+    std::vector<std::vector<std::string>> cells = {
+        {"bot", "protocol", "verdict", "moves", "median", "max", "late-game board"}};
+    for (const CheckRow& r : rows)
+        cells.push_back({terminal_line(r.bot), r.protocol, r.verdict, r.moves, r.median, r.max, r.dense});
+    std::vector<int> widths(cells[0].size(), 0);
+    for (const auto& line : cells)
+        for (std::size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], text_width(line[i]));
+    std::cout << "\nsummary:\n";
+    for (const auto& line : cells) {
+        std::string text = " ";
+        for (std::size_t i = 0; i < line.size(); ++i)
+            text += " " + line[i] + std::string(static_cast<std::size_t>(widths[i] - text_width(line[i])), ' ');
+        while (text.back() == ' ') text.pop_back();
+        std::cout << text << "\n";
+    }
+    const auto failed = std::count_if(rows.begin(), rows.end(), [](const CheckRow& r) { return !r.passes; });
+    std::cout << "  " << rows.size() - static_cast<std::size_t>(failed) << " of " << rows.size() << " bots pass\n";
+}
+
+int run_check(const CheckOptions& o) {
+    bool folder = false;
+    const std::vector<NamedBot> named = bots_named(o.bots, folder);
+    if (named.empty()) throw UsageError("no bots in " + o.bots.front());
+    PlaySetup setup(o.game.sandboxed());
+    // One bot named alone: its report, and a bot that cannot be used is bad input (exit 2).
+    if (named.size() == 1 && !folder) return check_one(o, named[0].name, setup).passes ? 0 : kBotFails;
+    // A wrong --board is bad input for every bot: refused before any is built.
+    if (!o.board_file.empty()) board_move(o);
+    std::vector<CheckRow> rows;
+    for (const NamedBot& bot : named) {
+        if (!rows.empty()) std::cout << "\n";
+        try {
+            if (!bot.error.empty()) throw BotError(bot.error);
+            rows.push_back(check_one(o, bot.name, setup));
+        } catch (const std::exception& e) {
+            // Bad input for this bot only (BotError, UsageError): the others are still checked.
+            if (!dynamic_cast<const BotError*>(&e) && !dynamic_cast<const UsageError*>(&e)) throw;
+            std::cout << terminal_line(bot.name) << ": NOT USABLE: " << terminal_line(e.what()) << "\n";
+            rows.push_back({std::filesystem::path(bot.name).filename().string(), "-", "NOT USABLE", "-", "-", "-", "-", false});
+        }
+    }
+    print_summary(rows);
+    return std::all_of(rows.begin(), rows.end(), [](const CheckRow& r) { return r.passes; }) ? 0 : kBotFails;
 }
 
 }  // namespace
@@ -403,10 +520,14 @@ int run_check(const CheckOptions& o) {
 void add_check(CLI::App& app, Action& run) {
     auto o = std::make_shared<CheckOptions>();
     CLI::App* cmd = app.add_subcommand("check", "Build a bot, try it on sample boards and report");
-    cmd->footer("Exit status: 0 when every reply was valid, 3 when the bot fails the check (a move would be "
-                "forfeited, or its warm replies differ from its cold ones), 2 for bad input, 1 when the runner "
-                "itself failed.");
-    cmd->add_option("BOT", o->bot, "A path, or a name under --bots")->required();
+    cmd->footer("Exit status: 0 when every reply was valid (timeouts on boards denser than most games reach are "
+                "a warning), 3 when a bot fails the check (a move would be forfeited, or its warm replies differ "
+                "from its cold ones; of several bots, one that cannot be used too), 2 for bad input, 1 when the "
+                "runner itself failed.");
+    cmd->add_option("BOT", o->bots,
+                    "A path, or a name under --bots; several, or a folder of bots, are each checked in turn and "
+                    "summed up in a table")
+        ->required();
     add_game_options(*cmd, o->game);
     add_bot_locations(*cmd, o->where);
     cmd->add_option("--runs", o->runs, "Moves per board and seat")->check(CLI::Range(1, 1000))->capture_default_str();

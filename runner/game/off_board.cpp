@@ -21,9 +21,15 @@ bool all_on_board(const std::vector<Cell>& cells, int height, int width, Fix fix
 }  // namespace
 
 std::optional<OffBoard> mostly_off_board(const std::vector<Cell>& cells, int height, int width) {
+    std::optional<OffBoard> off = off_board(cells, height, width);
+    if (off && !off->mostly()) return std::nullopt;
+    return off;
+}
+
+std::optional<OffBoard> off_board(const std::vector<Cell>& cells, int height, int width) {
     const auto off = std::count_if(cells.begin(), cells.end(),
                                    [&](const Cell& c) { return !on_board(c.y, c.x, height, width); });
-    if (off * 2 <= static_cast<long>(cells.size())) return std::nullopt;
+    if (off == 0) return std::nullopt;
     OffBoard result{static_cast<int>(off), static_cast<int>(cells.size()), OffBoard::Cause::unknown};
     // A coordinate of -1 (negative, or too large for an int) is fixed by none of these.
     using Cause = OffBoard::Cause;
@@ -50,7 +56,8 @@ std::string off_board_text(const OffBoard& off, int height, int width) {
                           "they are all on the board";
         case OffBoard::Cause::unknown: break;
     }
-    return text + ": are its coordinates counted from 1, or y and x swapped?";
+    // A few cells off the board may be meant (a pattern cut by the edge); most of them rarely are.
+    return text + (off.mostly() ? ": are its coordinates counted from 1, or y and x swapped?" : ": nothing is placed there");
 }
 
 MoveReport OffBoardWatch::move(const Board& board, int seat, int tick) {

@@ -16,13 +16,19 @@ struct OffBoard {
     int off = 0;    // cells off the board
     int total = 0;  // cells the reply asked for
     Cause cause = Cause::unknown;
+    bool mostly() const { return off * 2 > total; }
 };
 
-// When more than half of `cells` lie off a `height` x `width` board: how many, and the first of
-// these that puts every cell on the board: counted from 1, y and x swapped, or both.
+// When any of `cells` lies off a `height` x `width` board: how many, and the first of these that
+// puts every cell on the board: counted from 1, y and x swapped, or both.
+std::optional<OffBoard> off_board(const std::vector<Cell>& cells, int height, int width);
+
+// off_board() when more than half of `cells` lie off the board: a warning (a partly off-board
+// move is only a note, in check).
 std::optional<OffBoard> mostly_off_board(const std::vector<Cell>& cells, int height, int width);
 
-// "5 of 6 cells off the 20x30 board (y 0..19, x 0..29): are its coordinates counted from 1?"
+// "5 of 6 cells off the 20x30 board (y 0..19, x 0..29): are its coordinates counted from 1?"; a
+// move with at most half of its cells off, and no likely cause, is told nothing is placed there.
 std::string off_board_text(const OffBoard& off, int height, int width);
 
 // Passes each move to another Mover and counts the replies whose cells lie mostly off the board,

@@ -82,7 +82,69 @@ TEST_CASE("bot check: the late-game board is played once a seat, and its longest
     REQUIRE(r.late_game);
     CHECK(r.late_game->live_cells > 100);
     CHECK(r.late_game->timeouts == 2);
-    CHECK(r.moves == 2 * 2 * 2 + 2);
+    // Then the sparser boards, each once: none times out, so it does from the late game's 30% on.
+    CHECK(r.moves == 2 * 2 * 2 + 2 + 3);
+    CHECK(r.late_game->slow_from_percent == 30);
+    CHECK(r.late_game->in_time_percent == 20);
+    // Slowness on boards denser than games mostly reach is no broken protocol: the check passes.
+    CHECK(r.timeouts == 2);
+    CHECK(r.invalid == 0);
+    CHECK(r.passes());
+}
+
+TEST_CASE("bot check: timeouts from a density below the late game's are reported from the sparsest that timed out") {
+    // 20x20: 5% is about 20 cells, 10% 40; the busy board, answered in time, is another count.
+    const Board& busy = check_boards(small_board())[1].board;
+    const std::int64_t busy_cells = busy.population(Player::one) + busy.population(Player::two);
+    Answering bot([busy_cells](std::int64_t cells, int) {
+        return cells > 30 && cells != busy_cells ? forfeit(ForfeitKind::timeout, std::to_string(cells))
+                                                 : valid(milliseconds(5));
+    });
+    CheckReport r = check(bot, RunMode::per_move, small_board());
+    REQUIRE(r.late_game);
+    CHECK(r.late_game->slow_from_percent == 10);
+    CHECK(r.late_game->slow_from_cells > 30);
+    CHECK(r.late_game->in_time_percent == 5);
+    CHECK(r.passes());
+    // A bot in time everywhere tries no sparser board.
+    Answering quick([](std::int64_t, int) { return valid(milliseconds(5)); });
+    r = check(quick, RunMode::per_move, small_board());
+    CHECK(r.late_game->slow_from_percent == 0);
+    CHECK(r.moves == 10);
+}
+
+TEST_CASE("bot check: the sample boards come at the ticks a game has them, runs counting on from there") {
+    const std::vector<CheckBoard> boards = check_boards(GameConfig{1000, 1000, 10000});
+    CHECK(boards[0].tick == 0);
+    CHECK(boards[1].tick == 1000);
+    CHECK(boards[2].tick == 5000);
+    CHECK(boards[3].tick == 9000);
+    CHECK(boards[1].tick_of(2, 10000) == 1002);
+    CHECK(boards[3].tick_of(5, 9003) == 9002);  // never past the game's last tick
+    CheckBoard fixed{"board from --board", Board(5, 5)};
+    fixed.tick = 7;
+    fixed.same_tick = true;
+    CHECK(fixed.tick_of(3, 100) == 7);
+    std::vector<int> ticks;
+    Answering bot([](std::int64_t, int) { return valid(milliseconds(1)); });
+    const CheckedBot checked{bot, bot, RunMode::per_move, {}};
+    check_bot(checked, check_boards(GameConfig{20, 20, 100}), CheckSettings{2, 100, false},
+              [&](const CheckedMove& m) { ticks.push_back(m.tick); });
+    CHECK(ticks == std::vector<int>{0, 1, 0, 1, 10, 11, 10, 11, 90, 90});
+}
+
+TEST_CASE("bot check: a failure repeated identically ends the check after a few moves; varied ones do not") {
+    Answering same([](std::int64_t, int) { return forfeit(ForfeitKind::exit_status, "Traceback\nKeyError\n"); });
+    CheckReport r = check(same, RunMode::per_move, small_board());
+    CHECK(r.stopped);
+    CHECK(r.moves == kSameFailureStop);
+    CHECK(same.moves == kSameFailureStop);
+    CHECK_FALSE(r.passes());
+    int n = 0;
+    Answering varied([&n](std::int64_t, int) { return forfeit(ForfeitKind::exit_status, std::to_string(++n)); });
+    r = check(varied, RunMode::per_move, small_board());
+    CHECK_FALSE(r.stopped);
+    CHECK(r.moves == 10);
 }
 
 TEST_CASE("bot check: valid replies pass, each move told as made, the time per game from the median") {
@@ -123,10 +185,10 @@ TEST_CASE("bot check: a forfeited move fails the check; in the sandbox its stder
 
 TEST_CASE("bot check: a persistent bot's timeouts are moves it may not have flushed") {
     Answering bot([](std::int64_t, int) { return forfeit(ForfeitKind::timeout); });
-    // Two runs a seat on three boards, one on the late-game board.
-    CHECK(check(bot, RunMode::persistent, small_board()).unflushed == 10);
+    // The same timeout each time: the check ends after kSameFailureStop of them.
+    CHECK(check(bot, RunMode::persistent, small_board()).unflushed == kSameFailureStop);
     CHECK(check(bot, RunMode::per_move, small_board()).unflushed == 0);
-    CHECK(check(bot, RunMode::per_move, small_board()).timeouts == 10);
+    CHECK(check(bot, RunMode::per_move, small_board()).timeouts == kSameFailureStop);
 }
 
 TEST_CASE("bot check: slow moves, and whether starting the bot or its own work takes the time") {
@@ -177,9 +239,11 @@ TEST_CASE("bot check: a warm bot whose replies differ from its cold ones fails, 
 }
 
 TEST_CASE("bot check: timeouts warm and cold are the same reply, whatever their words") {
-    const auto timeout = [](const char* words) {
+    // Each with words of its own: the same failure in a row would end the check before the comparison.
+    int n = 0;
+    const auto timeout = [&n](const char* words) {
         MoveReport m;
-        m.forfeit = Forfeit{ForfeitKind::timeout, words};
+        m.forfeit = Forfeit{ForfeitKind::timeout, words + std::to_string(++n)};
         return m;
     };
     Answering warm([&](std::int64_t, int) { return timeout("no reply within the limit: the time went into its own work"); });

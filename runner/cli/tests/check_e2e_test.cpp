@@ -106,7 +106,9 @@ TEST_CASE("check e2e: a persistent bot that does not flush is told to, not to mi
     INFO("stdout: " << r.out << "stderr: " << r.err);
     CHECK(r.exit_status == 3);
     CHECK(contains(r.out, "FORFEIT timeout: no reply line within the limit of 300 ms"));
-    CHECK(contains(r.out, "warning: 4 moves got no reply line within the time limit: did it flush stdout after each line?"));
+    // The same timeout three times in a row ends the check.
+    CHECK(contains(r.out, "warning: 3 moves got no reply line within the time limit: did it flush stdout after each line?"));
+    CHECK(contains(r.out, "  stopped: the same failure 3 times in a row; its other moves would say no more\n"));
     CHECK_FALSE(contains(r.out, "starting"));
 }
 
@@ -127,7 +129,7 @@ TEST_CASE("check e2e: --help names the exit status of a bot that fails the check
     Fixture f;
     RunOutcome r = f.runner({"check", "--help"});
     CHECK(r.exit_status == 0);
-    CHECK(contains(r.out, "3 when the bot fails the check"));
+    CHECK(contains(r.out, "3 when a bot fails the check"));
     CHECK(contains(r.out, "1 when the runner itself failed"));
 }
 
@@ -143,6 +145,20 @@ TEST_CASE("check e2e: a bot whose cells land off the board is warned, with the l
                           "the board\n"));
     CHECK(contains(r.out, "  warning: 6 of 6 replies put most of their cells off the board, where nothing is placed; "
                           "the first: 2 of 2 cells off the 30x20 board"));
+}
+
+TEST_CASE("check e2e: a move with some of its cells off the board is noted, not passed silently") {
+    Fixture f;
+    // Two of four cells on a 20x20 board, two off it.
+    std::ofstream(f.bots / "edge.sh") << "echo '[[0,0],[0,1],[0,20],[20,0]]'\n";
+    RunOutcome r = f.check("edge.sh");
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);  // valid moves: a note, not a failure
+    CHECK(contains(r.out, "valid, 4 cells (2 would be placed): [[0,0],[0,1],[0,20],[20,0]]\n      note: 2 of 4 cells "
+                          "off the 20x20 board (a cell is [y, x], y 0..19, x 0..19): nothing is placed there\n"));
+    CHECK(contains(r.out, "  note: 6 of 6 replies put some of their cells off the board, where nothing is placed; "
+                          "the first: 2 of 4 cells off the 20x20 board"));
+    CHECK_FALSE(contains(r.out, "warning: 2 of 4"));
 }
 
 TEST_CASE("check e2e: check --board GAME --tick T plays a move as the game gave it: its GOL_SEED, its time limit, "
@@ -192,4 +208,42 @@ TEST_CASE("check e2e: check --board GAME --tick T plays a move as the game gave 
     r = f.check("seeded.sh", {"--board", replay.string(), "--tick", "3"});
     CHECK(r.exit_status == 2);
     CHECK(contains(r.err, "tick 3 is not in the game: it has ticks 0..2"));
+}
+
+TEST_CASE("check e2e: several bots, or a folder of them, are each checked and summed up in a table") {
+    Fixture f;
+    const fs::path folder = f.root.path() / "field";
+    fs::create_directories(folder);
+    std::ofstream(folder / "quiet.sh") << "echo '[]'\n";
+    std::ofstream(folder / "noisy.sh") << "echo 'thinking...'\n";
+    std::ofstream(folder / "notes.xyz") << "not a bot\n";
+    RunOutcome r = f.check((folder).string());
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 3);  // one fails, one cannot be used
+    // The table, and the same bot failing the same way each move ended after three.
+    for (const char* text : {"\nsummary:\n  bot       protocol verdict             moves ",
+                             "\n  quiet     argv     OK                  6 ", "\n  noisy     argv     NOT OK: 3 forfeited 3 ",
+                             "\n  notes.xyz -        NOT USABLE          - ", "notes.xyz: NOT USABLE: ",
+                             "  1 of 3 bots pass\n", "  stopped: the same failure 3 times in a row"})
+        CHECK(contains(r.out, text));
+    // Bots named one by one; all pass: exit 0.
+    r = f.check((folder / "quiet.sh").string(), {(folder / "quiet.sh").string()});
+    CHECK(r.exit_status == 0);
+    CHECK(contains(r.out, "  2 of 2 bots pass\n"));
+}
+
+TEST_CASE("check e2e: timeouts only on boards denser than games reach are a warning with the density, not a failure") {
+    Fixture f;
+    // Sleeps past the limit when over 60 cells are alive: 20x20's late-game board has about 120,
+    // its busy board about 40; of the sparser boards, 20% alive (about 80) times out, 10% does not.
+    std::ofstream(f.bots / "dense_slow.sh")
+        << "n=$(printf %s \"$1\" | tr -cd '(' | wc -c)\n[ \"$n\" -gt 60 ] && sleep 2\necho '[]'\n";
+    RunOutcome r = f.check("dense_slow.sh", {"--time-limit", "300"});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 0);
+    for (const char* text : {"late-game board (", "), seat 1, tick 9000:\n", "  board 20% alive (",
+                             "  warning: slow on dense boards: its moves time out from about 20% of the board alive (",
+                             "; in time at 10%), denser than most games reach",
+                             "  OK: every reply was valid, but for the timeouts on dense boards (a warning, above)\n"})
+        CHECK(contains(r.out, text));
 }

@@ -208,8 +208,8 @@ TEST_CASE("e2e: replay --board prints the JSON a seat was sent, and check --boar
     CHECK(contains(r.out, "  board:    " + board.string() + ", 20x20, as seat 2 at tick 2\n"));
     CHECK_FALSE(contains(r.out, "note:"));
     CHECK(contains(r.out, "  board from --board ("));
-    CHECK(contains(r.out, "), seat 2:\n"));
-    CHECK_FALSE(contains(r.out, "seat 1:"));
+    CHECK(contains(r.out, "), seat 2, tick 2:\n"));
+    CHECK_FALSE(contains(r.out, "seat 1,"));
     CHECK(contains(r.out, ": [[8,4],[8,5],[9,4],[9,5]]\n"));
     CHECK_FALSE(contains(r.out, "a board over 128 KiB"));  // the game's board was small
 
@@ -252,7 +252,7 @@ TEST_CASE("e2e: small words: a missing bot named, check . by its folder's name, 
     CHECK(contains(r.err, "runner: error: duel is missing B (Second bot): runner duel [OPTIONS] A B (runner duel --help)\n"));
     r = f.runner({"check"});
     CHECK(r.exit_status == 2);
-    CHECK(contains(r.err, "check is missing BOT (A path, or a name under --bots)"));
+    CHECK(contains(r.err, "check is missing BOT (A path, or a name under --bots;"));
 
     // A manifest bot without a "name", checked from inside its folder, is named by the folder.
     fs::create_directories(f.bots / "mine");

@@ -48,12 +48,12 @@ struct BigBoardReply {
 BigBoardReply big_board_reply(const std::string& out) {
     const std::string head = "big board (";
     const std::size_t at = out.find(head);
-    const std::size_t seat = out.find("seat 1:\n", at);
+    const std::size_t seat = out.find("seat 1, ", at);  // "seat 1, tick T:"
     if (at == std::string::npos || seat == std::string::npos) return {};
     BigBoardReply r;
     r.cells = std::stol(out.substr(at + head.size()));
     // The next line: "    12.3 ms  REPLY".
-    const std::size_t line = seat + 8, end = out.find('\n', line);
+    const std::size_t line = out.find('\n', seat) + 1, end = out.find('\n', line);
     const std::size_t reply = out.find(" ms  ", line);
     if (reply == std::string::npos || reply > end) return {};
     r.reply = out.substr(reply + 5, end - reply - 5);

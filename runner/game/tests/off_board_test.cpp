@@ -21,6 +21,18 @@ TEST_CASE("off board: only a reply with more than half of its cells off the boar
     CHECK(off->total == 3);
 }
 
+TEST_CASE("off board: any cell off the board is found, and a move with at most half of them off is not mostly off") {
+    CHECK_FALSE(off_board({{0, 0}, {9, 19}}, 10, 20));
+    const auto partly = off_board({{0, 0}, {1, 1}, {10, 0}, {0, 20}}, 10, 20);
+    REQUIRE(partly);
+    CHECK(partly->off == 2);
+    CHECK(partly->total == 4);
+    CHECK_FALSE(partly->mostly());
+    CHECK(off_board_text(*partly, 10, 20) ==
+          "2 of 4 cells off the 20x10 board (a cell is [y, x], y 0..9, x 0..19): nothing is placed there");
+    CHECK(off_board({{10, 0}, {0, 20}, {1, 1}}, 10, 20)->mostly());
+}
+
 TEST_CASE("off board: the likely cause is the first fix that puts every cell on the board") {
     using Cause = OffBoard::Cause;
     // Counted from 1: the last row and column are 10 and 20.
