@@ -3,6 +3,7 @@
 #include "runner/bots/move_forfeit.hpp"
 #include "runner/game/protocol.hpp"
 #include "runner/sys/cpu_pin.hpp"
+#include "runner/sys/helper_programs.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/sandbox.hpp"
 
@@ -115,7 +116,7 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     if (const std::string name = warm_script_name(bot_.command);
         bot_.spec.protocol != Protocol::persistent && bot_.spec.protocol != Protocol::tlv && host.warm &&
         bot_.spec.warm && !name.empty())
-        if (std::optional<fs::path> script = warm_script(name)) warm_script_ = script->string();
+        if (warm_script(name)) warm_script_ = name;
     spawn_spec_ = make_spawn_spec(false);
     if (long_library_) long_board_spec_ = make_spawn_spec(true);
 }
@@ -123,11 +124,11 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
 SandboxView BotPlayer::sandbox_view(bool long_board) const {
     SandboxView view;
     view.mounts = sandbox_->stage(staging_key(bot_), bot_.files);
-    if (long_board) {
-        std::vector<SandboxView::Mount> library =
-            sandbox_->stage("preload library", {*long_library_}, Sandbox::Files::host);
-        view.mounts.insert(view.mounts.end(), library.begin(), library.end());
-    }
+    if (long_board)
+        for (SandboxView::Mount mount : sandbox_->stage("preload library", {*long_library_}, Sandbox::Files::host)) {
+            mount.target = sandboxed_library_dir;  // as the launcher's folder (Launcher::make)
+            view.mounts.push_back(std::move(mount));
+        }
     view.tmpfs.push_back({kScratchInside, limits_.scratch_bytes, Sandbox::tmp_files});
     // Copies, made once per run: the bot's user may not reach the originals (a root's pyenv).
     for (const fs::path& dir : interpreters_) {
@@ -160,11 +161,11 @@ CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     }
     std::vector<std::string> extra_env;
     if (long_board) {
-        extra_env = long_argument_environment(*long_library_, command.size());
+        const fs::path library =
+            sandbox_ ? fs::path(sandboxed_library_dir) / long_library_->filename() : *long_library_;
+        extra_env = long_argument_environment(library, command.size());
         command.push_back(long_argument_placeholder);
     }
-    // Unsandboxed, found in the runner's PATH as a plain spawn would; inside, in the bot's.
-    if (!sandbox_) command[0] = find_program(command[0]);
     spec.argv = command;
     spec.env = env_;
     spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
@@ -178,10 +179,12 @@ CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     return spec;
 }
 
-MoveReport BotPlayer::move(const Board& board, int seat, int tick) {
+MoveReport BotPlayer::move(const Board& board, int seat, int tick) try {
     if (bot_.spec.protocol == Protocol::tlv) return move_tlv(board, seat);
     encode_board(board, seat, tick, board_json_);
     return move(board_json_);
+} catch (const RunnerFault& e) {
+    throw RunnerFault(bot_.spec.name + "'s move at tick " + std::to_string(tick) + ": " + e.what());
 }
 
 MoveReport BotPlayer::move(const std::string& board_json) {

@@ -1,7 +1,6 @@
 #include "runner/bots/move_forfeit.hpp"
 
 #include <signal.h>
-#include <sys/wait.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -24,12 +23,6 @@ std::string with_last_stderr_line(std::string detail, std::string_view err) {
     return detail;
 }
 
-// "exit status 1", "killed by signal 9 (Killed)".
-std::string how_it_ended(const MoveOutcome& o) {
-    return o.signal ? "killed by signal " + std::to_string(o.signal) + " (" + ::strsignal(o.signal) + ")"
-                    : "exit status " + std::to_string(o.exit_status);
-}
-
 std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r) {
     const ResourceLimits& limits = r.limits;
     const std::string cpu = "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move";
@@ -37,9 +30,9 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
     const std::string memory = "memory limit of " + mib(limits.address_space) + " of address space";
     const std::string processes = "process limit of " + std::to_string(limits.processes) + " processes and threads";
     const std::string tmp = "size limit of " + mib(r.tmp_bytes) + " on /tmp, /dev/shm and $GOL_SCRATCH each";
-    if (o.signal == SIGXCPU) return over_limit(cpu, "SIGXCPU", "its own work took that long; compute less per move");
-    if (o.signal == SIGXFSZ) return over_limit(file, "SIGXFSZ", "write smaller files");
-    if (o.signal == 0 && o.exit_status == 0) return std::nullopt;
+    if (o.ended.signal == SIGXCPU) return over_limit(cpu, "SIGXCPU", "its own work took that long; compute less per move");
+    if (o.ended.signal == SIGXFSZ) return over_limit(file, "SIGXFSZ", "write smaller files");
+    if (o.ended.signal == 0 && o.ended.exit_status == 0) return std::nullopt;
     struct Sign {
         const char* text;
         const std::string& limit;
@@ -62,7 +55,7 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
                              Sign{"No space left on device", tmp, r.tmp_bytes,
                                   "write less, and fewer files, there"}})
         if (sign.value != 0 && o.err.find(sign.text) != std::string_view::npos)
-            return over_limit(sign.limit, how_it_ended(o), sign.fix);
+            return over_limit(sign.limit, o.ended.words(), sign.fix);
     return std::nullopt;
 }
 
@@ -83,16 +76,11 @@ std::string hint(std::string_view err) {
 }
 
 Forfeit ended(const MoveOutcome& o, const ForfeitRules& r) {
-    const ForfeitKind kind = o.signal ? ForfeitKind::signal : ForfeitKind::exit_status;
-    if (r.run == ForfeitRules::Run::persistent)
-        return Forfeit{kind, with_last_stderr_line("the bot's process ended (" + how_it_ended(o) + ") before replying",
-                                                   o.err) +
-                                 hint(o.err)};
-    return Forfeit{kind, with_last_stderr_line(o.signal ? "the bot was killed by signal " + std::to_string(o.signal) +
-                                                              " (" + ::strsignal(o.signal) + ")"
-                                                        : "the bot exited with status " + std::to_string(o.exit_status),
-                                               o.err) +
-                             hint(o.err)};
+    const Ended& e = o.ended;
+    const std::string how = r.run == ForfeitRules::Run::persistent ? "the bot's process ended (" + e.words() + ") before replying"
+                            : e.signal ? "the bot was " + e.words()
+                                       : "the bot exited with status " + std::to_string(e.exit_status);
+    return Forfeit{e.signal ? ForfeitKind::signal : ForfeitKind::exit_status, with_last_stderr_line(how, o.err) + hint(o.err)};
 }
 
 }  // namespace
@@ -101,12 +89,10 @@ MoveOutcome move_outcome(const RunOutcome& run) {
     MoveOutcome o;
     switch (run.kind) {
         case RunOutcome::Kind::exited:
-            o.kind = run.exit_status == 0 ? MoveOutcome::Kind::replied : MoveOutcome::Kind::ended;
-            o.exit_status = run.exit_status;
-            break;
         case RunOutcome::Kind::signaled:
-            o.kind = MoveOutcome::Kind::ended;
-            o.signal = run.signal;
+            o.ended = {run.exit_status, run.signal};
+            o.kind = run.kind == RunOutcome::Kind::exited && run.exit_status == 0 ? MoveOutcome::Kind::replied
+                                                                                : MoveOutcome::Kind::ended;
             break;
         case RunOutcome::Kind::timed_out: o.kind = MoveOutcome::Kind::timed_out; break;
         case RunOutcome::Kind::stdout_overflow: o.kind = MoveOutcome::Kind::stdout_overflow; break;
@@ -135,8 +121,7 @@ MoveOutcome move_outcome(const Launcher::LineReply& reply) {
         case Kind::extra_output: o.kind = MoveOutcome::Kind::extra_output; break;
         case Kind::exited:
             o.kind = MoveOutcome::Kind::ended;
-            o.exit_status = WIFEXITED(reply.wait_status) ? WEXITSTATUS(reply.wait_status) : 0;
-            o.signal = WIFSIGNALED(reply.wait_status) ? WTERMSIG(reply.wait_status) : 0;
+            o.ended = ended_by(reply.wait_status);
             break;
     }
     return o;

@@ -27,8 +27,7 @@ struct MoveOutcome {
         extra_output      // a persistent bot wrote beyond its previous reply's line
     };
     Kind kind = Kind::replied;
-    int exit_status = 0;  // ended
-    int signal = 0;       // ended: the signal that killed it, 0 when it exited
+    Ended ended;  // ended: how
     std::string start_error;  // could_not_start
     std::string_view err;     // its stderr, as far as it was kept
     // The move's CPU time where it is known: its control group's, else its launcher's count

@@ -56,10 +56,6 @@ void TlvBot::start(CommandSpec spec, int width, int height, std::chrono::millise
     started_ = true;
     const Clock::time_point deadline = Clock::now() + limit;
     Launcher::Listener listener = launcher_.listen();
-    if (!listener.fd) {
-        lost_ = "could not start the bot: " + listener.error;
-        return;
-    }
     const std::string port = std::to_string(listener.port);
     spec.argv = tlv_command(std::move(spec.argv), kHost, listener.port, width, height);
     spec.env->insert(spec.env->end(), {"GOL_ARENA_HOST=" + kHost, "GOL_ARENA_PORT=" + port,

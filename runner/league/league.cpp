@@ -157,13 +157,15 @@ public:
         --counts_.running;
         progress_.game_abandoned(counts_);
     }
-    void fail(std::string message) {
+    // A game that could not be played (nothing of it is stored), and why; the first why is told.
+    void fail(const std::array<std::string, 2>& bots, std::string why) {
         std::lock_guard lock(mutex_);
-        if (error_.empty()) error_ = std::move(message);
+        unplayed_ += (unplayed_.empty() ? "" : ", ") + bots[0] + " vs " + bots[1];
+        if (why_.empty()) why_ = std::move(why);
     }
     std::string error() {
         std::lock_guard lock(mutex_);
-        return error_;
+        return unplayed_.empty() ? "" : "could not play " + unplayed_ + " (nothing of it stored): " + why_;
     }
     int played() {
         std::lock_guard lock(mutex_);
@@ -178,7 +180,8 @@ private:
     std::mutex mutex_;
     LeagueProgress& progress_;
     LeagueCounts counts_;
-    std::string error_;
+    std::string unplayed_;  // "a vs b, c vs d"
+    std::string why_;
 };
 
 // The league's bots, prepared, and its games in schedule order.
@@ -417,7 +420,7 @@ void play_games(const LeagueOptions& o, const League& l, const std::vector<const
             } catch (const GameInterrupted&) {
                 state.abandoned();
             } catch (const std::exception& e) {
-                state.fail("game " + g.inputs.bots[0] + " vs " + g.inputs.bots[1] + ": " + e.what());
+                state.fail(g.inputs.bots, e.what());
                 state.abandoned();
             }
         }
