@@ -1,5 +1,7 @@
 #include "runner/bots/move_forfeit.hpp"
 
+#include "runner/game/protocol.hpp"
+
 #include <signal.h>
 
 #include <cerrno>
@@ -7,6 +9,13 @@
 #include <cstring>
 
 namespace gol::runner {
+
+namespace {
+
+// How much of a reply's stdout a report keeps, for the words on a forfeited turn.
+constexpr std::size_t kOutputPreview = 200;
+
+}  // namespace
 
 std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
@@ -109,7 +118,7 @@ MoveOutcome move_outcome(const RunOutcome& run) {
 
 MoveOutcome move_outcome(const Launcher::LineReply& reply) {
     MoveOutcome o;
-    o.cpu = reply.cpu;
+    if (reply.kind == Launcher::LineReply::Kind::line) o.cpu = reply.cpu;
     o.out_of_memory = reply.out_of_memory;
     o.elapsed = reply.elapsed;
     o.board_unread = reply.input_unread;
@@ -214,6 +223,18 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r)
         case Kind::extra_output: return Forfeit{ForfeitKind::protocol, "wrote more than one line for the previous tick"};
     }
     return std::nullopt;
+}
+
+MoveReport move_report(MoveOutcome outcome, const ForfeitRules& rules, std::string_view out) {
+    MoveReport report;
+    report.startup = rules.startup;
+    report.elapsed = outcome.elapsed;
+    report.cpu = outcome.cpu;
+    report.out = out.substr(0, kOutputPreview);
+    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, rules)) report.forfeit = std::move(forfeit);
+    else static_cast<Move&>(report) = parse_reply(out);
+    report.err = std::move(outcome.err);
+    return report;
 }
 
 }  // namespace gol::runner
