@@ -15,15 +15,13 @@ namespace {
 // How much of a reply's stdout a report keeps, for the words on a forfeited turn.
 constexpr std::size_t kOutputPreview = 200;
 
-}  // namespace
-
+// "64 MiB".
 std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
+// A resource-limit forfeit in words: which limit, how it showed, and what the bot can do.
 Forfeit over_limit(const std::string& limit, const std::string& how, const char* fix) {
     return Forfeit{ForfeitKind::resource_limit, "the bot went over its " + limit + " (" + how + "): " + fix};
 }
-
-namespace {
 
 // `detail` and the last line of the bot's stderr, when it wrote one: a crash's traceback ends
 // with the line that names the error.

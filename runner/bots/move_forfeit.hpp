@@ -77,9 +77,4 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& outcome, const ForfeitRul
 // the start of its stdout. Every conversation with a bot ends its move here.
 MoveReport move_report(MoveOutcome outcome, const ForfeitRules& rules, std::string_view out);
 
-// A resource-limit forfeit in words: which limit, how it showed, and what the bot can do.
-Forfeit over_limit(const std::string& limit, const std::string& how, const char* fix);
-// "64 MiB".
-std::string mib(std::uint64_t bytes);
-
 }  // namespace gol::runner
