@@ -163,9 +163,17 @@ public:
         unplayed_ += (unplayed_.empty() ? "" : ", ") + bots[0] + " vs " + bots[1];
         if (why_.empty()) why_ = std::move(why);
     }
+    // Games an error left unplayed, not one of them started.
+    void not_started(std::size_t games) {
+        std::lock_guard lock(mutex_);
+        if (!unplayed_.empty()) not_started_ += games;
+    }
     std::string error() {
         std::lock_guard lock(mutex_);
-        return unplayed_.empty() ? "" : "could not play " + unplayed_ + " (nothing of it stored): " + why_;
+        if (unplayed_.empty()) return "";
+        return "could not play " + unplayed_ + " (nothing of it stored)" +
+               (not_started_ ? ", nor " + count_text(static_cast<long long>(not_started_), "other game") : "") +
+               ": " + why_;
     }
     int played() {
         std::lock_guard lock(mutex_);
@@ -181,6 +189,7 @@ private:
     LeagueProgress& progress_;
     LeagueCounts counts_;
     std::string unplayed_;  // "a vs b, c vs d"
+    std::size_t not_started_ = 0;
     std::string why_;
 };
 
@@ -425,8 +434,11 @@ void play_games(const LeagueOptions& o, const League& l, const std::vector<const
             }
         }
     };
-    std::vector<std::jthread> threads;
-    for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
+    {
+        std::vector<std::jthread> threads;
+        for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
+    }
+    if (!stop.stop_requested()) state.not_started(queue.size() - std::min(next.load(), queue.size()));
 }
 
 }  // namespace

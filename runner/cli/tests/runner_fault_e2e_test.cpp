@@ -57,6 +57,9 @@ TEST_CASE("runner faults: bubblewrap that cannot start a bot's launcher stops a 
     CHECK(contains(league.err, "could not play "));
     CHECK((contains(league.err, "idle vs block") || contains(league.err, "block vs idle")));
     CHECK(contains(league.err, "(nothing of it stored)"));
+    // Both games are named, or the one that failed and the other not started.
+    CHECK(((contains(league.err, "idle vs block") && contains(league.err, "block vs idle")) ||
+           contains(league.err, "nor 1 other game")));
     CHECK((!fs::exists(results / "games") || fs::is_empty(results / "games")));
 }
 
