@@ -1,28 +1,20 @@
 #include "runner/bots/bot_player.hpp"
 
-#include "runner/bots/move_forfeit.hpp"
 #include "runner/game/protocol.hpp"
 #include "runner/sys/cpu_pin.hpp"
-#include "runner/sys/process.hpp"
+#include "runner/sys/helper_programs.hpp"
+#include "runner/sys/long_argument.hpp"
 #include "runner/sys/sandbox.hpp"
 
-#include <signal.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <optional>
+#include <stdexcept>
 
 namespace gol::runner {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr std::size_t kOutputPreview = 200;
 
 // The warm interpreter's script for `python3 FILE ...` (or python3.N) and `ruby FILE ...` (or
 // ruby3.N), by name; empty for any other command. Options before the file (-u, -m, -r) are not
@@ -44,9 +36,6 @@ std::string warm_script_name(const std::vector<std::string>& command) {
 
 // Whole seconds, rounded up: what RLIMIT_CPU takes.
 std::uint64_t seconds_up(std::chrono::milliseconds ms) { return static_cast<std::uint64_t>((ms.count() + 999) / 1000); }
-
-// A reply that arrived in time: the move it holds, or the forfeit it earns.
-void take_reply(MoveReport& result, std::string_view text) { static_cast<Move&>(result) = parse_reply(text); }
 
 }  // namespace
 
@@ -110,24 +99,29 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
     env_ = {"PATH=" + bots_path(host.interpreters), "HOME=" + scratch, "LANG=C.UTF-8", "GOL_SCRATCH=" + scratch};
     if (host.seed) env_.push_back("GOL_SEED=" + std::to_string(*host.seed));
-    if (bot_.spec.protocol == Protocol::argv) long_library_ = long_argument_library();
+    const Protocol protocol = bot_.spec.protocol;
+    if (protocol == Protocol::argv) long_library_ = long_argument_library();
     launcher_ = make_launcher();
-    if (const std::string name = warm_script_name(bot_.command);
-        bot_.spec.protocol != Protocol::persistent && bot_.spec.protocol != Protocol::tlv && host.warm &&
-        bot_.spec.warm && !name.empty())
-        if (std::optional<fs::path> script = warm_script(name)) warm_script_ = script->string();
     spawn_spec_ = make_spawn_spec(false);
-    if (long_library_) long_board_spec_ = make_spawn_spec(true);
+    rules_ = {forfeit_rules(true), forfeit_rules(false)};
+    if (protocol == Protocol::persistent) lines_.emplace(*launcher_, spawn_spec_, rules_);
+    if (protocol != Protocol::argv && protocol != Protocol::stdin) return;
+    OneShotMoves::Commands commands{spawn_spec_, std::nullopt, warm_script_name(bot_.command),
+                                    protocol == Protocol::stdin};
+    if (long_library_) commands.long_board = make_spawn_spec(true);
+    if (!host.warm || !bot_.spec.warm || commands.warm_script.empty() || !warm_script(commands.warm_script))
+        commands.warm_script.clear();
+    one_shot_.emplace(*launcher_, std::move(commands), rules_);
 }
 
 SandboxView BotPlayer::sandbox_view(bool long_board) const {
     SandboxView view;
     view.mounts = sandbox_->stage(staging_key(bot_), bot_.files);
-    if (long_board) {
-        std::vector<SandboxView::Mount> library =
-            sandbox_->stage("preload library", {*long_library_}, Sandbox::Files::host);
-        view.mounts.insert(view.mounts.end(), library.begin(), library.end());
-    }
+    if (long_board)
+        for (SandboxView::Mount mount : sandbox_->stage("preload library", {*long_library_}, Sandbox::Files::host)) {
+            mount.target = sandboxed_library_dir;  // as the launcher's folder (Launcher::make)
+            view.mounts.push_back(std::move(mount));
+        }
     view.tmpfs.push_back({kScratchInside, limits_.scratch_bytes, Sandbox::tmp_files});
     // Copies, made once per run: the bot's user may not reach the originals (a root's pyenv).
     for (const fs::path& dir : interpreters_) {
@@ -160,11 +154,11 @@ CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     }
     std::vector<std::string> extra_env;
     if (long_board) {
-        extra_env = long_argument_environment(*long_library_);
+        const fs::path library =
+            sandbox_ ? fs::path(sandboxed_library_dir) / long_library_->filename() : *long_library_;
+        extra_env = long_argument_environment(library);
         command.push_back(long_argument_placeholder);
     }
-    // Unsandboxed, found in the runner's PATH as a plain spawn would; inside, in the bot's.
-    if (!sandbox_) command[0] = find_program(command[0]);
     spec.argv = command;
     spec.env = env_;
     spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
@@ -178,60 +172,27 @@ CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     return spec;
 }
 
-MoveReport BotPlayer::move(const Board& board, int seat, int tick) {
-    if (bot_.spec.protocol == Protocol::tlv) return move_tlv(board, seat);
-    encode_board(board, seat, tick, board_json_);
-    return move(board_json_);
+MoveReport BotPlayer::move(const Board& board, int seat, int tick) try {
+    if (bot_.spec.protocol != Protocol::tlv) {
+        encode_board(board, seat, tick, board_json_);
+        return move(board_json_);
+    }
+    // Moves outside a game (check) come without begin().
+    if (!tlv_) tlv_ = std::make_unique<TlvBot>(*launcher_, spawn_spec_, rules_);
+    return tlv_->move(board, seat);
+} catch (const RunnerFault& e) {
+    throw RunnerFault(bot_.spec.name + "'s move at tick " + std::to_string(tick) + ": " + e.what());
 }
 
 MoveReport BotPlayer::move(const std::string& board_json) {
-    if (bot_.spec.protocol == Protocol::tlv) throw std::logic_error("BotPlayer::move: a tlv bot is told no board");
-    return bot_.spec.protocol == Protocol::persistent ? move_persistent(board_json) : move_once(board_json);
-}
-
-MoveReport BotPlayer::move_persistent(const std::string& board_json) {
-    MoveReport result;
-    if (gave_up_) {
-        result.forfeit = Forfeit{ForfeitKind::gave_up, "the bot sits out the rest of the game: it failed and was restarted " +
-                                                    std::to_string(max_restarts) +
-                                                    " times (its first forfeits say why)"};
-        return result;
-    }
-    MoveOutcome outcome;
-    outcome.kind = MoveOutcome::Kind::could_not_start;
-    if (!launcher_->persistent_running()) {
-        ++restarts_;
-        outcome.start_error = launcher_->start_persistent(spawn_spec_);
-        fresh_start_ = true;
-    }
-    const MoveTime time = move_time(fresh_start_);
-    fresh_start_ = false;
-    result.startup = time.startup;
-    Launcher::LineReply reply;
-    if (outcome.start_error.empty()) {
-        reply = launcher_->exchange(board_json, wall_limit(time.limit));
-        result.elapsed = reply.elapsed;
-        result.out = reply.line.substr(0, kOutputPreview);
-        result.err = std::move(reply.err);
-        outcome = move_outcome(reply);
-        outcome.err = result.err;
-    }
-    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules(time))) {
-        // Every forfeit ends the process (a reply over the CPU limit: here); the next tick starts
-        // a new one, up to max_restarts.
-        end_persistent();
-        if (restarts_ >= max_restarts) gave_up_ = true;
-        result.forfeit = std::move(forfeit);
-        return result;
-    }
-    result.cpu = reply.cpu;
-    take_reply(result, reply.line);
-    return result;
+    if (lines_) return lines_->move(board_json);
+    if (one_shot_) return one_shot_->move(board_json);
+    throw std::logic_error("BotPlayer::move: a tlv bot is told no board");
 }
 
 void BotPlayer::begin(int seat, std::string_view opponent) {
     if (bot_.spec.protocol != Protocol::tlv) return;
-    tlv_ = std::make_unique<TlvBot>(*launcher_);
+    tlv_ = std::make_unique<TlvBot>(*launcher_, spawn_spec_, rules_);
     tlv_->begin(seat, std::string(opponent));
 }
 
@@ -240,63 +201,21 @@ void BotPlayer::end(const GameResult& result) {
     tlv_.reset();
 }
 
-MoveReport BotPlayer::move_tlv(const Board& board, int seat) {
-    MoveReport result;
-    // Moves outside a game (check) come without begin(): the bot plays "check", told no board.
-    if (!tlv_) tlv_ = std::make_unique<TlvBot>(*launcher_);
-    if (!tlv_->began()) tlv_->begin(seat, "check");
-    const MoveTime time = move_time(!tlv_->started());
-    result.startup = time.startup;
-    if (!tlv_->started()) {
-        const auto start = std::chrono::steady_clock::now();
-        tlv_->start(spawn_spec_, board.width(), board.height(), wall_limit(time.limit));
-        if (!tlv_->lost())
-            result.err = "the bot identified itself as \"" + tlv_->identification() + "\"\n";
-        // Its start and its I count against its first move's time.
-        result.elapsed =
-            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
-    }
-    TlvBot::Turn turn;
-    if (!tlv_->lost())
-        turn = tlv_->turn(wall_limit(time.limit) - std::chrono::duration_cast<std::chrono::milliseconds>(result.elapsed));
-    result.elapsed += turn.elapsed;
-    result.err += turn.paused.err;
-    MoveOutcome outcome;
-    outcome.kind = turn.timed_out ? MoveOutcome::Kind::timed_out : MoveOutcome::Kind::replied;
-    outcome.cpu = turn.paused.cpu;
-    outcome.out_of_memory = turn.paused.out_of_memory;
-    outcome.elapsed = result.elapsed;
-    outcome.err = result.err;
-    std::optional<Forfeit> forfeit;
-    if (tlv_->lost() && !turn.timed_out) forfeit = Forfeit{ForfeitKind::disconnected, *tlv_->lost()};
-    else forfeit = move_forfeit(outcome, forfeit_rules(time));
-    if (forfeit) {
-        // 2014's rule: a bot that breaks the protocol or its limits is disconnected and loses.
-        forfeit->kind = ForfeitKind::disconnected;
-        if (!tlv_->lost()) tlv_->lose(forfeit->detail);
-        result.forfeit = std::move(forfeit);
-        return result;
-    }
-    result.cpu = turn.paused.cpu;
-    result.cells = std::move(turn.cells);
-    return result;
-}
-
-void BotPlayer::end_persistent() { launcher_->end_persistent(); }
-
-ForfeitRules BotPlayer::forfeit_rules(const MoveTime& time) const {
+ForfeitRules BotPlayer::forfeit_rules(bool first) const {
     ForfeitRules rules;
+    // A one-shot move's run, warm or cold, is its own to say (OneShotMoves).
     rules.run = bot_.spec.protocol == Protocol::tlv          ? ForfeitRules::Run::tlv
                 : bot_.spec.protocol == Protocol::persistent ? ForfeitRules::Run::persistent
-                : warm()                                  ? ForfeitRules::Run::warm
-                                                          : ForfeitRules::Run::cold;
-    rules.time_limit = time.limit;
-    rules.startup = time.startup;
+                                                             : ForfeitRules::Run::cold;
+    rules.startup = first && limits_.startup_limit.count() > 0;
+    rules.time_limit = limits_.time_limit + (rules.startup ? limits_.startup_limit : std::chrono::milliseconds(0));
     rules.cpu_time = limits_.cpu_time;
-    rules.wall_limit = wall_limit(time.limit);
+    // What the launcher waits for: the time limit, or the CPU-time mode's backstop.
+    rules.wall_limit = limits_.cpu_time ? rules.time_limit * MoveLimits::cpu_time_backstop : rules.time_limit;
     rules.stdout_cap = limits_.stdout_cap;
     rules.limits = limits_.resources;
-    add_startup_cpu(rules.limits, time);
+    // A JVM's start is CPU time too.
+    if (rules.limits.cpu_seconds != 0 && rules.startup) rules.limits.cpu_seconds += seconds_up(limits_.startup_limit);
     rules.tmp_bytes = sandbox_ ? Sandbox::tmp_bytes : 0;
     if (sandbox_ && sandbox_->groups().holds("memory")) rules.group_memory = limits_.resources.address_space;
     return rules;
@@ -304,104 +223,5 @@ ForfeitRules BotPlayer::forfeit_rules(const MoveTime& time) const {
 
 // The launcher's end ends the bot's namespace, a persistent bot's processes with it.
 BotPlayer::~BotPlayer() = default;
-
-BotPlayer::MoveTime BotPlayer::move_time(bool first) const {
-    const bool startup = first && limits_.startup_limit.count() > 0;
-    return {limits_.time_limit + (startup ? limits_.startup_limit : std::chrono::milliseconds(0)), startup};
-}
-
-std::chrono::milliseconds BotPlayer::wall_limit(std::chrono::milliseconds time_limit) const {
-    return limits_.cpu_time ? time_limit * MoveLimits::cpu_time_backstop : time_limit;
-}
-
-void BotPlayer::add_startup_cpu(ResourceLimits& limits, const MoveTime& time) const {
-    if (limits.cpu_seconds != 0 && time.startup) limits.cpu_seconds += seconds_up(limits_.startup_limit);
-}
-
-void BotPlayer::with_limit(CommandSpec& spec, const MoveTime& time) const {
-    spec.timeout = wall_limit(time.limit);
-    add_startup_cpu(spec.limits, time);
-}
-
-std::optional<RunOutcome> BotPlayer::move_warm(const std::string& board_json, const MoveTime& time) {
-    CommandSpec spec = spawn_spec_;
-    with_limit(spec, time);
-    // No exec, so no limit on an argument's length: a long board is an argument like any.
-    if (bot_.spec.protocol == Protocol::stdin) spec.stdin_data = board_json + "\n";
-    else spec.argv.push_back(board_json);
-    std::optional<RunOutcome> run = launcher_->run_warm(spec, warm_script_);
-    // A launcher that cannot keep a warm interpreter (none in the bot's PATH, no /proc of its own)
-    // will not later in the game either.
-    if (!run) warm_script_.clear();
-    return run;
-}
-
-namespace {
-
-Forfeit board_too_large(std::size_t bytes, std::string_view why) {
-    return Forfeit{ForfeitKind::board_too_large, "the board is " + std::to_string(bytes) +
-                                                     " bytes of JSON, over Linux's 128 KiB limit for one argument, and " +
-                                                     std::string(why)};
-}
-
-}  // namespace
-
-std::optional<CommandSpec> BotPlayer::plain_spec(const std::string& board_json, std::optional<LongArgument>& long_board,
-                                               MoveReport& result) const {
-    CommandSpec spec = spawn_spec_;
-    if (bot_.spec.protocol == Protocol::stdin) {
-        spec.stdin_data = board_json + "\n";
-    } else if (!too_long_for_argv(board_json)) {
-        spec.argv.push_back(board_json);
-    } else if (!long_board_spec_) {
-        result.forfeit = board_too_large(
-            board_json.size(), "the runner's preload library that delivers it is missing (libgol_long_argv.so, in "
-                               "lib/gol-runner/ or lib/ beside the runner's bin/): rebuild or reinstall the runner, "
-                               "or use the stdin protocol");
-        return std::nullopt;
-    } else {
-        spec = *long_board_spec_;
-        long_board.emplace(board_json);
-        spec.pass_fd = CommandSpec::PassedFd{long_board->fd(), long_argument_fd};
-    }
-    return spec;
-}
-
-MoveReport BotPlayer::move_once(const std::string& board_json) {
-    MoveReport result;
-    std::optional<LongArgument> long_board;
-    std::optional<RunOutcome> ran;
-    const MoveTime time = move_time(!moved_);
-    moved_ = true;
-    result.startup = time.startup;
-    if (warm()) ran = move_warm(board_json, time);
-    if (!ran) {
-        std::optional<CommandSpec> spec = plain_spec(board_json, long_board, result);
-        if (!spec) return result;
-        with_limit(*spec, time);
-        ran = launcher_->run(*spec);
-    }
-    RunOutcome& run = *ran;
-    result.elapsed = run.elapsed;
-    result.cpu = run.cpu;
-    result.out = run.out.substr(0, kOutputPreview);
-    if (long_board && run.kind != RunOutcome::Kind::spawn_failed && !long_board->taken()) {
-        result.forfeit = board_too_large(
-            board_json.size(), "the bot's program did not take it from the runner's preload library (LD_PRELOAD has "
-                               "no effect on a statically linked executable): link the bot dynamically, or use the "
-                               "stdin protocol (docs/protocol.md)");
-        result.err = std::move(run.err);
-        return result;
-    }
-    result.err = std::move(run.err);
-    MoveOutcome outcome = move_outcome(run);
-    outcome.err = result.err;
-    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, forfeit_rules(time))) {
-        result.forfeit = std::move(forfeit);
-        return result;
-    }
-    take_reply(result, run.out);
-    return result;
-}
 
 }  // namespace gol::runner

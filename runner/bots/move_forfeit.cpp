@@ -1,7 +1,8 @@
 #include "runner/bots/move_forfeit.hpp"
 
+#include "runner/game/protocol.hpp"
+
 #include <signal.h>
-#include <sys/wait.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -9,25 +10,24 @@
 
 namespace gol::runner {
 
+namespace {
+
+// How much of a reply's stdout a report keeps, for the words on a forfeited turn.
+constexpr std::size_t kOutputPreview = 200;
+
+// "64 MiB".
 std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
+// A resource-limit forfeit in words: which limit, how it showed, and what the bot can do.
 Forfeit over_limit(const std::string& limit, const std::string& how, const char* fix) {
     return Forfeit{ForfeitKind::resource_limit, "the bot went over its " + limit + " (" + how + "): " + fix};
 }
-
-namespace {
 
 // `detail` and the last line of the bot's stderr, when it wrote one: a crash's traceback ends
 // with the line that names the error.
 std::string with_last_stderr_line(std::string detail, std::string_view err) {
     if (const std::vector<std::string> last = last_lines(err, 1); !last.empty()) detail += "; its stderr ends: " + last[0];
     return detail;
-}
-
-// "exit status 1", "killed by signal 9 (Killed)".
-std::string how_it_ended(const MoveOutcome& o) {
-    return o.signal ? "killed by signal " + std::to_string(o.signal) + " (" + ::strsignal(o.signal) + ")"
-                    : "exit status " + std::to_string(o.exit_status);
 }
 
 std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r) {
@@ -37,9 +37,9 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
     const std::string memory = "memory limit of " + mib(limits.address_space) + " of address space";
     const std::string processes = "process limit of " + std::to_string(limits.processes) + " processes and threads";
     const std::string tmp = "size limit of " + mib(r.tmp_bytes) + " on /tmp, /dev/shm and $GOL_SCRATCH each";
-    if (o.signal == SIGXCPU) return over_limit(cpu, "SIGXCPU", "its own work took that long; compute less per move");
-    if (o.signal == SIGXFSZ) return over_limit(file, "SIGXFSZ", "write smaller files");
-    if (o.signal == 0 && o.exit_status == 0) return std::nullopt;
+    if (o.ended.signal == SIGXCPU) return over_limit(cpu, "SIGXCPU", "its own work took that long; compute less per move");
+    if (o.ended.signal == SIGXFSZ) return over_limit(file, "SIGXFSZ", "write smaller files");
+    if (o.ended.signal == 0 && o.ended.exit_status == 0) return std::nullopt;
     struct Sign {
         const char* text;
         const std::string& limit;
@@ -62,7 +62,7 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
                              Sign{"No space left on device", tmp, r.tmp_bytes,
                                   "write less, and fewer files, there"}})
         if (sign.value != 0 && o.err.find(sign.text) != std::string_view::npos)
-            return over_limit(sign.limit, how_it_ended(o), sign.fix);
+            return over_limit(sign.limit, o.ended.words(), sign.fix);
     return std::nullopt;
 }
 
@@ -83,16 +83,11 @@ std::string hint(std::string_view err) {
 }
 
 Forfeit ended(const MoveOutcome& o, const ForfeitRules& r) {
-    const ForfeitKind kind = o.signal ? ForfeitKind::signal : ForfeitKind::exit_status;
-    if (r.run == ForfeitRules::Run::persistent)
-        return Forfeit{kind, with_last_stderr_line("the bot's process ended (" + how_it_ended(o) + ") before replying",
-                                                   o.err) +
-                                 hint(o.err)};
-    return Forfeit{kind, with_last_stderr_line(o.signal ? "the bot was killed by signal " + std::to_string(o.signal) +
-                                                              " (" + ::strsignal(o.signal) + ")"
-                                                        : "the bot exited with status " + std::to_string(o.exit_status),
-                                               o.err) +
-                             hint(o.err)};
+    const Ended& e = o.ended;
+    const std::string how = r.run == ForfeitRules::Run::persistent ? "the bot's process ended (" + e.words() + ") before replying"
+                            : e.signal ? "the bot was " + e.words()
+                                       : "the bot exited with status " + std::to_string(e.exit_status);
+    return Forfeit{e.signal ? ForfeitKind::signal : ForfeitKind::exit_status, with_last_stderr_line(how, o.err) + hint(o.err)};
 }
 
 }  // namespace
@@ -101,12 +96,10 @@ MoveOutcome move_outcome(const RunOutcome& run) {
     MoveOutcome o;
     switch (run.kind) {
         case RunOutcome::Kind::exited:
-            o.kind = run.exit_status == 0 ? MoveOutcome::Kind::replied : MoveOutcome::Kind::ended;
-            o.exit_status = run.exit_status;
-            break;
         case RunOutcome::Kind::signaled:
-            o.kind = MoveOutcome::Kind::ended;
-            o.signal = run.signal;
+            o.ended = {run.exit_status, run.signal};
+            o.kind = run.kind == RunOutcome::Kind::exited && run.exit_status == 0 ? MoveOutcome::Kind::replied
+                                                                                : MoveOutcome::Kind::ended;
             break;
         case RunOutcome::Kind::timed_out: o.kind = MoveOutcome::Kind::timed_out; break;
         case RunOutcome::Kind::stdout_overflow: o.kind = MoveOutcome::Kind::stdout_overflow; break;
@@ -123,7 +116,7 @@ MoveOutcome move_outcome(const RunOutcome& run) {
 
 MoveOutcome move_outcome(const Launcher::LineReply& reply) {
     MoveOutcome o;
-    o.cpu = reply.cpu;
+    if (reply.kind == Launcher::LineReply::Kind::line) o.cpu = reply.cpu;
     o.out_of_memory = reply.out_of_memory;
     o.elapsed = reply.elapsed;
     o.board_unread = reply.input_unread;
@@ -135,8 +128,7 @@ MoveOutcome move_outcome(const Launcher::LineReply& reply) {
         case Kind::extra_output: o.kind = MoveOutcome::Kind::extra_output; break;
         case Kind::exited:
             o.kind = MoveOutcome::Kind::ended;
-            o.exit_status = WIFEXITED(reply.wait_status) ? WEXITSTATUS(reply.wait_status) : 0;
-            o.signal = WIFSIGNALED(reply.wait_status) ? WTERMSIG(reply.wait_status) : 0;
+            o.ended = ended_by(reply.wait_status);
             break;
     }
     return o;
@@ -229,6 +221,18 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r)
         case Kind::extra_output: return Forfeit{ForfeitKind::protocol, "wrote more than one line for the previous tick"};
     }
     return std::nullopt;
+}
+
+MoveReport move_report(MoveOutcome outcome, const ForfeitRules& rules, std::string_view out) {
+    MoveReport report;
+    report.startup = rules.startup;
+    report.elapsed = outcome.elapsed;
+    report.cpu = outcome.cpu;
+    report.out = out.substr(0, kOutputPreview);
+    if (std::optional<Forfeit> forfeit = move_forfeit(outcome, rules)) report.forfeit = std::move(forfeit);
+    else static_cast<Move&>(report) = parse_reply(out);
+    report.err = std::move(outcome.err);
+    return report;
 }
 
 }  // namespace gol::runner

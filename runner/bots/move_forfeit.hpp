@@ -1,6 +1,6 @@
 // From how a bot's process ended to the forfeit it earns, whichever way the move ran (a process
-// of its own, a fork of a warm interpreter, a line to a persistent bot): one function, so every
-// protocol names a limit, a crash or a slow move in the same words.
+// of its own, a fork of a warm interpreter, a line to a persistent bot, a tlv turn): one
+// function, so every protocol names a limit, a crash or a slow move in the same words.
 #pragma once
 
 #include "runner/game/move.hpp"
@@ -27,10 +27,9 @@ struct MoveOutcome {
         extra_output      // a persistent bot wrote beyond its previous reply's line
     };
     Kind kind = Kind::replied;
-    int exit_status = 0;  // ended
-    int signal = 0;       // ended: the signal that killed it, 0 when it exited
+    Ended ended;  // ended: how
     std::string start_error;  // could_not_start
-    std::string_view err;     // its stderr, as far as it was kept
+    std::string err;          // its stderr, as far as it was kept
     // The move's CPU time where it is known: its control group's, else its launcher's count
     // (for a persistent bot RLIMIT_CPU would count the whole game).
     std::optional<std::chrono::microseconds> cpu;
@@ -41,7 +40,8 @@ struct MoveOutcome {
     bool board_unread = false;
 };
 
-// A per-move process's outcome, and a persistent bot's reply, in those terms (err left to the caller).
+// A per-move process's outcome, and a persistent bot's reply, in those terms (err left to the caller;
+// the CPU time only of a process that replied).
 MoveOutcome move_outcome(const RunOutcome& run);
 MoveOutcome move_outcome(const Launcher::LineReply& reply);
 
@@ -59,15 +59,22 @@ struct ForfeitRules {
     std::uint64_t group_memory = 0;  // the bot's control group's memory limit; 0 without one
 };
 
+// A bot's rules for one game, made when it starts: for a first move (with the start-up
+// allowance, when there is one) and for the others.
+struct MoveRules {
+    ForfeitRules first, later;
+    const ForfeitRules& of(bool first_move) const { return first_move ? first : later; }
+};
+
 // The forfeit for `outcome`, or nullopt for a reply whose text is still to be judged
 // (game/protocol.hpp). A process that ended of one of its limits gets the limit named: by its
 // signal (SIGXCPU, SIGXFSZ) or, where a limit has none or a runtime catches it, by the
 // runtime's own words on stderr.
 std::optional<Forfeit> move_forfeit(const MoveOutcome& outcome, const ForfeitRules& rules);
 
-// A resource-limit forfeit in words: which limit, how it showed, and what the bot can do.
-Forfeit over_limit(const std::string& limit, const std::string& how, const char* fix);
-// "64 MiB".
-std::string mib(std::uint64_t bytes);
+// What a move did, how it ended and the words for it: the forfeit `outcome` earns, else the move
+// its reply `out` holds (game/protocol.hpp's parse_reply), with its time, CPU time, stderr and
+// the start of its stdout. Every conversation with a bot ends its move here.
+MoveReport move_report(MoveOutcome outcome, const ForfeitRules& rules, std::string_view out);
 
 }  // namespace gol::runner

@@ -50,49 +50,49 @@ std::vector<std::string> tlv_command(std::vector<std::string> command, const std
     return command;
 }
 
-TlvBot::TlvBot(Launcher& launcher) : launcher_(launcher), never_(std::stop_token{}) {}
+TlvBot::TlvBot(Launcher& launcher, CommandSpec spec, const MoveRules& rules)
+    : launcher_(launcher), spec_(std::move(spec)), rules_(rules), never_(std::stop_token{}) {}
 
-void TlvBot::start(CommandSpec spec, int width, int height, std::chrono::milliseconds limit) {
+std::string TlvBot::start(int width, int height, Clock::time_point deadline) {
     started_ = true;
-    const Clock::time_point deadline = Clock::now() + limit;
     Launcher::Listener listener = launcher_.listen();
-    if (!listener.fd) {
-        lost_ = "could not start the bot: " + listener.error;
-        return;
-    }
     const std::string port = std::to_string(listener.port);
+    CommandSpec spec = spec_;
     spec.argv = tlv_command(std::move(spec.argv), kHost, listener.port, width, height);
     spec.env->insert(spec.env->end(), {"GOL_ARENA_HOST=" + kHost, "GOL_ARENA_PORT=" + port,
                                        "GOL_BOARD_WIDTH=" + std::to_string(width),
                                        "GOL_BOARD_HEIGHT=" + std::to_string(height)});
     if (std::string why = launcher_.start_persistent(spec); !why.empty()) {
         lost_ = why;
-        return;
+        return "";
     }
     launcher_.resume_persistent();
     if (!connection_by(listener.fd.get(), deadline)) {
-        lose("the bot did not connect to " + kHost + ":" + port + " within " + std::to_string(limit.count()) +
+        lose("the bot did not connect to " + kHost + ":" + port + " within " +
+             std::to_string(rules_.first.wall_limit.count()) +
              " ms of its start (its run's {host} and {port}, or GOL_ARENA_HOST and GOL_ARENA_PORT, give the address)");
-        return;
+        return "";
     }
     UniqueFd accepted(::accept4(listener.fd.get(), nullptr, nullptr, SOCK_CLOEXEC));
     listener.fd.reset();
     if (!accepted) {
         lose("its connection could not be accepted");
-        return;
+        return "";
     }
     connection_.emplace(std::move(accepted), "the bot");
+    std::string identification;
     try {
         tlv::Message first = connection_->receive(deadline, never_);
         if (first.type != tlv::Type::identification)
             throw ConnectionLost(std::string("its first message was '") + static_cast<char>(first.type) +
                                  "', not its identification I");
-        identification_ = std::move(first.text);
+        identification = std::move(first.text);
     } catch (const ConnectionLost& e) {
         lose(std::string("before its first turn: ") + e.what());
-        return;
+        return "";
     }
     if (!launcher_.pause_persistent().running) lose("its process ended after its I");
+    return identification;
 }
 
 TlvBot::~TlvBot() {
@@ -117,28 +117,56 @@ void TlvBot::begin(int seat, const std::string& opponent) {
     pending_.insert(0, start);
 }
 
-TlvBot::Turn TlvBot::turn(std::chrono::milliseconds limit) {
-    Turn t;
-    if (lost_) return t;
-    const Clock::time_point start = Clock::now(), deadline = start + limit;
-    if (!launcher_.resume_persistent()) {
-        lose("its process ended between its turns");
-        return t;
+MoveReport TlvBot::move(const Board& board, int seat) {
+    if (seat_ == 0) begin(seat, "check");
+    const ForfeitRules& rules = rules_.of(!started_);
+    // Its start and its I count against its first move's time.
+    const Clock::time_point start = Clock::now(), deadline = start + rules.wall_limit;
+    MoveOutcome outcome;
+    if (!started_) {
+        const std::string identification = this->start(board.width(), board.height(), deadline);
+        if (!lost_) outcome.err = "the bot identified itself as \"" + identification + "\"\n";
     }
-    try {
-        t.cells = connection_->ask_move(pending_, deadline, never_);
-        pending_.clear();
-    } catch (const ConnectionLost& e) {
-        t.elapsed = since(start);
-        t.timed_out = Clock::now() >= deadline;
-        t.paused = launcher_.pause_persistent();
-        lose(e.what());
-        return t;
+    bool turn = false;  // T was sent
+    if (!lost_) {
+        turn = launcher_.resume_persistent();
+        if (!turn) lose("its process ended between its turns");
     }
-    t.elapsed = since(start);
-    t.paused = launcher_.pause_persistent();
-    if (!t.paused.running) lose("its process ended after its M");
-    return t;
+    std::vector<Cell> cells;
+    std::string broken;  // how the connection was lost during the turn
+    if (turn) try {
+            cells = connection_->ask_move(pending_, deadline, never_);
+            pending_.clear();
+        } catch (const ConnectionLost& e) {
+            broken = e.what();
+            if (Clock::now() >= deadline) outcome.kind = MoveOutcome::Kind::timed_out;
+        }
+    outcome.elapsed = since(start);
+    if (turn) {
+        Launcher::Paused paused = launcher_.pause_persistent();
+        outcome.cpu = paused.cpu;
+        outcome.out_of_memory = paused.out_of_memory;
+        outcome.err += paused.err;
+        if (!broken.empty()) lose(std::move(broken));
+        else if (!paused.running) lose("its process ended after its M");
+    }
+    MoveReport report;
+    report.startup = rules.startup;
+    report.elapsed = outcome.elapsed;
+    report.err = outcome.err;
+    std::optional<Forfeit> forfeit = lost_ && outcome.kind != MoveOutcome::Kind::timed_out
+                                         ? Forfeit{ForfeitKind::disconnected, *lost_}
+                                         : move_forfeit(outcome, rules);
+    if (!forfeit) {
+        report.cpu = outcome.cpu;
+        report.cells = std::move(cells);
+        return report;
+    }
+    // 2014's rule: a bot that breaks the protocol or its limits is disconnected and loses.
+    forfeit->kind = ForfeitKind::disconnected;
+    if (!lost_) lose(forfeit->detail);
+    report.forfeit = std::move(forfeit);
+    return report;
 }
 
 void TlvBot::on_move(int, int seat, const MoveReport& move) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "runner/bots/connection.hpp"
+#include "runner/bots/move_forfeit.hpp"
 #include "runner/game/game_loop.hpp"
 #include "runner/sys/launcher.hpp"
 #include "runner/sys/stop_event.hpp"
@@ -23,38 +24,21 @@ std::vector<std::string> tlv_command(std::vector<std::string> command, const std
 
 class TlvBot : public GameObserver {
 public:
-    // A bot whose process `launcher` (which outlives this) runs; nothing starts until start().
-    explicit TlvBot(Launcher& launcher);
+    // A bot whose process `launcher` runs from `spec`; nothing starts until its first move.
+    // `launcher` and `rules` outlive this.
+    TlvBot(Launcher& launcher, CommandSpec spec, const MoveRules& rules);
     ~TlvBot() override;
     TlvBot(const TlvBot&) = delete;
     TlvBot& operator=(const TlvBot&) = delete;
 
-    // Why the bot is out of the game (it never connected, broke the protocol, was too slow or
-    // left), in plain words; nullopt while it plays.
-    const std::optional<std::string>& lost() const { return lost_; }
-    // Its I, as it sent it.
-    const std::string& identification() const { return identification_; }
-
     // Its seat and its opponent's name, sent as S before its first T.
     void begin(int seat, const std::string& opponent);
-    bool began() const { return seat_ != 0; }
 
-    // Starts the bot's process from `spec` once its launcher has a socket to listen on: the
-    // command's placeholders replaced (tlv_command), GOL_ARENA_HOST and GOL_ARENA_PORT (and
-    // GOL_BOARD_WIDTH, GOL_BOARD_HEIGHT) set. It must connect and send its I within `limit`;
-    // lost() says why not, when it did not.
-    void start(CommandSpec spec, int width, int height, std::chrono::milliseconds limit);
-    bool started() const { return started_; }
-
-    struct Turn {
-        std::vector<Cell> cells;
-        bool timed_out = false;  // lost(): no whole M within the limit
-        std::chrono::microseconds elapsed{0};
-        Launcher::Paused paused;  // its CPU time during the turn
-    };
-    // The bot continued, what came since its last turn sent, then T; its M within `limit`; the
-    // bot stopped again. After lost() nothing is sent.
-    Turn turn(std::chrono::milliseconds limit);
+    // A turn: at the first, its process started and connected (start); then the bot continued,
+    // what came since its last turn sent, T, and its M within the move's time; the bot held
+    // again. Every forfeit disconnects it, and it loses the game (docs/protocol.md). A move
+    // outside a game (check) plays "check" as `seat`.
+    MoveReport move(const Board& board, int seat);
 
     // The opponent's placed cells and each generation, sent with the next T.
     void on_move(int tick, int seat, const MoveReport& move) override;
@@ -63,18 +47,25 @@ public:
     // B with the game's counts, which the bot is given a moment to read; then it is ended.
     void bye(const GameResult& result);
 
-    // `why` the bot is out (lost()), and its process ended.
+private:
+    // Starts the bot's process once its launcher has a socket to listen on: the command's
+    // placeholders replaced (tlv_command), GOL_ARENA_HOST and GOL_ARENA_PORT (and
+    // GOL_BOARD_WIDTH, GOL_BOARD_HEIGHT) set. It must connect and send its I by `deadline`;
+    // lost_ says why not, when it did not. Its I, as it sent it.
+    std::string start(int width, int height, ClientConnection::Clock::time_point deadline);
+    // `why` the bot is out (lost_), and its process ended.
     void lose(std::string why);
 
-private:
-
     Launcher& launcher_;
+    CommandSpec spec_;
+    const MoveRules& rules_;
     StopEvent never_;  // the connection's waits are bounded by their deadlines alone
     std::optional<ClientConnection> connection_;
-    std::string identification_;
     std::string pending_;  // S, M and G to send with the next T
     int seat_ = 0;
     bool started_ = false;
+    // Why the bot is out of the game (it never connected, broke the protocol, was too slow or
+    // left), in plain words; nullopt while it plays.
     std::optional<std::string> lost_;
 };
 

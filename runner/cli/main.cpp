@@ -1,6 +1,7 @@
 #include "runner/cli/command.hpp"
 
 #include "runner/bots/bot.hpp"
+#include "runner/sys/launcher.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/game/replay.hpp"
 #include "runner/text/suggestion.hpp"
@@ -102,6 +103,11 @@ int main(int argc, char** argv) {
     } catch (const ReplayError& e) {
         std::cerr << "runner: error: " << e.what() << '\n';
         return 2;
+    } catch (const RunnerFault& e) {
+        // A duel's or a check's: a league tells which games it could not play.
+        std::cerr << "runner: error: stopped by a fault of the runner's, not of a bot (no result kept): " << e.what()
+                  << '\n';
+        return 1;
     } catch (const std::exception& e) {
         std::cerr << "runner: internal error: " << e.what() << '\n';
         return 1;

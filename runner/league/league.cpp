@@ -175,13 +175,23 @@ public:
         progress_.work_done(work());
         progress_.game_abandoned(counts_);
     }
-    void fail(std::string message) {
+    // A game that could not be played (nothing of it is stored), and why; the first why is told.
+    void fail(const std::array<std::string, 2>& bots, std::string why) {
         std::lock_guard lock(mutex_);
-        if (error_.empty()) error_ = std::move(message);
+        unplayed_ += (unplayed_.empty() ? "" : ", ") + bots[0] + " vs " + bots[1];
+        if (why_.empty()) why_ = std::move(why);
+    }
+    // Games an error left unplayed, not one of them started.
+    void not_started(std::size_t games) {
+        std::lock_guard lock(mutex_);
+        if (!unplayed_.empty()) not_started_ += games;
     }
     std::string error() {
         std::lock_guard lock(mutex_);
-        return error_;
+        if (unplayed_.empty()) return "";
+        return "could not play " + unplayed_ + " (nothing of it stored)" +
+               (not_started_ ? ", nor " + count_text(static_cast<long long>(not_started_), "other game") : "") +
+               ": " + why_;
     }
     LeagueCounts counts() {
         std::lock_guard lock(mutex_);
@@ -209,7 +219,9 @@ private:
     const int generations_;
     std::vector<int> running_;  // by worker: its game's generations so far, or kIdle
     long long done_ = 0;
-    std::string error_;
+    std::string unplayed_;  // "a vs b, c vs d"
+    std::size_t not_started_ = 0;
+    std::string why_;
 };
 
 // The league's bots, prepared, and its games in schedule order.
@@ -474,13 +486,16 @@ void play_games(const LeagueOptions& o, const League& l, const std::vector<const
             } catch (const GameInterrupted&) {
                 state.abandoned(worker);
             } catch (const std::exception& e) {
-                state.fail("game " + g.inputs.bots[0] + " vs " + g.inputs.bots[1] + ": " + e.what());
+                state.fail(g.inputs.bots, e.what());
                 state.abandoned(worker);
             }
         }
     };
-    std::vector<std::jthread> threads;
-    for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
+    {
+        std::vector<std::jthread> threads;
+        for (int i = 0; i < workers; ++i) threads.emplace_back(work, i);
+    }
+    if (!stop.stop_requested()) state.not_started(queue.size() - std::min(next.load(), queue.size()));
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 //   PREFIX/lib/gol-runner/libgol_long_argv.so          build/lib/libgol_long_argv.so
 //
 // Installed, the helpers have folders of their own: the sandbox shows bots a copy of the
-// launcher's whole folder (bot_player.cpp), and PREFIX/libexec is shared with other packages.
+// launcher's whole folder (launcher.cpp), and PREFIX/libexec is shared with other packages.
 #pragma once
 
 #include <filesystem>
@@ -22,6 +22,11 @@ namespace gol::runner {
 // The installed layout's folders, relative to PREFIX; CMakeLists.txt sets them and installs there.
 extern const std::string_view installed_program_dir;  // programs and scripts
 extern const std::string_view installed_library_dir;  // the preload library
+
+// Where a sandbox shows the helpers, whatever their place on the host: folders of their own,
+// which no bot's read-only folder can hold (a runner installed in ~/.local, a bot in ~).
+inline constexpr std::string_view sandboxed_program_dir = "/run/gol-runner/libexec";
+inline constexpr std::string_view sandboxed_library_dir = "/run/gol-runner/lib";
 
 // What a helper is, which decides its folder and the access it needs.
 enum class HelperKind {

@@ -123,15 +123,19 @@ std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, con
                                          ProcessRegistry* registry, const std::optional<GroupLimits>& group) {
     const std::optional<fs::path> program = launcher_program();
     if (!program)
-        throw std::runtime_error("the runner's launcher (gol-launcher, beside its bin/ or installed with it) is "
-                                 "missing, and no bot runs without it: rebuild or reinstall the runner");
+        throw RunnerFault("the runner's launcher (gol-launcher, beside its bin/ or installed with it) is missing, and "
+                          "no bot runs without it: rebuild or reinstall the runner");
     SpawnSpec spec;
-    const std::vector<std::string> command = {program->string(), std::to_string(launcher_fd)};
+    // In the sandbox its folder is shown at a place of its own: at its host path it could lie
+    // below a bot's read-only folder (a runner in ~/.local, a bot in ~), where none can be made.
+    const fs::path helpers = sandbox ? fs::path(sandboxed_program_dir) : program->parent_path();
+    const std::vector<std::string> command = {(helpers / program->filename()).string(), std::to_string(launcher_fd)};
     SandboxCommand sandboxed;
     if (sandbox) {
-        std::vector<SandboxView::Mount> launcher =
-            sandbox->stage("libexec", {program->parent_path()}, Sandbox::Files::host);
-        view.mounts.insert(view.mounts.end(), launcher.begin(), launcher.end());
+        for (SandboxView::Mount mount : sandbox->stage("libexec", {program->parent_path()}, Sandbox::Files::host)) {
+            mount.target = helpers;
+            view.mounts.push_back(std::move(mount));
+        }
         sandboxed = sandbox->command(view, command, who);
         spec.argv = std::move(sandboxed.argv);
         spec.tmpfs = std::move(sandboxed.tmpfs);
@@ -144,6 +148,7 @@ std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, con
     }
     spec.registry = registry;
     auto launcher = std::make_unique<Launcher>(std::move(spec), who.has_value());
+    launcher->helpers_ = helpers;
     launcher->mount_points_ = std::move(sandboxed.mount_points);
     if (sandbox && group && sandbox->groups().available()) launcher->group_ = sandbox->groups().make(*group);
     return launcher;
@@ -177,10 +182,10 @@ void Launcher::stop() {
     process_.reset();
 }
 
-std::string Launcher::start() {
+void Launcher::start() {
     int sv[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-        throw std::runtime_error(std::string("socketpair: ") + std::strerror(errno));
+        throw RunnerFault(std::string("the launcher's socket: socketpair: ") + std::strerror(errno));
     UniqueFd ours(sv[0]), theirs(sv[1]);
     SpawnSpec spec = start_;
     spec.pass_fd = CommandSpec::PassedFd{theirs.get(), launcher_fd};
@@ -188,17 +193,31 @@ std::string Launcher::start() {
     process_ = std::make_unique<BackgroundProcess>(spec);
     theirs.reset();
     if (!process_->started()) {
-        std::string why = process_->start_error();
+        const std::string why = process_->start_error();
         process_.reset();
-        return why;
+        throw RunnerFault("the bot's launcher could not be started: " + why);
     }
     control_ = std::move(ours);
     std::optional<gol_launch_report> ready = read_report(control_.get(), Clock::now() + kStartLimit);
-    if (ready && ready->kind == GOL_LAUNCH_READY) return "";
+    if (ready && ready->kind == GOL_LAUNCH_READY) return;
     control_.reset();
-    std::string why = "ended before it was ready (" + process_->end() + ")";
+    const std::string why = process_->end();
     process_.reset();
-    return why;
+    throw RunnerFault("the bot's launcher ended before it was ready (" + why + ")");
+}
+
+Clock::time_point Launcher::deliver(const gol_launch_request& request, const std::vector<int>& fds,
+                                   GroupCount* before) {
+    // A launcher that died between moves cannot take the request (its socket is closed) and is
+    // replaced once; one that cannot take it twice is a fault of the runner's.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (!control_) start();
+        if (before) *before = count();
+        const Clock::time_point at = Clock::now();
+        if (send_request(control_.get(), request, fds)) return at;
+        stop();
+    }
+    throw RunnerFault("the bot's launcher ended each time it was sent a request");
 }
 
 RunOutcome Launcher::run(const CommandSpec& spec) { return *run_request(spec, ""); }
@@ -236,7 +255,7 @@ Launcher::Request Launcher::make_request(const CommandSpec& spec, const std::str
     r.strings.append(spec.argv[0]).push_back('\0');
     if (!warm_script.empty()) {
         h.flags |= GOL_LAUNCH_WARM;
-        r.strings.append(warm_script).push_back('\0');
+        r.strings.append((helpers_ / warm_script).string()).push_back('\0');
     }
     for (const std::string& a : spec.argv) r.strings.append(a).push_back('\0');
     for (const std::string& e : *spec.env) r.strings.append(e).push_back('\0');
@@ -263,39 +282,28 @@ struct Launcher::Sent {
 };
 
 Launcher::Sent Launcher::send(Request& request, const std::string& name) {
-    // A launcher that died between moves cannot take the request (its socket is closed) and is
-    // replaced once. One that took it and died before saying the move started may have started
-    // it: the move is not run again, and reads as killed, as its namespace was.
+    // One that took the request and died before saying the move started may have started it:
+    // the move is not run again, and reads as killed, as its namespace was.
     Sent sent;
-    bool delivered = false;
-    for (int attempt = 0; attempt < 2 && !delivered; ++attempt) {
-        if (!control_) {
-            if (std::string why = start(); !why.empty()) {
-                sent.failed.spawn_error = "could not start " + name + ": its launcher " + why;
-                return sent;
-            }
-        }
-        sent.before = count();
-        sent.at = Clock::now();
-        delivered = send_request(control_.get(), request.header, request.fds);
-        if (!delivered) stop();
-    }
-    if (delivered && send_all(control_.get(), request.strings.data(), request.strings.size()))
+    sent.at = deliver(request.header, request.fds, &sent.before);
+    if (send_all(control_.get(), request.strings.data(), request.strings.size()))
         sent.started = read_report(control_.get(), sent.at + kStartLimit);
     // Only the child has these ends now: their EOF is its end.
     request.out.write.reset();
     request.err.write.reset();
     if (request.in) request.in->read.reset();
-    if (!delivered) {
-        sent.failed.spawn_error = "could not start " + name + ": its launcher ended";
-    } else if (!sent.started) {
+    if (!sent.started) {
         stop();
         sent.failed.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent.at);
         sent.failed.kind = RunOutcome::Kind::signaled;
         sent.failed.signal = SIGKILL;
     } else if (sent.started->kind == GOL_LAUNCH_FAILED) {
         std::string why = std::strerror(sent.started->value);
-        if (std::strcmp(sent.started->step, "execve") != 0) why += std::string(" (") + sent.started->step + ")";
+        const std::string_view step = sent.started->step;
+        // Only the bot's own program fails at its exec; a warm fork is the caller's to replace.
+        if (step != "execve" && step != "warm")
+            throw RunnerFault("the bot's launcher could not start " + name + ": " + why + " (" + std::string(step) + ")");
+        if (step != "execve") why += " (" + std::string(step) + ")";
         sent.failed.spawn_error = "could not start " + name + ": " + why;
     }
     return sent;
@@ -547,34 +555,20 @@ Launcher::Paused Launcher::pause_persistent() {
 
 Launcher::Listener Launcher::listen() {
     if (persistent_) throw std::logic_error("Launcher::listen during a persistent process");
+    gol_launch_request request{};
+    request.kind = GOL_LAUNCH_LISTEN;
+    deliver(request, {});
     Listener listener;
-    for (int attempt = 0; attempt < 2 && !listener.fd && listener.error.empty(); ++attempt) {
-        if (!control_) {
-            if (std::string why = start(); !why.empty()) {
-                listener.error = "its launcher " + why;
-                return listener;
-            }
-        }
-        // A launcher that died between moves is replaced once, as send() does.
-        if (!send_plain(GOL_LAUNCH_LISTEN)) {
-            stop();
-            continue;
-        }
-        UniqueFd passed;
-        const std::optional<gol_launch_report> r = read_report(control_.get(), Clock::now() + kStartLimit, &passed);
-        if (r && r->kind == GOL_LAUNCH_LISTENING && passed) {
-            listener.fd = std::move(passed);
-            listener.port = r->value;
-        } else if (r && r->kind == GOL_LAUNCH_FAILED) {
-            listener.error = std::string("its launcher could not listen on 127.0.0.1: ") + std::strerror(r->value) + " (" +
-                             r->step + ")";
-        } else {
-            stop();
-            listener.error = "its launcher ended when asked for a socket";
-        }
+    const std::optional<gol_launch_report> r = read_report(control_.get(), Clock::now() + kStartLimit, &listener.fd);
+    if (r && r->kind == GOL_LAUNCH_LISTENING && listener.fd) {
+        listener.port = r->value;
+        return listener;
     }
-    if (!listener.fd && listener.error.empty()) listener.error = "its launcher ended";
-    return listener;
+    if (r && r->kind == GOL_LAUNCH_FAILED)
+        throw RunnerFault(std::string("the bot's launcher could not listen on 127.0.0.1: ") + std::strerror(r->value) +
+                          " (" + r->step + ")");
+    stop();
+    throw RunnerFault("the bot's launcher ended when asked for a socket");
 }
 
 }  // namespace gol::runner

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,14 @@ namespace gol::runner {
 
 // The descriptor number the launcher gets its control socket on.
 inline constexpr int launcher_fd = GOL_LAUNCH_CONTROL_FD;
+
+// A failure of the runner's own machinery (its launcher, bubblewrap, a control group, a helper
+// file), never of the bot: it ends the duel, check or league game, which stores nothing of it,
+// rather than becoming a forfeit. A bot's own program that cannot start (missing, not
+// executable) fails at its exec, and that stays the bot's forfeit.
+struct RunnerFault : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 // The runner's gol-launcher (helper_programs.hpp), when it is there.
 std::optional<std::filesystem::path> launcher_program();
@@ -58,7 +67,7 @@ public:
     RunOutcome run(const CommandSpec& spec);
 
     // The move as run() does, but forked from the launcher's warm interpreter, which runs
-    // `warm_script` (as seen by the launcher) with spec.argv[0] and is started at the first such
+    // the helper script named `warm_script` (warm_script(), in the launcher's own folder) with spec.argv[0] and is started at the first such
     // move: spec.argv[1] is the bot's file, and no pass_fd. Its time counts from the fork.
     // nullopt when the launcher has no warm interpreter to fork from (nothing of the move ran):
     // the caller runs it the plain way.
@@ -108,11 +117,10 @@ public:
 
     // A tlv bot's address (launch_protocol.h, LISTEN): a TCP socket listening on 127.0.0.1 in
     // the launcher's network namespace (the sandbox's own, else the host's), and its port. The
-    // launcher is started first when none runs. No socket, and `error` says why, when it fails.
+    // launcher is started first when none runs. Throws RunnerFault when there is none.
     struct Listener {
         UniqueFd fd;
         int port = 0;
-        std::string error;
     };
     Listener listen();
 
@@ -120,16 +128,16 @@ public:
     int pid() const;
 
 private:
-    // Starts the launcher and waits for it to say it is ready; an empty string when it did.
-    std::string start();
+    // Starts the launcher and waits for it to say it is ready; throws RunnerFault when it is not.
+    void start();
     void stop();
     using Clock = std::chrono::steady_clock;
     // What a request carries: its header, its strings and its descriptors, and our ends of the
     // move's pipes (stdin's only with spec.stdin_data, or for a persistent process).
     struct Request;
     Request make_request(const CommandSpec& spec, const std::string& warm_script, bool persistent) const;
-    // Sends the request, starting the launcher first when none runs; the launcher's STARTED or
-    // FAILED report, or a RunOutcome for a start that failed here (spawn_failed) or a launcher
+    // Sends the request (deliver); the launcher's STARTED or FAILED report (a failure at any
+    // step but the bot's exec or a warm fork is a RunnerFault), or a RunOutcome for a launcher
     // that died with the request (signaled, SIGKILL).
     struct Sent;
     Sent send(Request& request, const std::string& name);
@@ -157,6 +165,11 @@ private:
     };
     GroupCount count() const;
     void counted(const GroupCount& before, std::optional<std::chrono::microseconds>& cpu, bool& out_of_memory) const;
+    // Sends `request` with `fds`, starting the launcher first when none runs, and replacing once
+    // one that died since; when it was sent, with the group's count just before (`before`).
+    // Throws RunnerFault when no launcher takes it.
+    Clock::time_point deliver(const gol_launch_request& request, const std::vector<int>& fds,
+                              GroupCount* before = nullptr);
     // A persistent process's tree continued (false once its launcher is gone), and held again
     // with its CPU time since `before`; one that cannot be held is ended.
     bool release_persistent();
@@ -165,6 +178,7 @@ private:
     struct Persistent;
     SpawnSpec start_;
     bool own_uid_;
+    std::filesystem::path helpers_;  // its own folder, as it sees it: where the warm interpreters are
     // The folders its filesystems are mounted on, and its group: they outlive its process.
     std::vector<TempDir> mount_points_;
     std::unique_ptr<ControlGroup> group_;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstdio>
@@ -330,11 +331,20 @@ void ProcessRegistry::kill_all() {
 
 void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
+Ended ended_by(int wait_status) {
+    return {WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 0, WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0};
+}
+
+std::string Ended::words() const {
+    return signal ? "killed by signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")"
+                  : "exit status " + std::to_string(exit_status);
+}
+
 void set_ended(RunOutcome& outcome, int wait_status) {
-    const bool signaled = WIFSIGNALED(wait_status);
-    outcome.kind = signaled ? RunOutcome::Kind::signaled : RunOutcome::Kind::exited;
-    outcome.signal = signaled ? WTERMSIG(wait_status) : 0;
-    outcome.exit_status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 0;
+    const Ended ended = ended_by(wait_status);
+    outcome.kind = ended.signal ? RunOutcome::Kind::signaled : RunOutcome::Kind::exited;
+    outcome.signal = ended.signal;
+    outcome.exit_status = ended.exit_status;
 }
 
 RunOutcome run_process(const SpawnSpec& spec) { return run(spec); }
@@ -368,14 +378,14 @@ std::string BackgroundProcess::end() {
     RunOutcome o;
     set_ended(o, status);
     state_.reset();
+    while (!s.err_buf.empty() && std::isspace(static_cast<unsigned char>(s.err_buf.back()))) s.err_buf.pop_back();
     return describe(o) + (s.err_buf.empty() ? "" : ": " + s.err_buf);
 }
 
 std::string describe(const RunOutcome& o) {
     switch (o.kind) {
-        case RunOutcome::Kind::exited: return "exit status " + std::to_string(o.exit_status);
-        case RunOutcome::Kind::signaled:
-            return "killed by signal " + std::to_string(o.signal) + " (" + ::strsignal(o.signal) + ")";
+        case RunOutcome::Kind::exited:
+        case RunOutcome::Kind::signaled: return Ended{o.exit_status, o.signal}.words();
         case RunOutcome::Kind::timed_out: return "timeout";
         case RunOutcome::Kind::stdout_overflow: return "output over the cap";
         case RunOutcome::Kind::spawn_failed: return o.spawn_error;

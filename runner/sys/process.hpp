@@ -109,6 +109,15 @@ struct RunOutcome {
     bool out_of_memory = false;
 };
 
+// How a process ended, decoded from its wait status: the one decoder, and its words.
+struct Ended {
+    int exit_status = 0;
+    int signal = 0;  // the signal that killed it; 0 when it exited
+    // "exit status 3", "killed by signal 11 (Segmentation fault)".
+    std::string words() const;
+};
+Ended ended_by(int wait_status);
+
 // Sets kind (exited or signaled), exit_status and signal from a process's wait status.
 void set_ended(RunOutcome& outcome, int wait_status);
 

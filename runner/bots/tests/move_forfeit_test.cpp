@@ -39,8 +39,7 @@ MoveOutcome outcome(MoveOutcome::Kind kind) {
 
 MoveOutcome ended(int exit_status, int signal, std::string_view err = {}) {
     MoveOutcome o = outcome(MoveOutcome::Kind::ended);
-    o.exit_status = exit_status;
-    o.signal = signal;
+    o.ended = {exit_status, signal};
     o.err = err;
     return o;
 }
@@ -136,14 +135,14 @@ TEST_CASE("move forfeit: outcomes of each protocol in those terms") {
     CHECK(move_outcome(run).kind == MoveOutcome::Kind::replied);
     run.exit_status = 137;
     CHECK(move_outcome(run).kind == MoveOutcome::Kind::ended);
-    CHECK(move_outcome(run).exit_status == 137);
+    CHECK(move_outcome(run).ended.exit_status == 137);
     Launcher::LineReply line;
     line.cpu = 5ms;
     CHECK(move_outcome(line).kind == MoveOutcome::Kind::replied);
     CHECK(move_outcome(line).cpu == 5ms);
     line.kind = Launcher::LineReply::Kind::exited;
     line.wait_status = W_EXITCODE(0, SIGSEGV);
-    CHECK(move_outcome(line).signal == SIGSEGV);
+    CHECK(move_outcome(line).ended.signal == SIGSEGV);
 }
 
 // The bug this function's one input fixed: in the sandbox, a move's status was decoded as

@@ -419,7 +419,6 @@ TEST_CASE("launcher: LISTEN gives a socket in the bot's namespace, which the bot
         Box box(sandboxed);
         auto [host, host_port] = host_listener();
         Launcher::Listener listener = box.launcher->listen();
-        REQUIRE(listener.error == "");
         REQUIRE(listener.fd);
         CHECK(listener.port > 0);
         // The bot's process connects to the port it was given, and tries the host's.
@@ -458,4 +457,14 @@ TEST_CASE("launcher: LISTEN gives a socket in the bot's namespace, which the bot
         // The launcher serves moves after it as before.
         CHECK(box.run("echo after").out == "after\n");
     }
+}
+
+TEST_CASE("launcher: a launcher that cannot start is a fault of the runner's, never a move's end") {
+    SpawnSpec start;
+    start.argv = {"/nonexistent/gol-launcher", std::to_string(launcher_fd)};
+    start.env = std::vector<std::string>{};
+    Launcher launcher(start, false);
+    CHECK_THROWS_AS(launcher.run(Box::move("echo never")), RunnerFault);
+    CHECK_THROWS_AS(launcher.start_persistent(Box::move("echo never")), RunnerFault);
+    CHECK_THROWS_AS(launcher.listen(), RunnerFault);
 }

@@ -1,0 +1,34 @@
+// The line conversation (persistent bots, docs/protocol.md): one process for the game, started by
+// the bot's launcher at its first move, told each board as a line on its stdin, its reply a line
+// on its stdout; held between its moves. A forfeit ends the process, and the next move starts a
+// new one, up to max_restarts times in a game.
+#pragma once
+
+#include "runner/bots/move_forfeit.hpp"
+#include "runner/game/move.hpp"
+#include "runner/sys/launcher.hpp"
+#include "runner/sys/process.hpp"
+
+#include <string>
+
+namespace gol::runner {
+
+class LineConversation {
+public:
+    // `launcher` and `rules` outlive this; `spec` starts the process.
+    LineConversation(Launcher& launcher, CommandSpec spec, const MoveRules& rules);
+
+    MoveReport move(const std::string& board_json);
+
+    // After this many restarts the bot forfeits the rest of the game.
+    static constexpr int max_restarts = 3;
+
+private:
+    Launcher& launcher_;
+    CommandSpec spec_;
+    const MoveRules& rules_;
+    int restarts_ = -1;  // the first start is not a restart
+    bool gave_up_ = false;
+};
+
+}  // namespace gol::runner
