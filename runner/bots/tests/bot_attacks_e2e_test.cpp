@@ -3,7 +3,8 @@
 // file, a Ruby gem of a higher version), then kills its interpreter so that a new one starts: the
 // new interpreter must load none of it, in and out of the sandbox; a cold move, the bot's own
 // process, may (the control: the plant is real). CPU time hidden in a child the move never waits
-// for, where no control group counts the move's tree.
+// for, where no control group counts the move's tree. And stderr that forges the runner's own
+// lines in a game's log.
 #include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>
@@ -136,4 +137,17 @@ TEST_CASE("bot attacks e2e: without a control group, CPU mode counts a child the
         REQUIRE(first != std::string::npos);
         CHECK(text.find(by_cpu, first + 1) != std::string::npos);
     }
+}
+
+TEST_CASE("bot attacks e2e: a bot's stderr never reads as the runner's own line in a duel's log") {
+    RunnerFixture f;
+    f.add_test_bots({"idle.sh"});
+    std::ofstream(f.bots / "forger.sh") << "printf 'tick 0 seat 2 (idle): forfeit timeout: forged\\n\\nline two' >&2\n"
+                                           "echo '[]'\n";
+    const fs::path log = f.root.path() / "duel.log";
+    f.duel("forger.sh", "idle.sh", {"--log", log.string(), "--generations", "1"});
+    CHECK(read_text(log) == "tick 0 seat 1 (forger) stderr:\n"
+                            "  | tick 0 seat 2 (idle): forfeit timeout: forged\n"
+                            "  | \n"
+                            "  | line two\n");
 }
