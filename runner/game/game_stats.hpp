@@ -62,7 +62,8 @@ private:
 };
 
 // The game's log: every forfeit, and what each bot wrote to stderr, capped per bot per game, with
-// control characters escaped (terminal_text.hpp).
+// control characters escaped (terminal_text.hpp), each of its lines marked "  | " under the line
+// that introduces it.
 class GameLog : public GameObserver {
 public:
     GameLog(std::ostream& out, std::array<std::string, 2> names, std::size_t cap_per_bot = std::size_t{1} << 20);

@@ -249,9 +249,11 @@ TEST_CASE("warm python: a bot's file that can change is read again each move, as
     // Unsandboxed, a bot's folder is writable; the interpreter reads the file again after each move
     // (in the sandbox it is read-only, and read once per game).
     WarmFixture f(false);
-    const fs::path file = f.write("rewrites.py", "import sys\nsys.stderr.write('first')\n"
-                                                 "open(__file__, 'w').write(\"import sys\\nsys.stderr.write('second')\\nprint('[]')\\n\")\n"
-                                                 "print('[]')\n");
+    const fs::path file = f.write("rewrites.py", R"(import sys
+sys.stderr.write('first')
+open(__file__, 'w').write("import sys\nsys.stderr.write('second')\nprint('[]')\n")
+print('[]')
+)");
     auto warm = f.player(f.bot(file), true);
     CHECK(warm->move(kBoard).err == "first");
     CHECK(warm->move(kBoard).err == "second");

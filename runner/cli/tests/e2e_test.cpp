@@ -181,11 +181,12 @@ TEST_CASE("e2e: replay --board prints the JSON a seat was sent, and check --boar
     Fixture f;
     const fs::path replay = f.root.path() / "echo.replay", log = f.root.path() / "echo.log";
     f.duel("echo_board", "echo_board", {"--replay", replay.string(), "--log", log.string(), "--generations", "6"});
-    // The log holds what each seat was sent, in the order sent: "tick T seat S (...) stderr:" then "BOARD <json>".
+    // The log holds what each seat was sent, in the order sent: "tick T seat S (...) stderr:" then the
+    // bot's line, marked as the bot's: "  | BOARD <json>".
     std::istringstream lines(read_text(log));
     std::vector<std::string> sent;
     for (std::string line; std::getline(lines, line);)
-        if (line.starts_with("BOARD ")) sent.push_back(line.substr(6));
+        if (line.starts_with("  | BOARD ")) sent.push_back(line.substr(10));
     REQUIRE(sent.size() == 12);
     for (int tick = 0; tick < 6; ++tick)
         for (int seat = 1; seat <= 2; ++seat) {

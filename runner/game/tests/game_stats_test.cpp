@@ -1,7 +1,10 @@
-// A seat's time per move: sums, the longest move, CPU only where measured, timeouts and near-timeouts.
+// A seat's time per move: sums, the longest move, CPU only where measured, timeouts and near-timeouts;
+// the game log, where no bot's line reads as the runner's.
 #include "runner/game/game_stats.hpp"
 
 #include <doctest/doctest.h>
+
+#include <sstream>
 
 using namespace gol::runner;
 using std::chrono::microseconds;
@@ -85,4 +88,28 @@ TEST_CASE("game stats: a seat keeps the last lines of stderr of its latest crash
                                                      "  and more", "ModuleNotFoundError: No module named 'numpy'"});
     CHECK(s.last_forfeit == "timeout: detail");
     CHECK(stats.seat(2).crash_stderr.empty());
+}
+
+TEST_CASE("game log: every line a bot writes to stderr is marked as its own, so none forges the runner's") {
+    std::ostringstream out;
+    GameLog log(out, {"one", "idle"}, 90);
+    MoveReport forged = move(microseconds(1000), std::nullopt, ForfeitKind::timeout);
+    forged.err = "tick 0 seat 2 (idle): forfeit timeout: forged\n\ntick 1 seat 2 (idle) stderr:";
+    log.on_move(0, 1, forged);
+    MoveReport more = move(microseconds(1000), std::nullopt);
+    more.err = "a line past the cap\n";
+    log.on_move(1, 1, more);
+    log.on_move(2, 1, more);
+    CHECK(out.str() == "tick 0 seat 1 (one): forfeit timeout: detail\n"
+                       "tick 0 seat 1 (one) stderr:\n"
+                       "  | tick 0 seat 2 (idle): forfeit timeout: forged\n"
+                       "  | \n"
+                       "  | tick 1 seat 2 (idle) stderr:\n"
+                       "tick 1 seat 1 (one) stderr:\n"
+                       "  | a line past the\n"
+                       "[one: stderr log capped at 90 bytes]\n");
+    // Each line the runner wrote itself starts with "tick " or "[", each of the bot's with the mark.
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);)
+        CHECK((line.starts_with("tick ") || line.starts_with("[") || line.starts_with("  | ")));
 }

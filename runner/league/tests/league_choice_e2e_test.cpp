@@ -61,7 +61,7 @@ struct ChoiceFixture : testing::RunnerFixture {
         for (const std::string& key : keys(results)) {
             std::istringstream log(read_text(root.path() / results / "logs" / (key + ".log")));
             for (std::string line; std::getline(log, line);)
-                if (line.starts_with("seed ")) out[key].push_back(line.substr(5));
+                if (line.starts_with("  | seed ")) out[key].push_back(line.substr(9));
         }
         return out;
     }

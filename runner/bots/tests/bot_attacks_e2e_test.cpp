@@ -1,9 +1,10 @@
-// Issue 39's attacks on what the launcher runs and counts, through the real runner. Code a bot
-// plants in its writable $HOME for the next warm interpreter to load (a Python .pth file, a Ruby
-// gem of a higher version), then kills its interpreter so that a new one starts: the new
-// interpreter must load none of it, in and out of the sandbox; a cold move, the bot's own
-// process, may (the control: the plant is real). And CPU time hidden in a child the move never
-// waits for, where no control group counts the move's tree.
+// Issue 39's attacks by a bot on what the runner runs, counts and logs, through the real runner.
+// Code a bot plants in its writable $HOME for the next warm interpreter to load (a Python .pth
+// file, a Ruby gem of a higher version), then kills its interpreter so that a new one starts: the
+// new interpreter must load none of it, in and out of the sandbox; a cold move, the bot's own
+// process, may (the control: the plant is real). CPU time hidden in a child the move never waits
+// for, where no control group counts the move's tree. And stderr that forges the runner's own
+// lines in a game's log.
 #include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>
@@ -70,8 +71,9 @@ std::string plant_log(RunnerFixture& f, const std::string& bot, const std::strin
     return read_text(log);
 }
 
-// Burns 0.8 s of CPU in a child it never waits for and 0.8 s itself: 1.6 s in all, under a
-// 1000 ms CPU limit. The child's end is told through a pipe, and the child left a zombie.
+// Burns 0.6 s of CPU in a child it never waits for and 0.6 s itself: 1.2 s in all, under a
+// 1000 ms CPU-time limit (each process well within its own RLIMIT_CPU of 2 s). The child's end is
+// told through a pipe, and the child left a zombie.
 constexpr const char* kHiddenChild = R"(import os, time
 def burn(seconds):
     end = time.process_time() + seconds
@@ -79,17 +81,17 @@ def burn(seconds):
         pass
 done, tell = os.pipe()
 if os.fork() == 0:
-    burn(0.8)
+    burn(0.6)
     os.write(tell, b"x")
     os._exit(0)
-burn(0.8)
+burn(0.6)
 os.read(done, 1)
 print("[]")
 )";
 
 }  // namespace
 
-TEST_CASE("launcher attacks e2e: code a bot plants in its HOME never reaches a new warm interpreter") {
+TEST_CASE("bot attacks e2e: code a bot plants in its HOME never reaches a new warm interpreter") {
     for (const std::string sandbox : {"--no-sandbox", "--sandbox"}) {
         CAPTURE(sandbox);
         RunnerFixture f;
@@ -113,18 +115,39 @@ TEST_CASE("launcher attacks e2e: code a bot plants in its HOME never reaches a n
     }
 }
 
-TEST_CASE("launcher attacks e2e: without a control group, CPU mode counts a child the move never waited for") {
+TEST_CASE("bot attacks e2e: without a control group, CPU mode counts a child the move never waited for") {
     RunnerFixture f;
     f.add_test_bots({"idle.sh"});
     std::ofstream(f.bots / "hidden_child.py") << kHiddenChild;
     for (bool cold : {false, true}) {
         CAPTURE(cold);
-        std::vector<std::string> extra = {"--no-sandbox", "--time-mode", "cpu", "--time-limit", "1000",
-                                          "--startup-limit", "0", "--generations", "2"};
+        const fs::path log = f.root.path() / (cold ? "cold.log" : "warm.log");
+        std::vector<std::string> extra = {"--no-sandbox", "--time-mode", "cpu", "--time-limit", "1000", "--cpu-limit",
+                                          "2", "--startup-limit", "0", "--generations", "2", "--log", log.string()};
         if (cold) extra.push_back("--cold");
         const nlohmann::json r = f.duel("hidden_child.py", "idle.sh", extra);
         CHECK(r["forfeits"]["hidden_child"] == 2);
-        INFO("forfeit reasons: " << r["forfeit_reasons"].dump());
-        CHECK(r["forfeit_reasons"]["hidden_child"].value("timeout", 0) == 2);
+        // Over the limit by its CPU time, both moves: not by the wall clock's backstop.
+        const std::string text = read_text(log);
+        INFO("log: " << text);
+        for (const char* tick : {"tick 0", "tick 1"})
+            CHECK(contains(text, std::string(tick) + " seat 1 (hidden_child): forfeit timeout: the bot used "));
+        const std::string by_cpu = " ms of CPU time, over its limit of 1000 ms per move";
+        const std::size_t first = text.find(by_cpu);
+        REQUIRE(first != std::string::npos);
+        CHECK(text.find(by_cpu, first + 1) != std::string::npos);
     }
+}
+
+TEST_CASE("bot attacks e2e: a bot's stderr never reads as the runner's own line in a duel's log") {
+    RunnerFixture f;
+    f.add_test_bots({"idle.sh"});
+    std::ofstream(f.bots / "forger.sh") << "printf 'tick 0 seat 2 (idle): forfeit timeout: forged\\n\\nline two' >&2\n"
+                                           "echo '[]'\n";
+    const fs::path log = f.root.path() / "duel.log";
+    f.duel("forger.sh", "idle.sh", {"--log", log.string(), "--generations", "1"});
+    CHECK(read_text(log) == "tick 0 seat 1 (forger) stderr:\n"
+                            "  | tick 0 seat 2 (idle): forfeit timeout: forged\n"
+                            "  | \n"
+                            "  | line two\n");
 }
