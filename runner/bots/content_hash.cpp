@@ -143,15 +143,17 @@ std::string hash_directory(const fs::path& dir) {
     // file costs a walk, not a copy.
     std::vector<std::string> entries;
     std::uint64_t bytes = 0;
+    std::size_t inodes = 0;  // folders count toward the limit as the copy counts them
     for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
         const bool is_dir = it->symlink_status().type() == fs::file_type::directory;
         if (left_out_of_copies(it->path().filename().string())) {
             if (is_dir) it.disable_recursion_pending();
             continue;
         }
+        if (++inodes > max_tree_files)
+            fail(dir, "the bot has more than " + std::to_string(max_tree_files) +
+                          " files, folders and links, the most a bot may have");
         if (is_dir) continue;
-        if (entries.size() == max_tree_files)
-            fail(dir, "the bot has more than " + std::to_string(max_tree_files) + " files, the most a bot may have");
         entries.push_back(it->path().lexically_relative(dir).generic_string());
         if ((bytes += size_of(it->path())) > max_tree_bytes) too_big(dir, bytes);
     }

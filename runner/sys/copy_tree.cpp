@@ -67,7 +67,7 @@ public:
 
 private:
     const CopyAccess& access_;
-    std::size_t files_ = 0;
+    std::size_t entries_ = 0;
     std::uint64_t bytes_ = 0;
 
     // The new entry's owner, never through a link (the entry may be one).
@@ -77,10 +77,12 @@ private:
             fail_errno(rel, "chown");
     }
 
+    // Every entry made counts, a folder or a link as a file does: each is an inode of the copy,
+    // and each costs a copy and a removal on every run.
     void count(std::uint64_t size) {
         if (access_.host) return;
-        if (++files_ > max_tree_files)
-            fail({}, "more than " + std::to_string(max_tree_files) + " files, the most a copy may hold");
+        if (++entries_ > max_tree_files)
+            fail({}, "more than " + std::to_string(max_tree_files) + " files, folders and links, the most a copy may hold");
         if ((bytes_ += size) > max_tree_bytes)
             fail({}, std::to_string(bytes_ >> 20) + " MiB of files or more, over the " +
                          std::to_string(max_tree_bytes >> 20) +
@@ -90,6 +92,7 @@ private:
     void folder(int from_dir, const std::string& from_name, int to_dir, const std::string& to_name, const fs::path& rel,
                 int depth) {
         if (!access_.host && depth > max_tree_depth) fail({}, "folders nested more than " + std::to_string(max_tree_depth) + " deep");
+        if (depth > 0) count(0);  // the copy's top is the bot's own folder
         UniqueFd from(::openat(from_dir, from_name.c_str(), kDirFlags));
         if (!from) fail_errno(rel, "open");
         if (::mkdirat(to_dir, to_name.c_str(), 0700) != 0) fail_errno(rel, "mkdir");

@@ -16,7 +16,8 @@ namespace gol::runner {
 
 // The most a copied tree may hold, and so a bot's folder (content_hash.hpp checks it before the
 // copy) and what a build leaves in the cache: checked while copying, before a byte is written
-// beyond them. A sparse file counts at its full size.
+// beyond them. Every entry below the top counts toward max_tree_files, a folder or a link as a
+// file does; a sparse file counts at its full size.
 inline constexpr std::size_t max_tree_files = 10000;
 inline constexpr std::uint64_t max_tree_bytes = std::uint64_t{256} << 20;
 // Folders deeper than this are refused: each level holds a descriptor while it is copied.

@@ -3,6 +3,7 @@
 #include "runner/sys/copy_tree.hpp"
 #include "runner/sys/temp_dir.hpp"
 #include "runner/sys/unique_fd.hpp"
+#include "runner/testing/memory_folder.hpp"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -129,7 +130,18 @@ TEST_CASE("copy_tree: over the files, bytes or depth a copy may hold, it is refu
     const fs::path many = dir.path() / "many";
     fs::create_directories(many);
     for (std::size_t i = 0; i <= max_tree_files; ++i) std::ofstream(many / ("f" + std::to_string(i)));
-    CHECK(refusal(many, dir.path() / "c1") == "more than 10000 files, the most a copy may hold");
+    CHECK(refusal(many, dir.path() / "c1") == "more than 10000 files, folders and links, the most a copy may hold");
+    // Folders and links count as files do: each is an inode, copied and removed on every run.
+    TempDir memory("copy-folders", gol::runner::testing::memory_folder());
+    const fs::path folders = memory.path() / "folders";
+    fs::create_directories(folders);
+    for (std::size_t i = 0; i < max_tree_files / 2; ++i) {
+        fs::create_directory(folders / ("d" + std::to_string(i)));
+        fs::create_symlink("d" + std::to_string(i), folders / ("l" + std::to_string(i)));
+    }
+    CHECK_NOTHROW(copy_tree(folders, memory.path() / "c0"));
+    fs::create_directory(folders / "one_more");
+    CHECK(refusal(folders, memory.path() / "c0b") == "more than 10000 files, folders and links, the most a copy may hold");
 
     // Two sparse files of 200 MiB: counted at their full size, refused before 256 MiB are copied.
     const fs::path big = dir.path() / "big";

@@ -1,0 +1,115 @@
+// Hostile bots' files and builds, through the real runner, sandboxed and not: what a bot's
+// folder holds and what its build makes are held to the caps of docs/sandbox.md, and a bot over
+// them is refused with the cap named, before any game.
+#include "runner/sys/sandbox.hpp"
+#include "runner/testing/memory_folder.hpp"
+#include "runner/testing/runner_fixture.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace gol::runner;
+using namespace gol::runner::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct HostileFiles : RunnerFixture {
+    // The bots' trees of tens of thousands of folders, and the cache their builds fill.
+    TempDir memory = searchable(TempDir("hostile-files", memory_folder(root.path())));
+
+    HostileFiles() {
+        cache = memory.path() / "cache";  // hostile builds stay out of the shared cache
+        add_test_bots({"block.py"});
+    }
+
+    // A manifest bot `name` that answers `[]`, with `build` when given; in the memory folder,
+    // named by its path.
+    fs::path manifest_bot(const std::string& name, const std::string& build = {}) {
+        const fs::path dir = memory.path() / name;
+        fs::create_directories(dir);
+        std::ofstream(dir / "bot.json") << R"({"run": ["sh", "run.sh"])"
+                                        << (build.empty() ? "" : R"(, "build": ")" + build + "\"") << "}";
+        std::ofstream(dir / "run.sh") << "echo '[]'\n";
+        return dir;
+    }
+
+    // `runner duel block BOT`, which must stop before its game: exit status 2. Its stderr.
+    std::string refused(const std::string& bot, const std::string& sandbox) {
+        RunOutcome r = runner({"duel", "block", bot, "--json", "--bots", bots.string(), "--cache", cache.string(),
+                               "--width", "20", "--height", "20", "--generations", "1", sandbox});
+        INFO("stdout: " << r.out);
+        INFO("stderr: " << r.err);
+        CHECK(r.exit_status == 2);
+        CHECK(r.out.empty());
+        return r.err;
+    }
+
+    // A game of the one-move bot `bot` against the block: its forfeits by reason.
+    nlohmann::json forfeits(const std::string& bot, const std::string& sandbox) {
+        nlohmann::json j = duel("block", bot, {"--generations", "1", "--time-limit", "30000", sandbox});
+        return j["forfeit_reasons"][bot];
+    }
+};
+
+bool has_bubblewrap() { return Sandbox::find_bubblewrap().has_value(); }
+
+std::vector<std::string> sandbox_modes() {
+    if (has_bubblewrap()) return {"--no-sandbox", "--sandbox"};
+    MESSAGE("bubblewrap is not installed (scripts/setup installs it): sandboxed runs left out");
+    return {"--no-sandbox"};
+}
+
+}  // namespace
+
+// Issue 39: 20000 empty folders made a duel take 4.1 s instead of 0.12 s, copied for every run.
+TEST_CASE("hostile files e2e: folders count toward a bot's 10000 files: 20000 empty folders are refused") {
+    HostileFiles f;
+    const fs::path bot = f.manifest_bot("folders");
+    int made = 0;
+    for (int i = 0; i < 20000; ++i) made += ::mkdir((bot / ("d" + std::to_string(i))).c_str(), 0755) == 0;
+    REQUIRE(made == 20000);
+    for (const std::string& sandbox : sandbox_modes()) {
+        CAPTURE(sandbox);
+        const std::string err = f.refused(bot.string(), sandbox);
+        CHECK(contains(err, "more than 10000 files, folders and links, the most a bot may have"));
+    }
+}
+
+// Issue 39: a build that made 50000 folders was cached and copied on every run.
+TEST_CASE("hostile files e2e: a build that makes 50000 folders is refused and nothing is cached") {
+    HostileFiles f;
+    const fs::path bot = f.manifest_bot("build_folders", "seq 50000 | xargs mkdir");
+    for (const std::string& sandbox : sandbox_modes()) {
+        CAPTURE(sandbox);
+        const std::string err = f.refused(bot.string(), sandbox);
+        CHECK(contains(err, "more than 10000 files, folders and links"));
+        CHECK(contains(err, "nothing was cached"));
+        CHECK(fs::is_empty(f.cache / "builds"));
+    }
+}
+
+// The sandbox's scratch folder is a tmpfs whose inode limit counts folders as files; without the
+// sandbox it is a folder of the host's disk, bounded only per file (docs/sandbox.md).
+TEST_CASE("hostile files e2e: a bot's 20000 folders in its scratch folder stop at the sandbox's 10000 inodes") {
+    HostileFiles f;
+    std::ofstream(f.bots / "scratch_folders.py")
+        << "import os, sys\n"
+           "for i in range(20000):\n"
+           "    try:\n"
+           "        os.mkdir(os.path.join(os.environ['GOL_SCRATCH'], 'd%d' % i))\n"
+           "    except OSError:\n"
+           "        print('[]')\n"
+           "        sys.exit(0)\n"
+           "sys.exit(1)\n";
+    for (const std::string& sandbox : sandbox_modes()) {
+        CAPTURE(sandbox);
+        const nlohmann::json reasons = f.forfeits("scratch_folders", sandbox);
+        if (sandbox == "--sandbox") CHECK(reasons.empty());
+        else CHECK(reasons["exit_status"] == 1);  // not capped there: the check above is not vacuous
+    }
+}
