@@ -98,6 +98,17 @@ void keep_output(const BotSpec& bot, const std::string& what, const fs::path& wo
     }
 }
 
+// The content hash of a bot's folder or file. What the hash refuses (a folder over a bot's
+// limits, a link that leads out, a file that changed while it was read) is the bot's: a
+// BotError, which excludes it, not a failure of the runner.
+std::string bot_hash(const BotSpec& bot, const fs::path& path) {
+    try {
+        return fs::is_directory(fs::symlink_status(path)) ? hash_directory(path) : hash_file(path);
+    } catch (const std::runtime_error& e) {
+        throw BotError(bot.name + ": " + e.what());
+    }
+}
+
 // `path` moved from under `from` to under `to`, or unchanged when it is not under `from`.
 std::string rebase(const std::string& path, const fs::path& from, const fs::path& to) {
     const fs::path rel = fs::path(path).lexically_relative(from);
@@ -110,7 +121,7 @@ std::string rebase(const std::string& path, const fs::path& from, const fs::path
 // built copy, kept in the cache under the source's hash. Inside the sandbox the copy is built
 // where it will stay, so paths a build writes into its files hold.
 PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options) {
-    const std::string hash = hash_directory(bot.dir);
+    const std::string hash = bot_hash(bot, bot.dir);
     if (!bot.build) return {bot, bot.run, hash, bot.dir, {bot.dir}};
     const fs::path dest = fs::absolute(options.cache_dir) / "builds" / hash;
     if (!fs::exists(dest)) {
@@ -140,7 +151,7 @@ PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options
 // Compiled single-file bots live in the cache under their content hash.
 PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options) {
     const fs::path src = fs::absolute(bot.path).lexically_normal();
-    const std::string hash = hash_file(src);
+    const std::string hash = bot_hash(bot, src);
     // Absolute: the bot runs in its own folder, where a relative --cache would point elsewhere.
     const fs::path dest = fs::absolute(options.cache_dir) / "bin" / hash;
     const std::string stem = src.stem().string();
@@ -200,7 +211,7 @@ void resolve_program(PreparedBot& bot, const Interpreters& interpreters) {
 PreparedBot prepare_any(const BotSpec& bot, const BuildOptions& options) {
     const fs::path file = fs::absolute(bot.path).lexically_normal();
     auto interpreted = [&](const char* interpreter) {
-        return PreparedBot{bot, {interpreter, file.string()}, hash_file(file), bot.dir, {file}};
+        return PreparedBot{bot, {interpreter, file.string()}, bot_hash(bot, file), bot.dir, {file}};
     };
     switch (bot.kind) {
         case SourceKind::manifest: return prepare_manifest_bot(bot, options);
@@ -209,7 +220,7 @@ PreparedBot prepare_any(const BotSpec& bot, const BuildOptions& options) {
         case SourceKind::node: return interpreted("node");
         case SourceKind::shell: return interpreted("sh");
         case SourceKind::perl: return interpreted("perl");
-        case SourceKind::executable: return {bot, {file.string()}, hash_file(file), bot.dir, {file}};
+        case SourceKind::executable: return {bot, {file.string()}, bot_hash(bot, file), bot.dir, {file}};
         case SourceKind::c:
         case SourceKind::cpp:
         case SourceKind::java: return prepare_compiled_bot(bot, options);

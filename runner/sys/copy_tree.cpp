@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <vector>
 
 namespace gol::runner {
@@ -20,10 +21,54 @@ bool left_out_of_copies(std::string_view name) {
     return name == ".git" || name == "__pycache__" || name.ends_with(".pyc");
 }
 
-bool link_stays_inside(const fs::path& rel, const fs::path& target) {
-    if (target.is_absolute()) return false;
-    const fs::path lands = (rel.parent_path() / target).lexically_normal();
-    return lands.empty() || *lands.begin() != "..";
+namespace {
+// How many of the links a refused one was resolved through its message names.
+constexpr int kLinksNamed = 8;
+}  // namespace
+
+std::optional<std::string> link_leads_out(const TreeLinks& links, const std::string& rel) {
+    const std::string& target = links.at(rel);
+    std::string through;  // the first links followed, for the message
+    int hops = 0;
+    auto out = [&] { return "to " + target + (through.empty() ? "" : ", through " + through); };
+    if (target.starts_with('/')) return out();
+    // Where the path is so far (folders from the top), and what is left of it to walk.
+    std::vector<std::string> at;
+    for (const fs::path& part : fs::path(rel).parent_path()) at.push_back(part.string());
+    std::deque<std::string> left;
+    auto push_front = [&left](const std::string& text) {
+        std::vector<std::string> parts;
+        for (std::size_t start = 0, end; start <= text.size(); start = end + 1) {
+            end = std::min(text.find('/', start), text.size());
+            parts.push_back(text.substr(start, end - start));
+        }
+        left.insert(left.begin(), parts.begin(), parts.end());
+    };
+    push_front(target);
+    while (!left.empty()) {
+        const std::string part = std::move(left.front());
+        left.pop_front();
+        if (part.empty() || part == ".") continue;
+        if (part == "..") {
+            if (at.empty()) return out();
+            at.pop_back();
+            continue;
+        }
+        std::string path;
+        for (const std::string& folder : at) path += folder + "/";
+        path += part;
+        const auto link = links.find(path);
+        if (link == links.end()) {
+            at.push_back(part);
+            continue;
+        }
+        if (++hops > max_link_hops) return "to " + target + ", through more than " + std::to_string(max_link_hops) + " links in a row";
+        if (hops <= kLinksNamed) through += (through.empty() ? "" : ", ") + path + " -> " + link->second;
+        else if (hops == kLinksNamed + 1) through += ", ...";
+        if (link->second.starts_with('/')) return out();
+        push_front(link->second);
+    }
+    return std::nullopt;
 }
 
 namespace {
@@ -65,10 +110,19 @@ public:
         // FIFOs, sockets and devices are left out: a bot has no use for them in a read-only copy.
     }
 
+    // Each link of the whole copy resolved through the copy's other links, which no one but the
+    // runner changes: the source's could change while it is copied.
+    void check_links() const {
+        for (const auto& [rel, target] : links_)
+            if (std::optional<std::string> why = link_leads_out(links_, rel))
+                fail(rel, "a link that leads out of the folder (" + *why + "): links must point within it");
+    }
+
 private:
     const CopyAccess& access_;
     std::size_t entries_ = 0;
     std::uint64_t bytes_ = 0;
+    TreeLinks links_;  // a stranger's copy's, to be checked when it is whole
 
     // The new entry's owner, never through a link (the entry may be one).
     void own(int to_dir, const std::string& name, const fs::path& rel) const {
@@ -180,8 +234,7 @@ private:
         if (n < 0) fail_errno(rel, "readlink");
         if (static_cast<std::size_t>(n) == target.size()) fail(rel, "a link target longer than PATH_MAX");
         const std::string text(target.data(), static_cast<std::size_t>(n));
-        if (!access_.host && !link_stays_inside(rel, text))
-            fail(rel, "a link that leads out of the folder (to " + text + "): links must point within it");
+        if (!access_.host) links_.emplace(rel.generic_string(), text);
         if (::symlinkat(text.c_str(), to_dir, to_name.c_str()) != 0) fail_errno(rel, "symlink");
         own(to_dir, to_name, rel);
     }
@@ -212,7 +265,9 @@ void copy_tree(const fs::path& from_path, const fs::path& to_path, const CopyAcc
         fail(from, "neither a folder nor a regular file (a link is resolved before it is copied)");
     // A folder's entries are named within it; a single file by its name.
     const fs::path rel = S_ISDIR(st.st_mode) ? fs::path() : fs::path(name);
-    Copier(access).entry(from_dir.get(), name, to_dir.get(), to.filename().string(), st, rel, 0);
+    Copier copier(access);
+    copier.entry(from_dir.get(), name, to_dir.get(), to.filename().string(), st, rel, 0);
+    copier.check_links();
 }
 
 }  // namespace gol::runner

@@ -113,3 +113,31 @@ TEST_CASE("hostile files e2e: a bot's 20000 folders in its scratch folder stop a
         else CHECK(reasons["exit_status"] == 1);  // not capped there: the check above is not vacuous
     }
 }
+
+// Issue 39: links were judged by their text alone, and "b -> a/.." reads as staying inside. It
+// leads out when `a` is "a -> .", and a chain of such links reaches any folder of the host.
+TEST_CASE("hostile files e2e: links are resolved through the bot's other links: a chain climbing out is refused") {
+    HostileFiles f;
+    const fs::path bot = f.manifest_bot("climb");
+    const std::vector<std::pair<const char*, const char*>> chain = {
+        {"a", "."}, {"b", "a/.."}, {"c", "b/.."}, {"d", "c/.."}, {"x", "d/../etc/shadow"}};
+    for (const auto& [name, target] : chain) fs::create_symlink(target, bot / name);
+    for (const std::string& sandbox : sandbox_modes()) {
+        CAPTURE(sandbox);
+        const std::string err = f.refused(bot.string(), sandbox);
+        // The first link of the chain that leads out, and the link it leads out through.
+        CHECK(contains(err, "b: the link leads out of the bot's folder (to a/.., through a -> .)"));
+    }
+}
+
+TEST_CASE("hostile files e2e: a build that leaves a chain of links climbing out is refused and nothing is cached") {
+    HostileFiles f;
+    const fs::path bot = f.manifest_bot("build_climb", "ln -s . a; ln -s a/.. b; ln -s b/../etc/shadow x");
+    for (const std::string& sandbox : sandbox_modes()) {
+        CAPTURE(sandbox);
+        const std::string err = f.refused(bot.string(), sandbox);
+        CHECK(contains(err, "left more than the build cache keeps: b: a link that leads out of the folder (to a/.., "
+                            "through a -> .): links must point within it; nothing was cached"));
+        CHECK(fs::is_empty(f.cache / "builds"));
+    }
+}

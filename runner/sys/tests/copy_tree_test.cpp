@@ -80,6 +80,48 @@ TEST_CASE("copy_tree: a link inside is copied as a link, one leading out is refu
     CHECK_FALSE(fs::exists(dir.path() / "copy4"));
 }
 
+// Issue 39: judged by their text, "b -> a/.." stays inside; resolved through "a -> ." it leads out.
+TEST_CASE("link_leads_out: a link is resolved through the tree's other links, as the kernel would") {
+    const TreeLinks climb = {{"a", "."}, {"b", "a/.."}, {"c", "b/.."}, {"d", "c/.."}, {"x", "d/../etc/shadow"}};
+    CHECK_FALSE(link_leads_out(climb, "a"));
+    CHECK(link_leads_out(climb, "b") == "to a/.., through a -> .");
+    CHECK(link_leads_out(climb, "x") == "to d/../etc/shadow, through d -> c/.., c -> b/.., b -> a/.., a -> .");
+    // Inside, through links: a folder's link, a link to a link, one whose text alone reads as out.
+    const TreeLinks inside = {{"lib", "src/inner"}, {"up", "lib/../../run.sh"}, {"main", "alias"},
+                              {"alias", "src/bot.py"}, {"src/inner/back", "../../lib/x"}};
+    for (const auto& [rel, target] : inside) {
+        CAPTURE(rel);
+        CHECK_FALSE(link_leads_out(inside, rel));
+    }
+    // Out through a link deeper in, an absolute one, a link in a folder, and a loop.
+    const TreeLinks out = {{"etc", "/etc"},       {"via", "sub/etc/shadow"}, {"sub/etc", "../etc"},
+                           {"sub/up", "../.."},   {"loop", "loop/x"}};
+    CHECK(link_leads_out(out, "etc") == "to /etc");
+    CHECK(link_leads_out(out, "via") == "to sub/etc/shadow, through sub/etc -> ../etc, etc -> /etc");
+    CHECK(link_leads_out(out, "sub/up") == "to ../..");
+    CHECK(link_leads_out(out, "loop") == "to loop/x, through more than 40 links in a row");
+}
+
+TEST_CASE("copy_tree: a link that leads out through the copy's other links is refused, naming the way") {
+    TempDir dir("copy-climb");
+    const fs::path bot = dir.path() / "bot";
+    fs::create_directories(bot);
+    for (const auto& [name, target] : std::vector<std::pair<const char*, const char*>>{
+             {"a", "."}, {"b", "a/.."}, {"c", "b/.."}, {"d", "c/.."}, {"x", "d/../etc/shadow"}})
+        fs::create_symlink(target, bot / name);
+    CHECK(refusal(bot, dir.path() / "copy") ==
+          "b: a link that leads out of the folder (to a/.., through a -> .): links must point within it");
+    // Resolved, a link whose text alone reads as leading out may stay inside: it is copied.
+    const fs::path deep = dir.path() / "deep";
+    fs::create_directories(deep / "src" / "inner");
+    std::ofstream(deep / "run.sh") << "echo '[]'\n";
+    fs::create_symlink("src/inner", deep / "lib");
+    fs::create_symlink("lib/../../run.sh", deep / "up");
+    copy_tree(deep, dir.path() / "deep-copy");
+    CHECK(fs::read_symlink(dir.path() / "deep-copy" / "up") == "lib/../../run.sh");
+    CHECK(read(dir.path() / "deep-copy" / "up") == "echo '[]'\n");
+}
+
 TEST_CASE("copy_tree: a sparse file stays sparse, FIFOs and caches are left out, modes are the copy's own") {
     TempDir dir("copy-sparse");
     const fs::path bot = dir.path() / "bot";
