@@ -22,8 +22,14 @@ bool left_out_of_copies(std::string_view name) {
 }
 
 namespace {
+
 // How many of the links a refused one was resolved through its message names.
 constexpr int kLinksNamed = 8;
+// The most characters of paths looked up to resolve one link: a link of a real bot needs a few
+// hundred; a stranger's 10000 links through long names and deep folders would otherwise cost
+// minutes.
+constexpr std::size_t kResolveBudget = 1 << 16;
+
 }  // namespace
 
 std::optional<std::string> link_leads_out(const TreeLinks& links, const std::string& rel) {
@@ -32,9 +38,10 @@ std::optional<std::string> link_leads_out(const TreeLinks& links, const std::str
     int hops = 0;
     auto out = [&] { return "to " + target + (through.empty() ? "" : ", through " + through); };
     if (target.starts_with('/')) return out();
-    // Where the path is so far (folders from the top), and what is left of it to walk.
-    std::vector<std::string> at;
-    for (const fs::path& part : fs::path(rel).parent_path()) at.push_back(part.string());
+    // Where the path is so far, as a path from the top ("lib/src"), and where each of its folders
+    // begins in it; what is left of the path to walk.
+    std::string key;
+    std::vector<std::size_t> starts;
     std::deque<std::string> left;
     auto push_front = [&left](const std::string& text) {
         std::vector<std::string> parts;
@@ -44,26 +51,34 @@ std::optional<std::string> link_leads_out(const TreeLinks& links, const std::str
         }
         left.insert(left.begin(), parts.begin(), parts.end());
     };
+    // The link's own folder first: its parts are folders of the tree, never links.
+    for (const fs::path& part : fs::path(rel).parent_path()) {
+        starts.push_back(key.size());
+        key += (key.empty() ? "" : "/") + part.string();
+    }
     push_front(target);
+    std::size_t work = 0;
     while (!left.empty()) {
         const std::string part = std::move(left.front());
         left.pop_front();
         if (part.empty() || part == ".") continue;
         if (part == "..") {
-            if (at.empty()) return out();
-            at.pop_back();
+            if (starts.empty()) return out();
+            key.resize(starts.back());
+            starts.pop_back();
             continue;
         }
-        std::string path;
-        for (const std::string& folder : at) path += folder + "/";
-        path += part;
-        const auto link = links.find(path);
-        if (link == links.end()) {
-            at.push_back(part);
-            continue;
-        }
+        starts.push_back(key.size());
+        key += (key.empty() ? "" : "/") + part;
+        if ((work += key.size()) > kResolveBudget)
+            return "to " + target + ", through a path too long to follow (over " + std::to_string(kResolveBudget) +
+                   " characters)";
+        const auto link = links.find(key);
+        if (link == links.end()) continue;
+        key.resize(starts.back());
+        starts.pop_back();
         if (++hops > max_link_hops) return "to " + target + ", through more than " + std::to_string(max_link_hops) + " links in a row";
-        if (hops <= kLinksNamed) through += (through.empty() ? "" : ", ") + path + " -> " + link->second;
+        if (hops <= kLinksNamed) through += (through.empty() ? "" : ", ") + link->first + " -> " + link->second;
         else if (hops == kLinksNamed + 1) through += ", ...";
         if (link->second.starts_with('/')) return out();
         push_front(link->second);

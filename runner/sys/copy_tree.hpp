@@ -38,7 +38,8 @@ inline constexpr int max_link_hops = 40;
 // tree, or nullopt when it stays inside. Its target is resolved as the kernel resolves it,
 // through the tree's other links, not by its text alone: with "a -> .", "b -> a/.." leads out
 // ("to a/.., through a -> ."). An absolute target leads out; a chain of more than max_link_hops
-// links is refused too. Whatever is not one of `links` counts as a folder.
+// links is refused too, and so is a link whose resolution walks paths too long for any bot's
+// link (a bounded cost per link). Whatever is not one of `links` counts as a folder.
 std::optional<std::string> link_leads_out(const TreeLinks& links, const std::string& rel);
 
 // Why a copy was refused or failed, naming the entry (its path within the tree) and the cause:

@@ -100,6 +100,10 @@ TEST_CASE("link_leads_out: a link is resolved through the tree's other links, as
     CHECK(link_leads_out(out, "via") == "to sub/etc/shadow, through sub/etc -> ../etc, etc -> /etc");
     CHECK(link_leads_out(out, "sub/up") == "to ../..");
     CHECK(link_leads_out(out, "loop") == "to loop/x, through more than 40 links in a row");
+    // However it is built, one link costs a bounded walk: 10000 of them cannot take minutes.
+    std::string far;
+    for (int i = 0; i < 2000; ++i) far += "deep/";
+    CHECK(link_leads_out({{"far", far}}, "far") == "to " + far + ", through a path too long to follow (over 65536 characters)");
 }
 
 TEST_CASE("copy_tree: a link that leads out through the copy's other links is refused, naming the way") {
