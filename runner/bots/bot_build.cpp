@@ -7,7 +7,9 @@
 #include "runner/sys/sandbox.hpp"
 #include "runner/sys/temp_dir.hpp"
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <unistd.h>
 
 namespace gol::runner {
@@ -52,12 +54,21 @@ TempDir staging_for(const fs::path& dest) {
     return TempDir(".tmp-" + dest.filename().string(), dest.parent_path());
 }
 
+// What a build that failed for want of space is told, when it wrote on a bounded folder.
+std::string no_space_note() {
+    return "(no space left: in the sandbox a build's folder holds at most " +
+           std::to_string(Sandbox::build_bytes >> 20) + " MiB and " + std::to_string(Sandbox::build_files) +
+           " files, folders and links, and its /tmp " + std::to_string(Sandbox::tmp_bytes >> 20) + " MiB and " +
+           std::to_string(Sandbox::tmp_files) + "; docs/sandbox.md)";
+}
+
 // A build step: `argv` runs in `workdir`, inside the sandbox when there is one (seeing `mounts`),
-// with a minimal environment. Throws BotError with the tail of its output when it fails.
+// with a minimal environment. Throws BotError with the tail of its output when it fails, and
+// when it wrote on a `bounded` folder and ran out of space, what the folder holds.
 // `who`: the sandbox's user for it, which must own its writable mounts.
 void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const fs::path& workdir,
                const std::vector<SandboxView::Mount>& mounts, const std::optional<Identity>& who,
-               const BuildOptions& options, const std::string& what) {
+               const BuildOptions& options, const std::string& what, bool bounded) {
     // Build output goes to stderr and stdout alike; one stream keeps their order for the tail.
     std::vector<std::string> command = {"/bin/sh", "-c", "exec \"$@\" 2>&1", "build"};
     command.insert(command.end(), argv.begin(), argv.end());
@@ -82,6 +93,7 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     std::string msg = bot.name + ": " + what + " failed (" + describe(r) + ")";
     std::string tail = tail_lines(r.out, kTailLines);
     if (!tail.empty()) msg += ":\n" + tail;
+    if (bounded && r.out.find(std::strerror(ENOSPC)) != std::string::npos) msg += "\n" + no_space_note();
     throw BotError(msg);
 }
 
@@ -98,6 +110,17 @@ void keep_output(const BotSpec& bot, const std::string& what, const fs::path& wo
     }
 }
 
+// The content hash of a bot's folder or file. What the hash refuses (a folder over a bot's
+// limits, a link that leads out, a file that changed while it was read) is the bot's: a
+// BotError, which excludes it, not a failure of the runner.
+std::string bot_hash(const BotSpec& bot, const fs::path& path) {
+    try {
+        return fs::is_directory(fs::symlink_status(path)) ? hash_directory(path) : hash_file(path);
+    } catch (const std::runtime_error& e) {
+        throw BotError(bot.name + ": " + e.what());
+    }
+}
+
 // `path` moved from under `from` to under `to`, or unchanged when it is not under `from`.
 std::string rebase(const std::string& path, const fs::path& from, const fs::path& to) {
     const fs::path rel = fs::path(path).lexically_relative(from);
@@ -110,7 +133,7 @@ std::string rebase(const std::string& path, const fs::path& from, const fs::path
 // built copy, kept in the cache under the source's hash. Inside the sandbox the copy is built
 // where it will stay, so paths a build writes into its files hold.
 PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options) {
-    const std::string hash = hash_directory(bot.dir);
+    const std::string hash = bot_hash(bot, bot.dir);
     if (!bot.build) return {bot, bot.run, hash, bot.dir, {bot.dir}};
     const fs::path dest = fs::absolute(options.cache_dir) / "builds" / hash;
     if (!fs::exists(dest)) {
@@ -120,14 +143,14 @@ PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options
         const std::string what = "build \"" + *bot.build + "\"";
         if (options.sandbox) {
             const std::optional<Identity> who = options.sandbox->new_identity();
-            const TempDir work = options.sandbox->writable_dir("build", who);
+            const BoundedFolder work = options.sandbox->build_folder("build", who);
             copy_tree(bot.dir, work.path() / "bot", {who});
-            run_build(bot, argv, dest, {{work.path() / "bot", dest, true}}, who, options, what);
+            run_build(bot, argv, dest, {{work.path() / "bot", dest, true}}, who, options, what, work.bounded());
             keep_output(bot, what, work.path() / "bot", made);
         } else {
             const TempDir work("build", staging.path());
             copy_tree(bot.dir, work.path() / "bot");
-            run_build(bot, argv, work.path() / "bot", {}, std::nullopt, options, what);
+            run_build(bot, argv, work.path() / "bot", {}, std::nullopt, options, what, false);
             keep_output(bot, what, work.path() / "bot", made);
         }
         publish(made, dest);
@@ -140,7 +163,7 @@ PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options
 // Compiled single-file bots live in the cache under their content hash.
 PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options) {
     const fs::path src = fs::absolute(bot.path).lexically_normal();
-    const std::string hash = hash_file(src);
+    const std::string hash = bot_hash(bot, src);
     // Absolute: the bot runs in its own folder, where a relative --cache would point elsewhere.
     const fs::path dest = fs::absolute(options.cache_dir) / "bin" / hash;
     const std::string stem = src.stem().string();
@@ -155,24 +178,24 @@ PreparedBot prepare_compiled_bot(const BotSpec& bot, const BuildOptions& options
     // The compiler writes into `out`, which it sees at `dest`, its final place.
     const std::string what = "compiling " + src.filename().string();
     auto compile = [&](const fs::path& out, const std::vector<SandboxView::Mount>& mounts,
-                       const std::optional<Identity>& who) {
+                       const std::optional<Identity>& who, bool bounded) {
         std::vector<std::string> argv;
         if (bot.kind == SourceKind::c) argv = {"gcc", "-O2", "-o", (out / "bot").string(), src.string(), "-lm"};
         else if (bot.kind == SourceKind::cpp) argv = {"g++", "-O2", "-o", (out / "bot").string(), src.string()};
         else argv = {"javac", "-d", out.string(), src.string()};
-        run_build(bot, argv, bot.dir, mounts, who, options, what);
+        run_build(bot, argv, bot.dir, mounts, who, options, what, bounded);
     };
     if (options.sandbox) {
         const std::string source = "source " + src.string() + " " + hash;
         const std::optional<Identity> who = options.sandbox->new_identity(source);
-        const TempDir work = options.sandbox->writable_dir("compile", who);
+        const BoundedFolder work = options.sandbox->build_folder("compile", who);
         std::vector<SandboxView::Mount> mounts = options.sandbox->stage(source, {src});
         mounts.push_back({work.path(), dest, true});
-        compile(dest, mounts, who);
+        compile(dest, mounts, who, work.bounded());
         keep_output(bot, what, work.path(), made);
     } else {
         const TempDir work("compile", staging.path());
-        compile(work.path(), {}, std::nullopt);
+        compile(work.path(), {}, std::nullopt, false);
         keep_output(bot, what, work.path(), made);
     }
     publish(made, dest);
@@ -200,7 +223,7 @@ void resolve_program(PreparedBot& bot, const Interpreters& interpreters) {
 PreparedBot prepare_any(const BotSpec& bot, const BuildOptions& options) {
     const fs::path file = fs::absolute(bot.path).lexically_normal();
     auto interpreted = [&](const char* interpreter) {
-        return PreparedBot{bot, {interpreter, file.string()}, hash_file(file), bot.dir, {file}};
+        return PreparedBot{bot, {interpreter, file.string()}, bot_hash(bot, file), bot.dir, {file}};
     };
     switch (bot.kind) {
         case SourceKind::manifest: return prepare_manifest_bot(bot, options);
@@ -209,7 +232,7 @@ PreparedBot prepare_any(const BotSpec& bot, const BuildOptions& options) {
         case SourceKind::node: return interpreted("node");
         case SourceKind::shell: return interpreted("sh");
         case SourceKind::perl: return interpreted("perl");
-        case SourceKind::executable: return {bot, {file.string()}, hash_file(file), bot.dir, {file}};
+        case SourceKind::executable: return {bot, {file.string()}, bot_hash(bot, file), bot.dir, {file}};
         case SourceKind::c:
         case SourceKind::cpp:
         case SourceKind::java: return prepare_compiled_bot(bot, options);

@@ -103,23 +103,21 @@ void add_file_bytes(Sha256& h, const fs::path& path) {
     if (total != size) fail(path, "it changed size while being hashed");
 }
 
+std::string link_target(const fs::path& path) {
+    std::error_code ec;
+    const fs::path target = fs::read_symlink(path, ec);
+    if (ec) fail(path, ec.message());
+    return target.native();
+}
+
 // One entry as lstat sees it: its relative path, its type and executable bits, then a regular
 // file's bytes or a symlink's target text. Other types count by type alone.
-void add_entry(Sha256& h, const fs::path& path, std::string_view rel, bool links_stay_inside) {
+void add_entry(Sha256& h, const fs::path& path, std::string_view rel) {
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) fail(path, std::strerror(errno));
     h.add_field(rel).add_field(type_name(st.st_mode)).add_u64(st.st_mode & 0111);
-    if (S_ISREG(st.st_mode)) {
-        add_file_bytes(h, path);
-    } else if (S_ISLNK(st.st_mode)) {
-        std::error_code ec;
-        const fs::path target = fs::read_symlink(path, ec);
-        if (ec) fail(path, ec.message());
-        if (links_stay_inside && !link_stays_inside(fs::path(rel), target))
-            fail(path, "the link leads out of the bot's folder (to " + target.string() +
-                           "): a bot's links must point to its own files");
-        h.add_field(target.native());
-    }
+    if (S_ISREG(st.st_mode)) add_file_bytes(h, path);
+    else if (S_ISLNK(st.st_mode)) h.add_field(link_target(path));
 }
 
 // A bot's files as its copies will take them: a sparse file at its full size, as a copy writes it.
@@ -143,29 +141,43 @@ std::string hash_directory(const fs::path& dir) {
     // file costs a walk, not a copy.
     std::vector<std::string> entries;
     std::uint64_t bytes = 0;
+    std::size_t inodes = 0;  // folders count toward the limit as the copy counts them
+    // Each link is resolved through the others once all are known: a link left out of the copies
+    // too, which is not refused itself but leads where it leads here, where the bot may run.
+    TreeLinks links;
+    std::vector<std::string> kept_links;
     for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
-        const bool is_dir = it->symlink_status().type() == fs::file_type::directory;
+        const fs::file_type type = it->symlink_status().type();
+        const bool is_dir = type == fs::file_type::directory;
+        const std::string rel = it->path().lexically_relative(dir).generic_string();
+        if (type == fs::file_type::symlink) links.emplace(rel, link_target(it->path()));
         if (left_out_of_copies(it->path().filename().string())) {
             if (is_dir) it.disable_recursion_pending();
             continue;
         }
+        if (type == fs::file_type::symlink) kept_links.push_back(rel);
+        if (++inodes > max_tree_files)
+            fail(dir, "the bot has more than " + std::to_string(max_tree_files) +
+                          " files, folders and links, the most a bot may have");
         if (is_dir) continue;
-        if (entries.size() == max_tree_files)
-            fail(dir, "the bot has more than " + std::to_string(max_tree_files) + " files, the most a bot may have");
-        entries.push_back(it->path().lexically_relative(dir).generic_string());
+        entries.push_back(rel);
         if ((bytes += size_of(it->path())) > max_tree_bytes) too_big(dir, bytes);
     }
+    std::sort(kept_links.begin(), kept_links.end());
+    for (const std::string& rel : kept_links)
+        if (std::optional<std::string> why = link_leads_out(links, rel))
+            fail(dir / rel, "the link leads out of the bot's folder (" + *why + "): a bot's links must point to its own files");
     std::sort(entries.begin(), entries.end());
     Sha256 h;
     h.add_u64(entries.size());
-    for (const std::string& rel : entries) add_entry(h, dir / rel, rel, true);
+    for (const std::string& rel : entries) add_entry(h, dir / rel, rel);
     return h.hex();
 }
 
 std::string hash_file(const fs::path& file) {
     if (const std::uint64_t bytes = size_of(file); bytes > max_tree_bytes) too_big(file, bytes);
     Sha256 h;
-    add_entry(h, file, file.filename().native(), false);
+    add_entry(h, file, file.filename().native());
     return h.hex();
 }
 

@@ -38,9 +38,10 @@ private:
 // executable bits, and a regular file's bytes or a symlink's target text. Symlinks are never
 // followed and fifos, sockets and devices are never opened (they count by type only).
 // What copies leave out (left_out_of_copies, copy_tree.hpp: version control, interpreters'
-// caches) is skipped. A link that leads out of `dir` (link_stays_inside) is refused, and so is
-// a folder over the limits of a copy (max_tree_files, max_tree_bytes), checked before a byte is
-// read: throws std::runtime_error naming why.
+// caches) is skipped. A link that leads out of `dir` (link_leads_out: resolved through the
+// folder's other links, a left-out one's too) is refused, and so is a folder over the limits of
+// a copy (max_tree_files, max_tree_bytes), checked before a byte is read: throws
+// std::runtime_error naming why.
 std::string hash_directory(const std::filesystem::path& dir);
 
 // The same for one file (its name, type, executable bits and bytes, or its target if a symlink).

@@ -255,6 +255,10 @@ ControlGroup::ControlGroup(std::vector<CgroupHierarchy> dirs, const GroupLimits&
         // No swap to spill into: what the bot holds is what it is charged.
         const fs::path swap = dir("memory") / (v2 ? "memory.swap.max" : "memory.memsw.limit_in_bytes");
         if (fs::exists(swap)) write_text(swap, v2 ? "0" : bytes);
+        // v1 charges TCP buffers to a counter of their own, unlimited unless set (v2 counts them in
+        // memory.max): a bot held 1.9 GiB of them over its loopback.
+        const fs::path tcp = dir("memory") / "memory.kmem.tcp.limit_in_bytes";
+        if (!v2 && fs::exists(tcp)) write_text(tcp, bytes);
     }
     if (with(dirs_, "memory")) oom_ = open_file(dir("memory") / (v2 ? "memory.events" : "memory.oom_control"), O_RDONLY);
     if (limits.processes && with(dirs_, "pids")) write_text(dir("pids") / "pids.max", std::to_string(limits.processes));

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <vector>
 
 namespace gol::runner {
@@ -20,10 +21,69 @@ bool left_out_of_copies(std::string_view name) {
     return name == ".git" || name == "__pycache__" || name.ends_with(".pyc");
 }
 
-bool link_stays_inside(const fs::path& rel, const fs::path& target) {
-    if (target.is_absolute()) return false;
-    const fs::path lands = (rel.parent_path() / target).lexically_normal();
-    return lands.empty() || *lands.begin() != "..";
+namespace {
+
+// How many of the links a refused one was resolved through its message names.
+constexpr int kLinksNamed = 8;
+// The most characters of paths looked up to resolve one link: a link of a real bot needs a few
+// hundred; a stranger's 10000 links through long names and deep folders would otherwise cost
+// minutes.
+constexpr std::size_t kResolveBudget = 1 << 16;
+
+}  // namespace
+
+std::optional<std::string> link_leads_out(const TreeLinks& links, const std::string& rel) {
+    const std::string& target = links.at(rel);
+    std::string through;  // the first links followed, for the message
+    int hops = 0;
+    auto out = [&] { return "to " + target + (through.empty() ? "" : ", through " + through); };
+    if (target.starts_with('/')) return out();
+    // Where the path is so far, as a path from the top ("lib/src"), and where each of its folders
+    // begins in it; what is left of the path to walk.
+    std::string key;
+    std::vector<std::size_t> starts;
+    std::deque<std::string> left;
+    auto push_front = [&left](const std::string& text) {
+        std::vector<std::string> parts;
+        for (std::size_t start = 0, end; start <= text.size(); start = end + 1) {
+            end = std::min(text.find('/', start), text.size());
+            parts.push_back(text.substr(start, end - start));
+        }
+        left.insert(left.begin(), parts.begin(), parts.end());
+    };
+    // The link's own folder first: its parts are folders of the tree, never links.
+    for (const fs::path& part : fs::path(rel).parent_path()) {
+        starts.push_back(key.size());
+        key += (key.empty() ? "" : "/") + part.string();
+    }
+    push_front(target);
+    std::size_t work = 0;
+    while (!left.empty()) {
+        const std::string part = std::move(left.front());
+        left.pop_front();
+        if (part.empty() || part == ".") continue;
+        if (part == "..") {
+            if (starts.empty()) return out();
+            key.resize(starts.back());
+            starts.pop_back();
+            continue;
+        }
+        starts.push_back(key.size());
+        key += (key.empty() ? "" : "/") + part;
+        if ((work += key.size()) > kResolveBudget)
+            return "to " + target + ", through a path too long to follow (over " + std::to_string(kResolveBudget) +
+                   " characters)";
+        const auto link = links.find(key);
+        if (link == links.end()) continue;
+        key.resize(starts.back());
+        starts.pop_back();
+        if (++hops > max_link_hops) return "to " + target + ", through more than " + std::to_string(max_link_hops) + " links in a row";
+        if (hops <= kLinksNamed) through += (through.empty() ? "" : ", ") + link->first + " -> " + link->second;
+        else if (hops == kLinksNamed + 1) through += ", ...";
+        if (link->second.starts_with('/')) return out();
+        push_front(link->second);
+    }
+    return std::nullopt;
 }
 
 namespace {
@@ -65,10 +125,19 @@ public:
         // FIFOs, sockets and devices are left out: a bot has no use for them in a read-only copy.
     }
 
+    // Each link of the whole copy resolved through the copy's other links, which no one but the
+    // runner changes: the source's could change while it is copied.
+    void check_links() const {
+        for (const auto& [rel, target] : links_)
+            if (std::optional<std::string> why = link_leads_out(links_, rel))
+                fail(rel, "a link that leads out of the folder (" + *why + "): links must point within it");
+    }
+
 private:
     const CopyAccess& access_;
-    std::size_t files_ = 0;
+    std::size_t entries_ = 0;
     std::uint64_t bytes_ = 0;
+    TreeLinks links_;  // a stranger's copy's, to be checked when it is whole
 
     // The new entry's owner, never through a link (the entry may be one).
     void own(int to_dir, const std::string& name, const fs::path& rel) const {
@@ -77,10 +146,12 @@ private:
             fail_errno(rel, "chown");
     }
 
+    // Every entry made counts, a folder or a link as a file does: each is an inode of the copy,
+    // and each costs a copy and a removal on every run.
     void count(std::uint64_t size) {
         if (access_.host) return;
-        if (++files_ > max_tree_files)
-            fail({}, "more than " + std::to_string(max_tree_files) + " files, the most a copy may hold");
+        if (++entries_ > max_tree_files)
+            fail({}, "more than " + std::to_string(max_tree_files) + " files, folders and links, the most a copy may hold");
         if ((bytes_ += size) > max_tree_bytes)
             fail({}, std::to_string(bytes_ >> 20) + " MiB of files or more, over the " +
                          std::to_string(max_tree_bytes >> 20) +
@@ -90,6 +161,7 @@ private:
     void folder(int from_dir, const std::string& from_name, int to_dir, const std::string& to_name, const fs::path& rel,
                 int depth) {
         if (!access_.host && depth > max_tree_depth) fail({}, "folders nested more than " + std::to_string(max_tree_depth) + " deep");
+        if (depth > 0) count(0);  // the copy's top is the bot's own folder
         UniqueFd from(::openat(from_dir, from_name.c_str(), kDirFlags));
         if (!from) fail_errno(rel, "open");
         if (::mkdirat(to_dir, to_name.c_str(), 0700) != 0) fail_errno(rel, "mkdir");
@@ -177,8 +249,7 @@ private:
         if (n < 0) fail_errno(rel, "readlink");
         if (static_cast<std::size_t>(n) == target.size()) fail(rel, "a link target longer than PATH_MAX");
         const std::string text(target.data(), static_cast<std::size_t>(n));
-        if (!access_.host && !link_stays_inside(rel, text))
-            fail(rel, "a link that leads out of the folder (to " + text + "): links must point within it");
+        if (!access_.host) links_.emplace(rel.generic_string(), text);
         if (::symlinkat(text.c_str(), to_dir, to_name.c_str()) != 0) fail_errno(rel, "symlink");
         own(to_dir, to_name, rel);
     }
@@ -209,7 +280,9 @@ void copy_tree(const fs::path& from_path, const fs::path& to_path, const CopyAcc
         fail(from, "neither a folder nor a regular file (a link is resolved before it is copied)");
     // A folder's entries are named within it; a single file by its name.
     const fs::path rel = S_ISDIR(st.st_mode) ? fs::path() : fs::path(name);
-    Copier(access).entry(from_dir.get(), name, to_dir.get(), to.filename().string(), st, rel, 0);
+    Copier copier(access);
+    copier.entry(from_dir.get(), name, to_dir.get(), to.filename().string(), st, rel, 0);
+    copier.check_links();
 }
 
 }  // namespace gol::runner

@@ -163,11 +163,8 @@ std::vector<SandboxView::Mount> Sandbox::stage(const std::string& key, const std
     return staged_[key] = mounts;
 }
 
-TempDir Sandbox::writable_dir(const std::string& prefix, const std::optional<Identity>& who) const {
-    TempDir dir(prefix, area_.path());
-    if (who && ::lchown(dir.path().c_str(), who->uid, who->gid) != 0)
-        throw std::system_error(errno, std::generic_category(), "chown " + dir.path().string());
-    return dir;
+BoundedFolder Sandbox::build_folder(const std::string& prefix, const std::optional<Identity>& who) const {
+    return BoundedFolder(prefix, area_.path(), build_bytes, build_files, who);
 }
 
 SandboxCommand Sandbox::command(const SandboxView& view, const std::vector<std::string>& command,
@@ -205,9 +202,7 @@ void Sandbox::add_tmpfs(SandboxCommand& c, const SandboxView::Tmpfs& t, const st
     // Mounted by the spawn, before bubblewrap runs, on a folder of the work area that only
     // bubblewrap's mount namespace ever sees filled; shown inside with a bind.
     TempDir& at = c.mount_points.emplace_back("tmpfs", area_.path());
-    std::string options = "size=" + std::to_string(t.bytes) + ",nr_inodes=" + std::to_string(t.files) + ",mode=0700";
-    if (who) options += ",uid=" + std::to_string(who->uid) + ",gid=" + std::to_string(who->gid);
-    c.tmpfs.push_back({at.path(), options});
+    c.tmpfs.push_back({at.path(), tmpfs_options(t.bytes, t.files, who)});
     c.argv.insert(c.argv.end(), {"--bind", at.path().string(), t.target.string()});
 }
 

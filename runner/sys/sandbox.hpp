@@ -7,6 +7,7 @@
 #include "runner/sys/control_group.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/temp_dir.hpp"
+#include "runner/sys/tmpfs_mount.hpp"
 #include "runner/sys/work_area.hpp"
 
 #include <cstdint>
@@ -49,9 +50,15 @@ struct SandboxCommand {
 
 class Sandbox {
 public:
-    // /tmp and /dev/shm inside: memory, so they are capped, in bytes and in files.
+    // /tmp and /dev/shm inside: memory, so they are capped, in bytes and in files (inodes: every
+    // file, folder and link counts).
     static constexpr std::uint64_t tmp_bytes = std::uint64_t{64} << 20;
     static constexpr std::uint64_t tmp_files = 10000;
+    // A build's or compiler's folder (build_folder): room for a compiler's output and the files
+    // a build makes on the way, twice the files a bot may keep; what it leaves is cached within
+    // a bot's caps (copy_tree.hpp).
+    static constexpr std::uint64_t build_bytes = std::uint64_t{1} << 30;
+    static constexpr std::uint64_t build_files = 20000;
 
     // Its bots' control groups (control_group.hpp), when the host lets the runner make them.
     ControlGroups& groups() { return groups_; }
@@ -85,8 +92,10 @@ public:
     std::vector<SandboxView::Mount> stage(const std::string& key, const std::vector<std::filesystem::path>& paths,
                                           Files files = Files::bot);
 
-    // A fresh folder in the work area that `who` owns, for a sandboxed process to write.
-    TempDir writable_dir(const std::string& prefix, const std::optional<Identity>& who) const;
+    // A fresh folder in the work area that `who` owns, for a build or a compiler to write: when
+    // the runner is root, a tmpfs of build_bytes and build_files (tmpfs_mount.hpp), so that what a
+    // build writes is memory charged to its control group and never reaches the host's disk.
+    BoundedFolder build_folder(const std::string& prefix, const std::optional<Identity>& who) const;
 
     // What runs `command` inside the sandbox as `view` says, as `who` (new_identity()), as
     // process 1 of its PID namespace (the launcher, launcher.hpp, reaps its orphans itself).

@@ -1,5 +1,7 @@
 #include "runner/sys/work_area.hpp"
 
+#include "runner/sys/tmpfs_mount.hpp"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -36,7 +38,10 @@ void remove_stale_areas(const fs::path& parent, const fs::path& own) {
     for (fs::directory_iterator it(parent, ec), end; !ec && it != end; it.increment(ec)) {
         const fs::path p = it->path();
         if (p == own || !p.filename().string().starts_with(std::string(kPrefix) + "-")) continue;
-        if (it->is_directory(ec) && !it->is_symlink(ec) && stale(p)) remove_tree(p);
+        if (it->is_directory(ec) && !it->is_symlink(ec) && stale(p)) {
+            unmount_below(p);  // a build's bounded folder, when the runner was killed during the build
+            remove_tree(p);
+        }
     }
 }
 

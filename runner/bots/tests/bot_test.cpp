@@ -186,7 +186,7 @@ TEST_CASE("builds: what a build leaves is capped like a bot's folder, and a spar
     write(dir.path() / "many" / "bot.json", R"({"run": ["sh", "run.sh"], "build": "seq 10001 | xargs touch"})");
     write(dir.path() / "many" / "run.sh", "echo '[]'\n");
     CHECK_THROWS_WITH_AS(prepare_bot(read_manifest(dir.path() / "many"), BuildOptions{cache.path()}),
-                         doctest::Contains("more than 10000 files, the most a copy may hold; nothing was cached"),
+                         doctest::Contains("more than 10000 files, folders and links, the most a copy may hold; nothing was cached"),
                          BotError);
     CHECK(fs::is_empty(cache.path() / "builds"));
 

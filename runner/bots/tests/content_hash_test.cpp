@@ -2,6 +2,7 @@
 #include "runner/bots/content_hash.hpp"
 #include "runner/sys/copy_tree.hpp"
 #include "runner/sys/temp_dir.hpp"
+#include "runner/testing/memory_folder.hpp"
 
 #include <doctest/doctest.h>
 
@@ -131,5 +132,12 @@ TEST_CASE("content hash: a bot over the size or file-count limit is refused by n
 
     // Empty files cost nothing but their number.
     for (std::size_t i = 0; i < max_tree_files; ++i) std::ofstream(dir.path() / ("f" + std::to_string(i)));
-    CHECK(refusal(dir.path()).find("the bot has more than 10000 files, the most a bot may have") != std::string::npos);
+    const std::string over = "the bot has more than 10000 files, folders and links, the most a bot may have";
+    CHECK(refusal(dir.path()).find(over) != std::string::npos);
+    // Nor do empty folders: a folder counts as a file does.
+    TempDir folders("hash-folders", gol::runner::testing::memory_folder());
+    for (std::size_t i = 0; i < max_tree_files; ++i) fs::create_directory(folders.path() / ("d" + std::to_string(i)));
+    CHECK(hash_directory(folders.path()).size() == 64);
+    fs::create_directory(folders.path() / "d0" / "deeper");
+    CHECK(refusal(folders.path()).find(over) != std::string::npos);
 }

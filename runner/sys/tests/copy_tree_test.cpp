@@ -3,6 +3,7 @@
 #include "runner/sys/copy_tree.hpp"
 #include "runner/sys/temp_dir.hpp"
 #include "runner/sys/unique_fd.hpp"
+#include "runner/testing/memory_folder.hpp"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -79,6 +80,52 @@ TEST_CASE("copy_tree: a link inside is copied as a link, one leading out is refu
     CHECK_FALSE(fs::exists(dir.path() / "copy4"));
 }
 
+// Issue 39: judged by their text, "b -> a/.." stays inside; resolved through "a -> ." it leads out.
+TEST_CASE("link_leads_out: a link is resolved through the tree's other links, as the kernel would") {
+    const TreeLinks climb = {{"a", "."}, {"b", "a/.."}, {"c", "b/.."}, {"d", "c/.."}, {"x", "d/../etc/shadow"}};
+    CHECK_FALSE(link_leads_out(climb, "a"));
+    CHECK(link_leads_out(climb, "b") == "to a/.., through a -> .");
+    CHECK(link_leads_out(climb, "x") == "to d/../etc/shadow, through d -> c/.., c -> b/.., b -> a/.., a -> .");
+    // Inside, through links: a folder's link, a link to a link, one whose text alone reads as out.
+    const TreeLinks inside = {{"lib", "src/inner"}, {"up", "lib/../../run.sh"}, {"main", "alias"},
+                              {"alias", "src/bot.py"}, {"src/inner/back", "../../lib/x"}};
+    for (const auto& [rel, target] : inside) {
+        CAPTURE(rel);
+        CHECK_FALSE(link_leads_out(inside, rel));
+    }
+    // Out through a link deeper in, an absolute one, a link in a folder, and a loop.
+    const TreeLinks out = {{"etc", "/etc"},       {"via", "sub/etc/shadow"}, {"sub/etc", "../etc"},
+                           {"sub/up", "../.."},   {"loop", "loop/x"}};
+    CHECK(link_leads_out(out, "etc") == "to /etc");
+    CHECK(link_leads_out(out, "via") == "to sub/etc/shadow, through sub/etc -> ../etc, etc -> /etc");
+    CHECK(link_leads_out(out, "sub/up") == "to ../..");
+    CHECK(link_leads_out(out, "loop") == "to loop/x, through more than 40 links in a row");
+    // However it is built, one link costs a bounded walk: 10000 of them cannot take minutes.
+    std::string far;
+    for (int i = 0; i < 2000; ++i) far += "deep/";
+    CHECK(link_leads_out({{"far", far}}, "far") == "to " + far + ", through a path too long to follow (over 65536 characters)");
+}
+
+TEST_CASE("copy_tree: a link that leads out through the copy's other links is refused, naming the way") {
+    TempDir dir("copy-climb");
+    const fs::path bot = dir.path() / "bot";
+    fs::create_directories(bot);
+    for (const auto& [name, target] : std::vector<std::pair<const char*, const char*>>{
+             {"a", "."}, {"b", "a/.."}, {"c", "b/.."}, {"d", "c/.."}, {"x", "d/../etc/shadow"}})
+        fs::create_symlink(target, bot / name);
+    CHECK(refusal(bot, dir.path() / "copy") ==
+          "b: a link that leads out of the folder (to a/.., through a -> .): links must point within it");
+    // Resolved, a link whose text alone reads as leading out may stay inside: it is copied.
+    const fs::path deep = dir.path() / "deep";
+    fs::create_directories(deep / "src" / "inner");
+    std::ofstream(deep / "run.sh") << "echo '[]'\n";
+    fs::create_symlink("src/inner", deep / "lib");
+    fs::create_symlink("lib/../../run.sh", deep / "up");
+    copy_tree(deep, dir.path() / "deep-copy");
+    CHECK(fs::read_symlink(dir.path() / "deep-copy" / "up") == "lib/../../run.sh");
+    CHECK(read(dir.path() / "deep-copy" / "up") == "echo '[]'\n");
+}
+
 TEST_CASE("copy_tree: a sparse file stays sparse, FIFOs and caches are left out, modes are the copy's own") {
     TempDir dir("copy-sparse");
     const fs::path bot = dir.path() / "bot";
@@ -129,7 +176,18 @@ TEST_CASE("copy_tree: over the files, bytes or depth a copy may hold, it is refu
     const fs::path many = dir.path() / "many";
     fs::create_directories(many);
     for (std::size_t i = 0; i <= max_tree_files; ++i) std::ofstream(many / ("f" + std::to_string(i)));
-    CHECK(refusal(many, dir.path() / "c1") == "more than 10000 files, the most a copy may hold");
+    CHECK(refusal(many, dir.path() / "c1") == "more than 10000 files, folders and links, the most a copy may hold");
+    // Folders and links count as files do: each is an inode, copied and removed on every run.
+    TempDir memory("copy-folders", gol::runner::testing::memory_folder());
+    const fs::path folders = memory.path() / "folders";
+    fs::create_directories(folders);
+    for (std::size_t i = 0; i < max_tree_files / 2; ++i) {
+        fs::create_directory(folders / ("d" + std::to_string(i)));
+        fs::create_symlink("d" + std::to_string(i), folders / ("l" + std::to_string(i)));
+    }
+    CHECK_NOTHROW(copy_tree(folders, memory.path() / "c0"));
+    fs::create_directory(folders / "one_more");
+    CHECK(refusal(folders, memory.path() / "c0b") == "more than 10000 files, folders and links, the most a copy may hold");
 
     // Two sparse files of 200 MiB: counted at their full size, refused before 256 MiB are copied.
     const fs::path big = dir.path() / "big";
