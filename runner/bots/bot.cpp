@@ -189,12 +189,13 @@ BotSpec find_bot(const std::string& name_or_path, const fs::path& bots_dir) {
     }
     if (fs::is_regular_file(p, ec)) return single_file_bot(p);
     if (fs::exists(p, ec)) throw BotError(quoted(p) + ": not a file or directory");
-    if (name_or_path.find('/') == std::string::npos && fs::is_directory(bots_dir, ec)) {
-        // A folder, or a file named with its extension (blocky.py).
-        if (fs::exists(bots_dir / p, ec)) return find_bot((bots_dir / p).string(), bots_dir);
-        for (const auto& entry : fs::directory_iterator(bots_dir))
-            if (entry.is_regular_file() && entry.path().stem() == name_or_path) return single_file_bot(entry.path());
-    }
+    const bool bare = name_or_path.find('/') == std::string::npos;
+    // A bare name is a folder or a file of the bots folder (blocky.py); a name or a path without
+    // its extension is a file of its folder (blocky, bots/blocky).
+    if (bare && fs::exists(bots_dir / p, ec)) return find_bot((bots_dir / p).string(), bots_dir);
+    if (const fs::path dir = bare ? bots_dir : p.parent_path(); fs::is_directory(dir, ec))
+        for (const auto& entry : fs::directory_iterator(dir))
+            if (entry.is_regular_file() && entry.path().stem() == p.filename()) return single_file_bot(entry.path());
     throw BotError("no bot named \"" + name_or_path + "\": not a path, and not a bot in " + quoted(bots_dir));
 }
 

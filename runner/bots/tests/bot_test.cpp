@@ -101,6 +101,8 @@ TEST_CASE("bots are found by path or by name under the bots folder") {
     CHECK(find_bot("eta", dir.path()).kind == SourceKind::manifest);
     CHECK(find_bot("zeta.py", dir.path()).name == "zeta");
     CHECK(find_bot((dir.path() / "zeta.py").string(), "/nonexistent").name == "zeta");
+    // A path without its extension, as README's `runner duel bots/gliders bots/farmer`.
+    CHECK(find_bot((dir.path() / "zeta").string(), "/nonexistent").kind == SourceKind::python);
     CHECK_THROWS_WITH_AS(find_bot("nobody", dir.path()), doctest::Contains("no bot named \"nobody\""), BotError);
     CHECK_THROWS_WITH_AS(find_bot((dir.path() / "empty").string(), dir.path()), doctest::Contains("needs a bot.json"),
                          BotError);
