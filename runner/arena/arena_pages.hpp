@@ -48,10 +48,10 @@ private:
     std::FILE* log_;
     std::mutex mutex_;
     std::condition_variable_any changed_;
-    std::deque<Stored> queue_;  // under mutex_
+    std::deque<Stored> queue_;         // under mutex_
     std::vector<GameRecord> arrived_;  // under mutex_: games stored since the last leaderboard
-    ArenaTable table_;                 // the pages' thread's
-    std::jthread thread_;       // last: started once all it uses is
+    ArenaTable table_;                 // the pages' thread's alone, once made
+    std::jthread thread_;              // last: started once all it uses is
 };
 
 }  // namespace gol::runner
