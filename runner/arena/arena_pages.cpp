@@ -1,10 +1,17 @@
 #include "runner/arena/arena_pages.hpp"
 
+#include <utility>
+
 namespace gol::runner {
 
 ArenaPages::ArenaPages(LeagueObserver& observer, const ResultsStore& store, std::chrono::milliseconds interval,
                        std::FILE* log)
-    : observer_(observer), store_(store), interval_(interval), log_(log), thread_([this](std::stop_token stop) { run(stop); }) {}
+    : observer_(observer),
+      store_(store),
+      interval_(interval),
+      log_(log),
+      table_(table_from_store(store.dir(), std::nullopt, log)),
+      thread_([this](std::stop_token stop) { run(stop); }) {}
 
 ArenaPages::~ArenaPages() {
     thread_.request_stop();
@@ -15,15 +22,16 @@ ArenaPages::~ArenaPages() {
 void ArenaPages::stored(GameRecord record, PlayedGame game) {
     {
         const std::lock_guard lock(mutex_);
-        dirty_ = true;
+        arrived_.push_back(record);
         if (queue_.size() < max_queued) queue_.push_back({std::move(record), std::move(game)});
     }
     changed_.notify_all();
 }
 
-void ArenaPages::leaderboard() {
+void ArenaPages::leaderboard(std::vector<GameRecord> arrived) {
+    for (GameRecord& r : arrived) table_.add(std::move(r));
     try {
-        observer_.run_finished(store_, table_from_store(store_.dir(), std::nullopt, log_));
+        observer_.run_finished(store_, table_.table());
     } catch (const std::exception& e) {
         std::fprintf(log_, "arena: the leaderboard page: %s\n", e.what());
     }
@@ -34,8 +42,8 @@ void ArenaPages::run(std::stop_token stop) {
     std::unique_lock lock(mutex_);
     for (;;) {
         // With a leaderboard due, until its time; else until a game comes.
-        if (dirty_) changed_.wait_until(lock, stop, next_leaderboard, [&] { return !queue_.empty(); });
-        else changed_.wait(lock, stop, [&] { return !queue_.empty() || dirty_; });
+        if (!arrived_.empty()) changed_.wait_until(lock, stop, next_leaderboard, [&] { return !queue_.empty(); });
+        else changed_.wait(lock, stop, [&] { return !queue_.empty() || !arrived_.empty(); });
         while (!queue_.empty()) {
             Stored s = std::move(queue_.front());
             queue_.pop_front();
@@ -48,10 +56,10 @@ void ArenaPages::run(std::stop_token stop) {
             lock.lock();
         }
         const bool ended = stop.stop_requested();
-        if (dirty_ && (ended || std::chrono::steady_clock::now() >= next_leaderboard)) {
-            dirty_ = false;
+        if (!arrived_.empty() && (ended || std::chrono::steady_clock::now() >= next_leaderboard)) {
+            std::vector<GameRecord> arrived = std::exchange(arrived_, {});
             lock.unlock();
-            leaderboard();
+            leaderboard(std::move(arrived));
             lock.lock();
             next_leaderboard = std::chrono::steady_clock::now() + interval_;
         }

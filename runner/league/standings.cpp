@@ -1,5 +1,4 @@
 #include "runner/league/standings.hpp"
-#include "runner/league/ratings.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,23 +30,15 @@ auto merit(const Standing& s) {
     return std::make_tuple(s.played == 0, -s.points, -s.wins, s.losses, s.forfeits, -s.mean_cells);
 }
 
-// The ratings of the table's bots (by their place in it) from the games between them.
-Ratings fit(const std::vector<Standing>& table, const std::vector<GameRecord>& games) {
-    std::map<std::string, std::size_t> index;
-    for (std::size_t i = 0; i < table.size(); ++i) index[table[i].bot] = i;
-    std::vector<RatedGame> rated;
-    for (const GameRecord& g : games) {
-        const auto a = index.find(g.bots[0]), b = index.find(g.bots[1]);
-        if (a == index.end() || b == index.end()) continue;
-        const int winner = g.result.verdict.winner_seat;
-        rated.push_back({a->second, b->second, winner == 0 ? 0.5 : winner == 1 ? 1.0 : 0.0});
-    }
-    return Ratings(table.size(), rated);
+// Counts a game for the bot in `seat` (1 or 2) in anything with wins, draws and losses: a
+// bot's totals, a pair's, a crosstable's cell.
+template <typename Counts>
+void count_result(Counts& c, const GameResult& r, int seat) {
+    (r.verdict.winner_seat == 0 ? c.draws : r.verdict.winner_seat == seat ? c.wins : c.losses)++;
 }
 
-// Fills in the ratings of the sorted table's bots from the games between them.
-void rate(std::vector<Standing>& table, const std::vector<GameRecord>& games) {
-    const Ratings ratings = fit(table, games);
+// Fills in the ratings of the sorted table's bots.
+void rate(std::vector<Standing>& table, const Ratings& ratings) {
     for (std::size_t i = 0; i < table.size(); ++i) {
         if (!ratings.rated(i)) continue;
         table[i].elo = ratings.elo(i);
@@ -74,8 +65,7 @@ std::vector<std::vector<PairRecord>> crosstable(const LeagueTable& t) {
         if (a == index.end() || b == index.end() || a == b) continue;
         for (int seat = 1; seat <= 2; ++seat) {
             PairRecord& r = seat == 1 ? table[a->second][b->second] : table[b->second][a->second];
-            const int winner = g.result.verdict.winner_seat;
-            (winner == 0 ? r.draws : winner == seat ? r.wins : r.losses)++;
+            count_result(r, g.result, seat);
             r.games.push_back(&g);
         }
     }
@@ -98,51 +88,79 @@ std::string_view name(Scoring s) {
     return "wins";
 }
 
-std::vector<Standing> compute_standings(const std::vector<std::string>& bots, const std::vector<GameRecord>& games,
-                                        Scoring scoring) {
-    std::map<std::string, Standing> by_name;
-    std::map<std::string, double> cell_sum;
-    for (const std::string& b : bots) by_name[b].bot = b;
-    const Points pts = points_for(scoring);
-    for (const GameRecord& g : games) {
-        if (!by_name.contains(g.bots[0]) || !by_name.contains(g.bots[1])) continue;
-        for (int seat = 1; seat <= 2; ++seat) {
-            Standing& s = by_name[g.bots[seat - 1]];
-            ++s.played;
-            s.forfeits += g.result.forfeits[seat - 1];
-            cell_sum[s.bot] += static_cast<double>(g.result.cells[seat - 1]);
-            if (g.timing) {
-                if (!s.timing) s.timing.emplace();
-                *s.timing += (*g.timing)[seat - 1];
-            }
-            if (g.result.verdict.winner_seat == 0) {
-                ++s.draws;
-                s.points += pts.draw;
-            } else if (g.result.verdict.winner_seat == seat) {
-                ++s.wins;
-                s.points += pts.win;
-            } else {
-                ++s.losses;
-                s.points += pts.loss;
-            }
+void StandingsTally::add_bot(const std::string& bot) { bots_[bot].counts.bot = bot; }
+
+void StandingsTally::add(const GameRecord& g) {
+    const auto a = bots_.find(g.bots[0]), b = bots_.find(g.bots[1]);
+    if (a == bots_.end() || b == bots_.end()) return;
+    for (int seat = 1; seat <= 2; ++seat) {
+        Totals& t = (seat == 1 ? a : b)->second;
+        Standing& s = t.counts;
+        ++s.played;
+        s.forfeits += g.result.forfeits[seat - 1];
+        t.cells += static_cast<double>(g.result.cells[seat - 1]);
+        if (g.timing) {
+            if (!s.timing) s.timing.emplace();
+            *s.timing += (*g.timing)[seat - 1];
         }
+        count_result(s, g.result, seat);
     }
+    if (a == b) return;  // a bot's game with itself counts in its totals, in no pair
+    count_result(pairs_[std::minmax(g.bots[0], g.bots[1])], g.result, g.bots[0] < g.bots[1] ? 1 : 2);
+}
+
+PairCounts StandingsTally::pair(const std::string& row, const std::string& column) const {
+    const auto it = pairs_.find(std::minmax(row, column));
+    if (it == pairs_.end() || row == column) return {};
+    return row < column ? it->second : PairCounts{it->second.losses, it->second.draws, it->second.wins};
+}
+
+std::vector<Standing> StandingsTally::standings(Scoring scoring) const {
+    const Points pts = points_for(scoring);
     std::vector<Standing> table;
-    for (auto& [n, s] : by_name) {
-        s.mean_cells = s.played ? cell_sum[n] / s.played : 0;
-        table.push_back(s);
+    for (const auto& [n, t] : bots_) {
+        Standing s = t.counts;
+        s.points = s.wins * pts.win + s.draws * pts.draw + s.losses * pts.loss;
+        s.mean_cells = s.played ? t.cells / s.played : 0;
+        table.push_back(std::move(s));
     }
     std::stable_sort(table.begin(), table.end(), [](const Standing& a, const Standing& b) {
         return merit(a) != merit(b) ? merit(a) < merit(b) : a.bot < b.bot;
     });
     for (std::size_t i = 0; i < table.size(); ++i)
         table[i].rank = i > 0 && merit(table[i]) == merit(table[i - 1]) ? table[i - 1].rank : static_cast<int>(i + 1);
-    rate(table, games);
+    rate(table, ratings(table));
     return table;
 }
 
+Ratings StandingsTally::ratings(const std::vector<Standing>& table) const {
+    std::map<std::string, std::size_t> place;
+    for (std::size_t i = 0; i < table.size(); ++i) place[table[i].bot] = i;
+    // The fit depends on each pair's games and score alone, not on their order.
+    std::vector<RatedGame> rated;
+    for (const auto& [names, c] : pairs_) {
+        const auto first = place.find(names.first), second = place.find(names.second);
+        if (first == place.end() || second == place.end()) continue;
+        rated.insert(rated.end(), static_cast<std::size_t>(c.wins), {first->second, second->second, 1.0});
+        rated.insert(rated.end(), static_cast<std::size_t>(c.draws), {first->second, second->second, 0.5});
+        rated.insert(rated.end(), static_cast<std::size_t>(c.losses), {first->second, second->second, 0.0});
+    }
+    return Ratings(table.size(), rated);
+}
+
+std::vector<Standing> compute_standings(const std::vector<std::string>& bots, const std::vector<GameRecord>& games,
+                                        Scoring scoring) {
+    StandingsTally tally;
+    for (const std::string& b : bots) tally.add_bot(b);
+    for (const GameRecord& g : games) tally.add(g);
+    return tally.standings(scoring);
+}
+
 std::vector<RatedNeighbours> rating_neighbours(const LeagueTable& table) {
-    const Ratings ratings = fit(table.standings, table.games);
+    StandingsTally tally;
+    for (const Standing& s : table.standings) tally.add_bot(s.bot);
+    for (const GameRecord& g : table.games) tally.add(g);
+    const Ratings ratings = tally.ratings(table.standings);
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < table.standings.size(); ++i)
         if (ratings.rated(i)) order.push_back(i);

@@ -2,11 +2,14 @@
 // (docs/league.md). report/standings_tables.hpp writes them out.
 #pragma once
 
+#include "runner/league/ratings.hpp"
 #include "runner/league/results_store.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gol::runner {
@@ -33,7 +36,41 @@ struct Standing {
     std::optional<MoveTiming> timing;
 };
 
-// Standings of `bots` over `games` (games naming other bots are ignored), best first.
+// A bot's wins, draws and losses against another.
+struct PairCounts {
+    int wins = 0, draws = 0, losses = 0;
+    bool operator==(const PairCounts&) const = default;
+};
+
+// The standings of a field added up one game at a time: what compute_standings counts, kept so
+// that a table that grows by a game (the arena's, docs/arena.md) counts that game alone rather
+// than every stored game again. Each bot's totals and each pair's counts; no game is kept.
+class StandingsTally {
+public:
+    // A bot of the table, without games until some are added; adding it again changes nothing.
+    void add_bot(const std::string& bot);
+    // One game, ignored unless both its bots were added.
+    void add(const GameRecord& game);
+    // The standings of the bots and games added, best first, ranked and rated.
+    std::vector<Standing> standings(Scoring scoring) const;
+    // `row`'s wins, draws and losses against `column` in the games added.
+    PairCounts pair(const std::string& row, const std::string& column) const;
+    // The Bradley-Terry ratings (ratings.hpp) of `table`'s bots, by their place in it, from the
+    // games added between them.
+    Ratings ratings(const std::vector<Standing>& table) const;
+
+private:
+    struct Totals {
+        Standing counts;  // played, wins, draws, losses, forfeits and timing
+        double cells = 0;  // final live cells summed over the games
+    };
+    std::map<std::string, Totals> bots_;
+    // By (lesser name, greater name): the lesser's counts against the greater.
+    std::map<std::pair<std::string, std::string>, PairCounts> pairs_;
+};
+
+// Standings of `bots` over `games` (games naming other bots are ignored), best first: a
+// StandingsTally of them.
 std::vector<Standing> compute_standings(const std::vector<std::string>& bots, const std::vector<GameRecord>& games,
                                         Scoring scoring);
 
@@ -47,8 +84,7 @@ struct LeagueTable {
 };
 
 // A row bot's games against a column bot: its wins, draws and losses, and the games.
-struct PairRecord {
-    int wins = 0, draws = 0, losses = 0;
+struct PairRecord : PairCounts {
     std::vector<const GameRecord*> games;
 };
 

@@ -31,16 +31,30 @@ const char* speaker(const ResultsStore& store) {
 }  // namespace
 
 template <typename Page>
-void LeaguePages::write_viewer(const ResultsStore& store, const std::string& key, Page page) {
+bool LeaguePages::write_viewer(const ResultsStore& store, const std::string& key, Page page) {
     try {
         write_file_atomically(store.viewer_path(key), page());
+        return true;
     } catch (const std::exception& e) {
         std::fprintf(log_, "%s: no viewer page for game %s: %s\n", speaker(store), key.c_str(), e.what());
+        return false;
     }
 }
 
+void LeaguePages::remember(const std::string& key) {
+    const std::lock_guard lock(paged_mutex_);
+    paged_.insert(key);
+}
+
+bool LeaguePages::remembered(const std::string& key) {
+    const std::lock_guard lock(paged_mutex_);
+    return paged_.contains(key);
+}
+
 void LeaguePages::game_stored(const ResultsStore& store, const GameRecord& record, const PlayedGame& game) {
-    write_viewer(store, record.key, [&] { return viewer_page(game.record, game.counts.counts, kLeaderboardFromViewer); });
+    if (write_viewer(store, record.key,
+                     [&] { return viewer_page(game.record, game.counts.counts, kLeaderboardFromViewer); }))
+        remember(record.key);
     if (!live_) return;
     std::unique_lock busy(leaderboard_, std::try_to_lock);
     if (!busy) return;
@@ -66,14 +80,19 @@ void LeaguePages::write_leaderboard(const ResultsStore& store, const LeagueTable
 
 void LeaguePages::run_finished(const ResultsStore& store, const LeagueTable& table) {
     for (const GameRecord& g : table.games) {
-        if (std::filesystem::exists(store.viewer_path(g.key))) continue;
+        if (remembered(g.key)) continue;
+        if (std::filesystem::exists(store.viewer_path(g.key))) {
+            remember(g.key);
+            continue;
+        }
         std::ifstream in(store.replay_path(g.key));
         if (!in) {
             std::fprintf(log_, "%s: no viewer page for game %s: %s cannot be read\n", speaker(table), g.key.c_str(),
                          store.replay_path(g.key).c_str());
             continue;
         }
-        write_viewer(store, g.key, [&] { return viewer_page(read_replay(in), kLeaderboardFromViewer); });
+        if (write_viewer(store, g.key, [&] { return viewer_page(read_replay(in), kLeaderboardFromViewer); }))
+            remember(g.key);
     }
     const std::lock_guard lock(leaderboard_);
     write_leaderboard(store, table, true);

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <mutex>
+#include <set>
 #include <string>
 
 namespace gol::runner {
@@ -24,17 +25,24 @@ public:
     void game_stored(const ResultsStore& store, const GameRecord& record, const PlayedGame& game) override;
     // The leaderboard page, and a viewer page for every counted game that has none yet (games
     // stored by a runner that did not make them), counted by playing its stored replay again.
+    // A game whose page this one made or found is not looked for again: the arena makes the
+    // leaderboard again and again, and its look would grow with the store.
     void run_finished(const ResultsStore& store, const LeagueTable& table) override;
 
 private:
+    // True when the page is written; else says why on the log.
     template <typename Page>
-    void write_viewer(const ResultsStore& store, const std::string& key, Page page);
+    bool write_viewer(const ResultsStore& store, const std::string& key, Page page);
+    void remember(const std::string& key);
+    bool remembered(const std::string& key);
     // Replaces leaderboard.html whole (a reader sees the old page or the new one); `say`: log its path.
     void write_leaderboard(const ResultsStore& store, const LeagueTable& table, bool say);
 
     std::FILE* log_;
     bool live_;
     std::mutex leaderboard_;  // held while the page is rewritten
+    std::mutex paged_mutex_;
+    std::set<std::string> paged_;  // under paged_mutex_: games whose viewer page is there
 };
 
 }  // namespace gol::runner

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <random>
 #include <set>
 
 using namespace gol::runner;
@@ -22,7 +23,113 @@ const Standing& row(const std::vector<Standing>& t, const std::string& bot) {
     return t.front();
 }
 
+// Every figure of two standings' rows alike, exactly: the same bot at the same place.
+void same_rows(const std::vector<Standing>& got, const std::vector<Standing>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        INFO("row " << i + 1 << ": " << want[i].bot);
+        CHECK(got[i].bot == want[i].bot);
+        CHECK(got[i].rank == want[i].rank);
+        CHECK(got[i].played == want[i].played);
+        CHECK(got[i].wins == want[i].wins);
+        CHECK(got[i].draws == want[i].draws);
+        CHECK(got[i].losses == want[i].losses);
+        CHECK(got[i].points == want[i].points);
+        CHECK(got[i].forfeits == want[i].forfeits);
+        CHECK(got[i].mean_cells == want[i].mean_cells);
+        CHECK(got[i].elo == want[i].elo);
+        CHECK(got[i].elo_interval == want[i].elo_interval);
+        CHECK(got[i].los_next == want[i].los_next);
+        CHECK(got[i].timing == want[i].timing);
+    }
+}
+
+// A field's games with every kind of result, from a fixed seed: wins either way, draws, forfeits,
+// timing in some records, a bot's game with itself and games of a bot no longer in the field.
+std::vector<GameRecord> many_games(int n) {
+    const std::vector<std::string> names = {"a", "b", "c", "d", "e", "gone"};
+    std::mt19937 random(7);
+    const auto pick = [&](int below) { return static_cast<int>(random() % static_cast<unsigned>(below)); };
+    std::vector<GameRecord> games;
+    for (int i = 0; i < n; ++i) {
+        const std::string a = names[static_cast<std::size_t>(pick(6))], b = names[static_cast<std::size_t>(pick(6))];
+        GameRecord g = game(a, b, pick(3), pick(50), pick(50), pick(3), pick(3));
+        if (pick(2)) {
+            MoveTiming t;
+            t.moves = 1 + pick(100);
+            t.wall_total = std::chrono::microseconds(pick(100000));
+            t.timeouts = pick(2);
+            g.timing = std::array{t, t};
+        }
+        games.push_back(std::move(g));
+    }
+    return games;
+}
+
 }  // namespace
+
+TEST_CASE("standings: games added one at a time give exactly the standings of the whole set") {
+    const std::vector<std::string> bots = {"a", "b", "c", "d", "e", "fresh"};
+    const std::vector<GameRecord> games = many_games(300);
+    for (Scoring scoring : {Scoring::wins, Scoring::points, Scoring::half, Scoring::kd}) {
+        INFO("scoring " << name(scoring));
+        StandingsTally tally;
+        for (const std::string& b : bots) tally.add_bot(b);
+        std::vector<GameRecord> so_far;
+        for (const GameRecord& g : games) {
+            tally.add(g);
+            so_far.push_back(g);
+            // As the arena asks for them: between games, at any time.
+            if (so_far.size() % 50 == 0) same_rows(tally.standings(scoring), compute_standings(bots, so_far, scoring));
+        }
+        LeagueTable whole;
+        whole.scoring = scoring;
+        whole.games = games;
+        whole.standings = compute_standings(bots, games, scoring);
+        same_rows(tally.standings(scoring), whole.standings);
+
+        // The ranks and points as counted by hand from the games.
+        const Standing& a = row(whole.standings, "a");
+        int wins = 0, draws = 0, losses = 0;
+        for (const GameRecord& g : games)
+            for (int seat = 1; seat <= 2; ++seat) {
+                if (g.bots[seat - 1] != "a" || std::count(bots.begin(), bots.end(), g.bots[2 - seat]) == 0) continue;
+                const int w = g.result.verdict.winner_seat;
+                ++(w == 0 ? draws : w == seat ? wins : losses);
+            }
+        CHECK(a.wins == wins);
+        CHECK(a.draws == draws);
+        CHECK(a.losses == losses);
+        CHECK(wins > 0);
+        CHECK(draws > 0);
+        CHECK(losses > 0);
+        CHECK(row(whole.standings, "fresh").rank == static_cast<int>(bots.size()));
+
+        // Each pair's counts, as the crosstable counts them from the games.
+        const auto cross = crosstable(whole);
+        for (std::size_t r = 0; r < whole.standings.size(); ++r)
+            for (std::size_t c = 0; c < whole.standings.size(); ++c) {
+                INFO(whole.standings[r].bot << " against " << whole.standings[c].bot);
+                CHECK(tally.pair(whole.standings[r].bot, whole.standings[c].bot) == static_cast<const PairCounts&>(cross[r][c]));
+            }
+        CHECK(tally.pair("a", "b").wins + tally.pair("a", "b").draws + tally.pair("a", "b").losses > 0);
+
+        // The ratings from the pairs' counts, as from each game between the field's bots.
+        std::map<std::string, std::size_t> place;
+        for (std::size_t i = 0; i < whole.standings.size(); ++i) place[whole.standings[i].bot] = i;
+        std::vector<RatedGame> each;
+        for (const GameRecord& g : games)
+            if (place.contains(g.bots[0]) && place.contains(g.bots[1])) {
+                const int w = g.result.verdict.winner_seat;
+                each.push_back({place[g.bots[0]], place[g.bots[1]], w == 0 ? 0.5 : w == 1 ? 1.0 : 0.0});
+            }
+        const Ratings by_game(whole.standings.size(), each);
+        for (std::size_t i = 0; i < whole.standings.size(); ++i) {
+            REQUIRE(by_game.rated(i) == whole.standings[i].elo.has_value());
+            if (by_game.rated(i)) CHECK(*whole.standings[i].elo == by_game.elo(i));
+        }
+    }
+}
 
 TEST_CASE("standings: each scoring system") {
     std::vector<GameRecord> games = {game("a", "b", 1), game("b", "a", 0), game("a", "c", 2), game("c", "b", 1)};

@@ -3,12 +3,18 @@
 #include "runner/report/board_png.hpp"
 #include "runner/text/html_text.hpp"
 #include "runner/report/leaderboard_page.hpp"
+#include "runner/report/league_pages.hpp"
 #include "runner/report/viewer_page.hpp"
+#include "runner/sys/temp_dir.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 #include <png.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
 #include <string>
 
 using namespace gol;
@@ -197,4 +203,38 @@ TEST_CASE("leaderboard page: standings, the pair matrix, links to each game, and
     t.games[0].timing = std::array<MoveTiming, 2>{MoveTiming{}, plain};
     t.standings = compute_standings({kHostile, "plain"}, t.games, Scoring::wins);
     CHECK(leaderboard_page(t, store_heading("cup")).find("<td>5.0</td><td>950.0</td><td>1.0</td><td>2/1</td></tr>") != std::string::npos);
+}
+
+TEST_CASE("league pages: a game's viewer page made or found is not looked for again; a missing one is made from its replay") {
+    TempDir dir("league-pages");
+    const ResultsStore store(dir.path() / "results");
+    LeagueTable table;
+    table.settings.games_per_pair = 0;  // an arena's, whose leaderboard is made again and again
+    for (const char* key : {"found", "replayed", "lost"}) {
+        GameRecord g;
+        g.key = key;
+        table.games.push_back(g);
+    }
+    std::filesystem::create_directories(store.viewer_path("found").parent_path());
+    std::filesystem::create_directories(store.replay_path("replayed").parent_path());
+    std::ofstream(store.viewer_path("found")) << "its page";
+    std::ofstream(store.replay_path("replayed")) << replay_text(sample_replay());
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> log(std::tmpfile(), &std::fclose);
+    REQUIRE(log);
+    LeaguePages pages(log.get(), false);
+    pages.run_finished(store, table);
+    CHECK(std::filesystem::exists(store.viewer_path("replayed")));
+    CHECK(std::filesystem::exists(store.dir() / "leaderboard.html"));
+    // Both pages gone: neither is looked for, nor made, again; the one never made is tried again.
+    std::filesystem::remove(store.viewer_path("found"));
+    std::filesystem::remove(store.viewer_path("replayed"));
+    pages.run_finished(store, table);
+    CHECK_FALSE(std::filesystem::exists(store.viewer_path("found")));
+    CHECK_FALSE(std::filesystem::exists(store.viewer_path("replayed")));
+    std::rewind(log.get());
+    std::string said;
+    for (int c; (c = std::fgetc(log.get())) != EOF;) said += static_cast<char>(c);
+    CHECK(count(said, "no viewer page for game lost") == 2);
+    CHECK(count(said, "no viewer page for game found") == 0);
+    CHECK(count(said, "no viewer page for game replayed") == 0);
 }
