@@ -232,6 +232,19 @@ struct Launcher::Request {
     std::vector<int> fds;
     Pipe out = make_pipe(), err = make_pipe();
     std::optional<Pipe> in;
+
+    // Our ends of its pipes, non-blocking, under spec's caps.
+    Streams streams(const CommandSpec& spec) {
+        Streams s;
+        s.out = std::move(out.read);
+        s.err = std::move(err.read);
+        if (in) s.in = std::move(in->write);
+        for (const UniqueFd* fd : {&s.in, &s.out, &s.err})
+            if (*fd) set_nonblocking(fd->get());
+        s.out_cap = spec.stdout_cap;
+        s.err_cap = spec.stderr_cap;
+        return s;
+    }
 };
 
 Launcher::Request Launcher::make_request(const CommandSpec& spec, const std::string& warm_script,
@@ -343,20 +356,10 @@ std::optional<RunOutcome> Launcher::run_request(const CommandSpec& spec, const s
     if (!sent.started || sent.started->kind != GOL_LAUNCH_STARTED) return std::move(sent.failed);
 
     RunOutcome outcome;
-    Streams s;
-    s.out = std::move(request.out.read);
-    s.err = std::move(request.err.read);
-    set_nonblocking(s.out.get());
-    set_nonblocking(s.err.get());
-    if (request.in) {
-        s.in = std::move(request.in->write);
-        set_nonblocking(s.in.get());
-        s.to_write = *spec.stdin_data;
-        if (s.to_write.empty()) s.in.reset();
-    }
+    Streams s = request.streams(spec);
+    if (s.in) s.to_write = *spec.stdin_data;
+    if (s.to_write.empty()) s.in.reset();
     s.close_in_after = true;
-    s.out_cap = spec.stdout_cap;
-    s.err_cap = spec.stderr_cap;
     // A warm move's process is a fork: its time starts when it was handed the request, not at a
     // start-up it did not have (the interpreter's, at the first warm move). A plain one's counts
     // from the request and includes its exec. (steady_clock is CLOCK_MONOTONIC, whatever
@@ -402,15 +405,7 @@ Launcher::Started Launcher::start(const CommandSpec& spec) {
     frozen_ = false;
     cpu_when_frozen_ = {};
     turn_before_ = sent.before;
-    Streams& s = started.streams;
-    s.in = std::move(request.in->write);
-    s.out = std::move(request.out.read);
-    s.err = std::move(request.err.read);
-    set_nonblocking(s.in.get());
-    set_nonblocking(s.out.get());
-    set_nonblocking(s.err.get());
-    s.out_cap = spec.stdout_cap;
-    s.err_cap = spec.stderr_cap;
+    started.streams = request.streams(spec);
     return started;
 }
 
