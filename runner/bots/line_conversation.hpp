@@ -7,9 +7,13 @@
 #include "runner/bots/move_forfeit.hpp"
 #include "runner/game/move.hpp"
 #include "runner/sys/launcher.hpp"
+#include "runner/sys/pipe_pump.hpp"
 #include "runner/sys/process.hpp"
 
+#include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace gol::runner {
 
@@ -24,9 +28,22 @@ public:
     static constexpr int max_restarts = 3;
 
 private:
+    // The process running: its pipes, and its wait status when it ended after its last reply
+    // (told at the next move).
+    struct Process {
+        pipes::Streams streams;
+        std::optional<int> ended;
+    };
+    // `board` as a line, and its reply `line` within `timeout`, the process held again after
+    // it. extra_output: it wrote beyond its previous reply's line, found before sending, so no
+    // reply is read (`line` has what was waiting). After anything but a reply the process has
+    // been ended.
+    MoveOutcome exchange(std::string_view board, std::chrono::milliseconds timeout, std::string& line);
+
     Launcher& launcher_;
     CommandSpec spec_;
     const MoveRules& rules_;
+    std::optional<Process> process_;
     int restarts_ = -1;  // the first start is not a restart
     bool gave_up_ = false;
 };

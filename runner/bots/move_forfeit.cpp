@@ -114,26 +114,6 @@ MoveOutcome move_outcome(const RunOutcome& run) {
     return o;
 }
 
-MoveOutcome move_outcome(const Launcher::LineReply& reply) {
-    MoveOutcome o;
-    if (reply.kind == Launcher::LineReply::Kind::line) o.cpu = reply.cpu;
-    o.out_of_memory = reply.out_of_memory;
-    o.elapsed = reply.elapsed;
-    o.board_unread = reply.input_unread;
-    using Kind = Launcher::LineReply::Kind;
-    switch (reply.kind) {
-        case Kind::line: o.kind = MoveOutcome::Kind::replied; break;
-        case Kind::timed_out: o.kind = MoveOutcome::Kind::timed_out; break;
-        case Kind::stdout_overflow: o.kind = MoveOutcome::Kind::stdout_overflow; break;
-        case Kind::extra_output: o.kind = MoveOutcome::Kind::extra_output; break;
-        case Kind::exited:
-            o.kind = MoveOutcome::Kind::ended;
-            o.ended = ended_by(reply.wait_status);
-            break;
-    }
-    return o;
-}
-
 namespace {
 
 // "1000 ms", or "11000 ms (the time limit and the start-up allowance of a first move)".

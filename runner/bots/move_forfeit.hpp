@@ -4,7 +4,6 @@
 #pragma once
 
 #include "runner/game/move.hpp"
-#include "runner/sys/launcher.hpp"
 #include "runner/sys/process.hpp"
 
 #include <chrono>
@@ -40,10 +39,8 @@ struct MoveOutcome {
     bool board_unread = false;
 };
 
-// A per-move process's outcome, and a persistent bot's reply, in those terms (err left to the caller;
-// the CPU time only of a process that replied).
+// A per-move process's outcome in those terms (err left to the caller).
 MoveOutcome move_outcome(const RunOutcome& run);
-MoveOutcome move_outcome(const Launcher::LineReply& reply);
 
 // What the forfeit's words depend on besides the outcome.
 struct ForfeitRules {

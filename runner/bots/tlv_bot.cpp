@@ -62,11 +62,13 @@ std::string TlvBot::start(int width, int height, Clock::time_point deadline) {
     spec.env->insert(spec.env->end(), {"GOL_ARENA_HOST=" + kHost, "GOL_ARENA_PORT=" + port,
                                        "GOL_BOARD_WIDTH=" + std::to_string(width),
                                        "GOL_BOARD_HEIGHT=" + std::to_string(height)});
-    if (std::string why = launcher_.start_persistent(spec); !why.empty()) {
-        lost_ = why;
+    Launcher::Started started = launcher_.start(spec);
+    if (!started.error.empty()) {
+        lost_ = std::move(started.error);
         return "";
     }
-    launcher_.resume_persistent();
+    streams_ = std::move(started.streams);
+    resume();
     if (!connection_by(listener.fd.get(), deadline)) {
         lose("the bot did not connect to " + kHost + ":" + port + " within " +
              std::to_string(rules_.first.wall_limit.count()) +
@@ -91,18 +93,38 @@ std::string TlvBot::start(int width, int height, Clock::time_point deadline) {
         lose(std::string("before its first turn: ") + e.what());
         return "";
     }
-    if (!launcher_.pause_persistent().running) lose("its process ended after its I");
+    MoveOutcome ignored;
+    if (!pause(ignored)) lose("its process ended after its I");
     return identification;
 }
 
-TlvBot::~TlvBot() {
-    if (started_ && !lost_) launcher_.end_persistent();
-}
+TlvBot::~TlvBot() { end(); }
 
 void TlvBot::lose(std::string why) {
     lost_ = std::move(why);
     connection_.reset();
-    launcher_.end_persistent();
+    end();
+}
+
+bool TlvBot::resume() { return !ended_ && launcher_.release(); }
+
+bool TlvBot::pause(MoveOutcome& turn) {
+    pipes::Streams& s = *streams_;
+    s.err_buf.clear();
+    s.err_truncated = false;
+    pump(s, -1, Clock::now(), [] { return false; });
+    s.out_buf.clear();
+    turn.err += s.err_buf;
+    const Launcher::Held held = launcher_.hold();
+    turn.cpu = held.cpu;
+    turn.out_of_memory = held.out_of_memory;
+    ended_ = held.ended.has_value();
+    return !ended_;
+}
+
+void TlvBot::end(std::chrono::milliseconds grace) {
+    if (streams_) launcher_.kill(grace);
+    streams_.reset();
 }
 
 void TlvBot::begin(int seat, const std::string& opponent) {
@@ -129,7 +151,7 @@ MoveReport TlvBot::move(const Board& board, int seat) {
     }
     bool turn = false;  // T was sent
     if (!lost_) {
-        turn = launcher_.resume_persistent();
+        turn = resume();
         if (!turn) lose("its process ended between its turns");
     }
     std::vector<Cell> cells;
@@ -143,12 +165,9 @@ MoveReport TlvBot::move(const Board& board, int seat) {
         }
     outcome.elapsed = since(start);
     if (turn) {
-        Launcher::Paused paused = launcher_.pause_persistent();
-        outcome.cpu = paused.cpu;
-        outcome.out_of_memory = paused.out_of_memory;
-        outcome.err += paused.err;
+        const bool running = pause(outcome);
         if (!broken.empty()) lose(std::move(broken));
-        else if (!paused.running) lose("its process ended after its M");
+        else if (!running) lose("its process ended after its M");
     }
     MoveReport report;
     report.startup = rules.startup;
@@ -180,7 +199,7 @@ void TlvBot::bye(const GameResult& result) {
     const auto own = static_cast<std::uint32_t>(result.cells[seat_ - 1]);
     const auto other = static_cast<std::uint32_t>(result.cells[2 - seat_]);
     const Clock::time_point deadline = Clock::now() + kByeLimit;
-    if (launcher_.resume_persistent()) try {
+    if (resume()) try {
             connection_->send(pending_ + tlv::bye(own, other), deadline, never_);
             // Until it closes: whatever else it sends is of no more use.
             for (;;) connection_->receive(deadline, never_);
@@ -189,7 +208,7 @@ void TlvBot::bye(const GameResult& result) {
     lost_ = "the game is over";
     connection_.reset();
     // What it does after B (writes a log, exits) it may finish, within the same second.
-    launcher_.end_persistent(std::max(std::chrono::milliseconds(0),
+    end(std::max(std::chrono::milliseconds(0),
                                       std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now())));
 }
 

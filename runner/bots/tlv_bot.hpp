@@ -8,6 +8,7 @@
 #include "runner/bots/move_forfeit.hpp"
 #include "runner/game/game_loop.hpp"
 #include "runner/sys/launcher.hpp"
+#include "runner/sys/pipe_pump.hpp"
 #include "runner/sys/stop_event.hpp"
 
 #include <chrono>
@@ -55,12 +56,22 @@ private:
     std::string start(int width, int height, ClientConnection::Clock::time_point deadline);
     // `why` the bot is out (lost_), and its process ended.
     void lose(std::string why);
+    // Continues the bot's process for its turn; false when it has ended.
+    bool resume();
+    // Holds it after its turn, with its CPU time since resume() and its stderr meanwhile added
+    // to `turn`: its stdout and stderr are not its channel, but must not fill and block it
+    // (stdout is read and dropped). False when it has ended.
+    bool pause(MoveOutcome& turn);
+    // Ends its process, once `grace` has passed or it has ended by itself.
+    void end(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
 
     Launcher& launcher_;
     CommandSpec spec_;
     const MoveRules& rules_;
     StopEvent never_;  // the connection's waits are bounded by their deadlines alone
     std::optional<ClientConnection> connection_;
+    std::optional<pipes::Streams> streams_;  // its process's, while it runs
+    bool ended_ = false;  // its process ended, as its hold found
     std::string pending_;  // S, M and G to send with the next T
     int seat_ = 0;
     bool started_ = false;

@@ -6,7 +6,6 @@
 
 #include <poll.h>
 #include <signal.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -182,7 +181,7 @@ void Launcher::stop() {
     process_.reset();
 }
 
-void Launcher::start() {
+void Launcher::launch() {
     int sv[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
         throw RunnerFault(std::string("the launcher's socket: socketpair: ") + std::strerror(errno));
@@ -211,7 +210,7 @@ Clock::time_point Launcher::deliver(const gol_launch_request& request, const std
     // A launcher that died between moves cannot take the request (its socket is closed) and is
     // replaced once; one that cannot take it twice is a fault of the runner's.
     for (int attempt = 0; attempt < 2; ++attempt) {
-        if (!control_) start();
+        if (!control_) launch();
         if (before) *before = count();
         const Clock::time_point at = Clock::now();
         if (send_request(control_.get(), request, fds)) return at;
@@ -233,6 +232,19 @@ struct Launcher::Request {
     std::vector<int> fds;
     Pipe out = make_pipe(), err = make_pipe();
     std::optional<Pipe> in;
+
+    // Our ends of its pipes, non-blocking, under spec's caps.
+    Streams streams(const CommandSpec& spec) {
+        Streams s;
+        s.out = std::move(out.read);
+        s.err = std::move(err.read);
+        if (in) s.in = std::move(in->write);
+        for (const UniqueFd* fd : {&s.in, &s.out, &s.err})
+            if (*fd) set_nonblocking(fd->get());
+        s.out_cap = spec.stdout_cap;
+        s.err_cap = spec.stderr_cap;
+        return s;
+    }
 };
 
 Launcher::Request Launcher::make_request(const CommandSpec& spec, const std::string& warm_script,
@@ -338,27 +350,16 @@ int Launcher::kill_move(RunOutcome* outcome) {
 }
 
 std::optional<RunOutcome> Launcher::run_request(const CommandSpec& spec, const std::string& warm_script) {
-    if (persistent_) throw std::logic_error("Launcher::run during a persistent process");
     Request request = make_request(spec, warm_script, false);
     Sent sent = send(request, spec.argv[0]);
     if (sent.started && sent.started->kind == GOL_LAUNCH_FAILED && !warm_script.empty()) return std::nullopt;
     if (!sent.started || sent.started->kind != GOL_LAUNCH_STARTED) return std::move(sent.failed);
 
     RunOutcome outcome;
-    Streams s;
-    s.out = std::move(request.out.read);
-    s.err = std::move(request.err.read);
-    set_nonblocking(s.out.get());
-    set_nonblocking(s.err.get());
-    if (request.in) {
-        s.in = std::move(request.in->write);
-        set_nonblocking(s.in.get());
-        s.to_write = *spec.stdin_data;
-        if (s.to_write.empty()) s.in.reset();
-    }
+    Streams s = request.streams(spec);
+    if (s.in) s.to_write = *spec.stdin_data;
+    if (s.to_write.empty()) s.in.reset();
     s.close_in_after = true;
-    s.out_cap = spec.stdout_cap;
-    s.err_cap = spec.stderr_cap;
     // A warm move's process is a fork: its time starts when it was handed the request, not at a
     // start-up it did not have (the interpreter's, at the first warm move). A plain one's counts
     // from the request and includes its exec. (steady_clock is CLOCK_MONOTONIC, whatever
@@ -391,170 +392,77 @@ std::optional<RunOutcome> Launcher::run_request(const CommandSpec& spec, const s
     return collect(outcome.kind);
 }
 
-struct Launcher::Persistent {
-    Streams streams;
-    bool frozen = false;
-    std::chrono::microseconds cpu_when_frozen{0};
-    GroupCount turn_before;  // resume_persistent's count
-    // Its wait status, when it ended after its last reply: told at the next exchange.
-    std::optional<int> ended_status;
-};
-
-std::string Launcher::start_persistent(const CommandSpec& spec) {
-    if (persistent_) throw std::logic_error("Launcher::start_persistent: one runs already");
+Launcher::Started Launcher::start(const CommandSpec& spec) {
     Request request = make_request(spec, "", true);
     Sent sent = send(request, spec.argv[0]);
+    Started started;
     if (!sent.started || sent.started->kind != GOL_LAUNCH_STARTED) {
         // A launcher that died with the request leaves no reason but its death.
-        return sent.failed.kind == RunOutcome::Kind::spawn_failed ? sent.failed.spawn_error
-                                                                  : "its launcher ended as it started";
+        started.error = sent.failed.kind == RunOutcome::Kind::spawn_failed ? sent.failed.spawn_error
+                                                                         : "its launcher ended as it started";
+        return started;
     }
-    persistent_ = std::make_unique<Persistent>();
-    Streams& s = persistent_->streams;
-    s.in = std::move(request.in->write);
-    s.out = std::move(request.out.read);
-    s.err = std::move(request.err.read);
-    set_nonblocking(s.in.get());
-    set_nonblocking(s.out.get());
-    set_nonblocking(s.err.get());
-    s.out_cap = spec.stdout_cap;
-    s.err_cap = spec.stderr_cap;
-    return "";
+    frozen_ = false;
+    cpu_when_frozen_ = {};
+    turn_before_ = sent.before;
+    started.streams = request.streams(spec);
+    return started;
 }
 
-void Launcher::end_persistent(std::chrono::milliseconds grace) {
-    if (!persistent_) return;
+bool Launcher::release() {
+    turn_before_ = count();
+    if (group_ && group_->can_hold()) group_->release();
+    else if (frozen_ && !send_plain(GOL_LAUNCH_THAW)) return false;
+    frozen_ = false;
+    return true;
+}
+
+Launcher::Held Launcher::hold() {
+    // Until its next turn every process of its namespace is held, so children it leaves
+    // spinning take no more than 1% of a CPU from the opponent's move: by its control group,
+    // which no process escapes; without one, stopped by its launcher's signals.
+    Held held;
+    if (group_ && group_->can_hold()) {
+        const GroupCount now = count();
+        if (now.cpu && turn_before_.cpu) held.cpu = *now.cpu - *turn_before_.cpu;
+        held.out_of_memory = now.oom_kills > turn_before_.oom_kills;
+        turn_before_ = now;
+        if (group_->hold()) return held;
+        stop();
+        held.ended = W_EXITCODE(0, SIGKILL);
+        return held;
+    }
+    std::optional<gol_launch_report> frozen;
+    if (send_plain(GOL_LAUNCH_FREEZE)) frozen = read_report(control_.get(), Clock::now() + kKillLimit);
+    if (frozen && frozen->kind == GOL_LAUNCH_FROZEN) {
+        frozen_ = true;
+        const std::chrono::microseconds total(frozen->cpu_us);
+        held.cpu = total - cpu_when_frozen_;
+        cpu_when_frozen_ = total;
+    } else if (frozen && frozen->kind == GOL_LAUNCH_ENDED) {
+        held.ended = frozen->value;  // it replied and ended
+    } else {
+        stop();
+        held.ended = W_EXITCODE(0, SIGKILL);
+    }
+    return held;
+}
+
+RunOutcome Launcher::kill(std::chrono::milliseconds grace) {
     // Its end comes as the launcher's ENDED report; the KILL that follows finds it ended.
     if (control_ && grace.count() > 0) {
         pollfd p{control_.get(), POLLIN, 0};
         while (::poll(&p, 1, static_cast<int>(grace.count())) < 0 && errno == EINTR) {
         }
     }
-    kill_move();
-    persistent_.reset();
-}
-
-Launcher::LineReply Launcher::exchange(std::string_view line, std::chrono::milliseconds timeout) {
-    if (!persistent_) throw std::logic_error("Launcher::exchange without a persistent process");
-    LineReply reply;
-    Streams& s = persistent_->streams;
-    const auto start = Clock::now();
-    s.err_buf.clear();
-    s.err_truncated = false;
-    const GroupCount before = count();
-    // What ends the process here: the launcher kills the rest of its namespace and reports.
-    auto ended = [&](LineReply::Kind kind, int status) {
-        std::optional<std::chrono::microseconds> cpu;
-        counted(before, cpu, reply.out_of_memory);
-        reply.kind = kind;
-        reply.wait_status = status;
-        reply.err = s.err_buf;
-        persistent_.reset();
-        return reply;
-    };
-
-    if (persistent_->ended_status) return ended(LineReply::Kind::exited, *persistent_->ended_status);
-    // Anything already waiting on stdout was written after the last reply's line.
-    pump(s, -1, start, [] { return false; });
-    if (!s.out_buf.empty()) {
-        reply.line = std::move(s.out_buf);
-        return ended(LineReply::Kind::extra_output, kill_move());
-    }
-    if (!release_persistent()) return ended(LineReply::Kind::exited, read_end(start, nullptr));
-
-    const std::string message = std::string(line) + '\n';
-    s.to_write = message;
-    std::size_t newline = std::string::npos;
-    const Pumped r = pump(s, control_.get(), start + timeout, [&] {
-        newline = s.out_buf.find('\n');
-        return newline != std::string::npos;
-    });
-    reply.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
-    // Asked only of a move that timed out: whether the bot had read its line at all.
-    if (r == Pumped::timed_out) {
-        int in_pipe = 0;
-        reply.input_unread = !s.to_write.empty() || (s.in && ::ioctl(s.in.get(), FIONREAD, &in_pipe) == 0 && in_pipe > 0);
-    }
-    s.to_write = {};
-    switch (r) {
-        case Pumped::done: break;
-        case Pumped::timed_out: return ended(LineReply::Kind::timed_out, kill_move());
-        case Pumped::stdout_overflow: return ended(LineReply::Kind::stdout_overflow, kill_move());
-        case Pumped::child_exited: {
-            // The launcher reported its end; what it wrote last is still in the pipes.
-            const int status = read_end(Clock::now() + kKillLimit, nullptr);
-            pump(s, -1, Clock::now() + kKillLimit, [&] { return !s.out && !s.err; });
-            return ended(LineReply::Kind::exited, status);
-        }
-    }
-    reply.line = s.out_buf.substr(0, newline);
-    s.out_buf.erase(0, newline + 1);
-    reply.err = s.err_buf;
-    hold_persistent(before, reply.cpu, reply.out_of_memory);
-    return reply;
-}
-
-bool Launcher::release_persistent() {
-    if (group_ && group_->can_hold()) group_->release();
-    else if (persistent_->frozen && !send_plain(GOL_LAUNCH_THAW)) return false;
-    persistent_->frozen = false;
-    return true;
-}
-
-void Launcher::hold_persistent(const GroupCount& before, std::chrono::microseconds& cpu, bool& out_of_memory) {
-    // Until its next turn every process of its namespace is held, so children it leaves
-    // spinning take no more than 1% of a CPU from the opponent's move: by its control group,
-    // which no process escapes; without one, stopped by its launcher's signals.
-    if (group_ && group_->can_hold()) {
-        std::optional<std::chrono::microseconds> counted_cpu;
-        counted(before, counted_cpu, out_of_memory);
-        if (counted_cpu) cpu = *counted_cpu;
-        if (group_->hold()) return;
-        stop();
-        persistent_->ended_status = W_EXITCODE(0, SIGKILL);
-        return;
-    }
-    std::optional<gol_launch_report> frozen;
-    if (send_plain(GOL_LAUNCH_FREEZE)) frozen = read_report(control_.get(), Clock::now() + kKillLimit);
-    if (frozen && frozen->kind == GOL_LAUNCH_FROZEN) {
-        persistent_->frozen = true;
-        const std::chrono::microseconds total(frozen->cpu_us);
-        cpu = total - persistent_->cpu_when_frozen;
-        persistent_->cpu_when_frozen = total;
-    } else if (frozen && frozen->kind == GOL_LAUNCH_ENDED) {
-        // It replied and ended: the next exchange tells so.
-        persistent_->ended_status = frozen->value;
-    } else {
-        stop();
-        persistent_->ended_status = W_EXITCODE(0, SIGKILL);
-    }
-}
-
-bool Launcher::resume_persistent() {
-    if (!persistent_) throw std::logic_error("Launcher::resume_persistent without a persistent process");
-    persistent_->turn_before = count();
-    return !persistent_->ended_status && release_persistent();
-}
-
-Launcher::Paused Launcher::pause_persistent() {
-    if (!persistent_) throw std::logic_error("Launcher::pause_persistent without a persistent process");
-    Paused paused;
-    // Its stdout and stderr are not its channel, but must not fill and block it: what it wrote
-    // during the turn is read, stderr kept (capped) for the move's report, stdout dropped.
-    Streams& s = persistent_->streams;
-    s.err_buf.clear();
-    s.err_truncated = false;
-    pump(s, -1, Clock::now(), [] { return false; });
-    s.out_buf.clear();
-    paused.err = std::move(s.err_buf);
-    s.err_buf.clear();
-    if (!persistent_->ended_status) hold_persistent(persistent_->turn_before, paused.cpu, paused.out_of_memory);
-    paused.running = !persistent_->ended_status;
-    return paused;
+    RunOutcome outcome;
+    set_ended(outcome, kill_move());
+    std::optional<std::chrono::microseconds> cpu;
+    counted(turn_before_, cpu, outcome.out_of_memory);
+    return outcome;
 }
 
 Launcher::Listener Launcher::listen() {
-    if (persistent_) throw std::logic_error("Launcher::listen during a persistent process");
     gol_launch_request request{};
     request.kind = GOL_LAUNCH_LISTEN;
     deliver(request, {});

@@ -6,6 +6,7 @@
 
 #include "runner/sys/control_group.hpp"
 #include "runner/sys/launcher/launch_protocol.h"
+#include "runner/sys/pipe_pump.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/sandbox.hpp"
 #include "runner/sys/unique_fd.hpp"
@@ -43,7 +44,7 @@ public:
     // `start` runs the launcher: its argv ends with the launcher's path and launcher_fd's number
     // (inside bubblewrap with --as-pid-1, or alone: it makes its PID namespace then); pass_fd is
     // set here. `own_uid`: the launcher's uid is the bot's alone, so RLIMIT_NPROC is set in
-    // each move (ResourceLimits::processes says why only then). Nothing starts until run().
+    // each move (ResourceLimits::processes says why only then). Nothing starts until a request.
     Launcher(SpawnSpec start, bool own_uid);
     // The launcher of one bot's game or one build: inside `sandbox` as `who` (bubblewrap with
     // --as-pid-1, showing `view` and the launcher's own folder, where the warm interpreters are
@@ -73,47 +74,32 @@ public:
     // the caller runs it the plain way.
     std::optional<RunOutcome> run_warm(const CommandSpec& spec, const std::string& warm_script);
 
-    // The persistent protocol: one process for the game, spoken to a line at a time. Starts it
-    // as run() would start a move (spec.timeout and stdin_data are not used); an empty string
-    // when it started, else why not. Its processes run until the first exchange's reply, and
-    // are held between exchanges (ControlGroup::hold; without a group, stopped by the launcher).
-    std::string start_persistent(const CommandSpec& spec);
-    bool persistent_running() const { return persistent_ != nullptr; }
-
-    struct LineReply {
-        enum class Kind { line, timed_out, exited, stdout_overflow, extra_output };
-        Kind kind = Kind::line;
-        std::string line;  // without its newline; for extra_output, what was found waiting
-        int wait_status = 0;  // for exited
-        std::string err;  // stderr read meanwhile, capped
-        std::chrono::microseconds elapsed{0};
-        // For line: the CPU time of every process of its namespace during this exchange.
-        std::chrono::microseconds cpu{0};
-        bool out_of_memory = false;  // as RunOutcome's
-        bool input_unread = false;  // timed_out: the process had not read all of `line`
+    // A process for the game (a persistent or a tlv bot), started as run() starts a move, with a
+    // stdin pipe (spec.timeout and stdin_data are not used): our ends of its pipes, non-blocking
+    // and under spec's caps, or why it did not start. Its processes run until hold(); its
+    // conversation speaks to it over the pipes, and control() turns readable at its end.
+    struct Started {
+        pipes::Streams streams;
+        std::string error;
     };
-    // Continues the persistent process's tree, sends `line` plus a newline and waits for one
-    // line back, then holds the tree again. extra_output: the process wrote beyond its
-    // previous reply's line, found before sending, so no reply is read. After anything but
-    // Kind::line the process has been ended, and start_persistent() starts a new one.
-    LineReply exchange(std::string_view line, std::chrono::milliseconds timeout);
-    // Ends the persistent process and every process of its namespace; with a `grace`, once the
-    // process has ended by itself or the grace has passed (a tlv bot after its game).
-    void end_persistent(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
-
-    // A persistent process spoken to by other means than lines (a tlv bot, over its socket):
-    // resume_persistent() continues its tree for its turn (false when it has ended), and
-    // pause_persistent() stops it again after the turn, with the CPU time of its namespace
-    // since resume (a process that cannot be stopped is ended: running is false then) and its
-    // stderr meanwhile (its stdout is read and dropped, so that neither fills).
-    bool resume_persistent();
-    struct Paused {
+    Started start(const CommandSpec& spec);
+    // Continues the process's tree for its turn (false once its launcher is gone).
+    bool release();
+    // Holds the tree after its turn (ControlGroup::hold; without a group, stopped by the
+    // launcher): the CPU time of its namespace and whether the kernel killed one of its
+    // processes for memory, since release(); its wait status when it had ended, or could not be
+    // held and was ended.
+    struct Held {
         std::chrono::microseconds cpu{0};
-        std::string err;
         bool out_of_memory = false;
-        bool running = true;
+        std::optional<int> ended;
     };
-    Paused pause_persistent();
+    Held hold();
+    // Ends the process, after `grace` for it to end by itself, and says how it ended (also one
+    // that had ended: control() turned readable): exited or signaled, with deaths for memory
+    // since the last release() or hold(). Every process of its namespace is gone then.
+    RunOutcome kill(std::chrono::milliseconds grace = std::chrono::milliseconds(0));
+    int control() const { return control_.get(); }
 
     // A tlv bot's address (launch_protocol.h, LISTEN): a TCP socket listening on 127.0.0.1 in
     // the launcher's network namespace (the sandbox's own, else the host's), and its port. The
@@ -129,7 +115,7 @@ public:
 
 private:
     // Starts the launcher and waits for it to say it is ready; throws RunnerFault when it is not.
-    void start();
+    void launch();
     void stop();
     using Clock = std::chrono::steady_clock;
     // What a request carries: its header, its strings and its descriptors, and our ends of the
@@ -170,19 +156,17 @@ private:
     // Throws RunnerFault when no launcher takes it.
     Clock::time_point deliver(const gol_launch_request& request, const std::vector<int>& fds,
                               GroupCount* before = nullptr);
-    // A persistent process's tree continued (false once its launcher is gone), and held again
-    // with its CPU time since `before`; one that cannot be held is ended.
-    bool release_persistent();
-    void hold_persistent(const GroupCount& before, std::chrono::microseconds& cpu, bool& out_of_memory);
-
-    struct Persistent;
+    // Between release() and hold(): the group's count at the last of them; and whether the
+    // launcher froze the tree, with the CPU time FROZEN reported then.
+    GroupCount turn_before_;
+    bool frozen_ = false;
+    std::chrono::microseconds cpu_when_frozen_{0};
     SpawnSpec start_;
     bool own_uid_;
     std::filesystem::path helpers_;  // its own folder, as it sees it: where the warm interpreters are
     // The folders its filesystems are mounted on, and its group: they outlive its process.
     std::vector<TempDir> mount_points_;
     std::unique_ptr<ControlGroup> group_;
-    std::unique_ptr<Persistent> persistent_;
     std::unique_ptr<BackgroundProcess> process_;
     UniqueFd control_;
 };

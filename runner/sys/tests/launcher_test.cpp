@@ -270,63 +270,94 @@ while True:
     CHECK(r->kind == RunOutcome::Kind::timed_out);
 }
 
-TEST_CASE("launcher: a persistent process exchanges lines, frozen between them, and its end is told") {
+namespace {
+
+// A process for the game spoken to a line at a time, as a persistent bot's conversation does.
+struct Lines {
+    Launcher& launcher;
+    pipes::Streams streams;
+    Launcher::Held held;
+
+    Lines(Launcher& l, const SpawnSpec& spec) : launcher(l) {
+        Launcher::Started started = launcher.start(spec);
+        REQUIRE(started.error == "");
+        streams = std::move(started.streams);
+    }
+
+    // `line` sent with the tree released, one line back within `timeout`, the tree held again;
+    // nullopt when none came (it ended, or the time passed).
+    std::optional<std::string> exchange(const std::string& line, std::chrono::milliseconds timeout) {
+        REQUIRE(launcher.release());
+        const std::string message = line + "\n";
+        streams.to_write = message;
+        std::size_t newline = std::string::npos;
+        const pipes::Pumped r = pipes::pump(streams, launcher.control(), pipes::Clock::now() + timeout, [&] {
+            newline = streams.out_buf.find('\n');
+            return newline != std::string::npos;
+        });
+        streams.to_write = {};
+        if (r != pipes::Pumped::done) return std::nullopt;
+        std::string reply = streams.out_buf.substr(0, newline);
+        streams.out_buf.erase(0, newline + 1);
+        held = launcher.hold();
+        return reply;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("launcher: a process for the game is spoken to over its pipes, held between turns, and its end is told") {
     for (bool sandboxed : modes()) {
         CAPTURE(sandboxed);
         Box box(sandboxed);
-        REQUIRE(box.launcher->start_persistent(Box::move("read l; echo \"[$l]\"; read l; echo \"$$\"; read l; kill -TERM $$")) ==
-                "");
-        CHECK(box.launcher->persistent_running());
-        CHECK(box.launcher->exchange("one", 2s).line == "[one]");
-        CHECK(box.launcher->exchange("two", 2s).line == "2");
-        Launcher::LineReply end = box.launcher->exchange("three", 2s);
-        CHECK(end.kind == Launcher::LineReply::Kind::exited);
-        CHECK(WIFSIGNALED(end.wait_status));
-        CHECK(WTERMSIG(end.wait_status) == SIGTERM);
-        CHECK_FALSE(box.launcher->persistent_running());
+        Lines lines(*box.launcher, Box::move("read l; echo \"[$l]\"; read l; echo \"$$\"; read l; kill -TERM $$"));
+        CHECK(lines.exchange("one", 2s) == "[one]");
+        CHECK(lines.exchange("two", 2s) == "2");
+        CHECK_FALSE(lines.held.ended);
+        CHECK_FALSE(lines.exchange("three", 2s));
+        const RunOutcome end = box.launcher->kill();
+        CHECK(end.kind == RunOutcome::Kind::signaled);
+        CHECK(end.signal == SIGTERM);
 
         // The same launcher starts the next one, whose missing program is named.
         SpawnSpec missing = Box::move("");
         missing.argv = {"/nonexistent/bot"};
-        CHECK(box.launcher->start_persistent(missing) == "could not start /nonexistent/bot: No such file or directory");
-        CHECK_FALSE(box.launcher->persistent_running());
+        CHECK(box.launcher->start(missing).error == "could not start /nonexistent/bot: No such file or directory");
     }
 }
 
 // A child the bot leaves spinning between its moves takes no CPU then: the launcher stops every
 // process of the namespace after each reply, and counts their CPU time while they run.
-TEST_CASE("launcher: between exchanges every process of a persistent bot is stopped, and its CPU counted") {
+TEST_CASE("launcher: between turns every process of a game's process is held, and its CPU counted") {
     for (bool sandboxed : modes()) {
         CAPTURE(sandboxed);
         Box box(sandboxed);
         const std::string spin = "while :; do :; done";
-        REQUIRE(box.launcher->start_persistent(Box::move("read l; (" + spin + ") & echo ok; read l; echo again")) == "");
-        Launcher::LineReply first = box.launcher->exchange("go", 2s);
-        REQUIRE(first.kind == Launcher::LineReply::Kind::line);
+        Lines lines(*box.launcher, Box::move("read l; (" + spin + ") & echo ok; read l; echo again"));
+        REQUIRE(lines.exchange("go", 2s) == "ok");
         std::this_thread::sleep_for(300ms);
-        Launcher::LineReply second = box.launcher->exchange("go", 2s);
-        REQUIRE(second.kind == Launcher::LineReply::Kind::line);
-        CHECK(second.line == "again");
-        // Frozen for 300 ms, the spinning child used far less than that during the second exchange.
-        CHECK(second.cpu < 150ms);
-        box.launcher->end_persistent();
-        CHECK_FALSE(box.launcher->persistent_running());
+        REQUIRE(lines.exchange("go", 2s) == "again");
+        // Held for 300 ms, the spinning child used far less than that during the second turn.
+        CHECK(lines.held.cpu < 150ms);
+        const RunOutcome killed = box.launcher->kill();
+        CHECK(killed.kind == RunOutcome::Kind::signaled);
+        CHECK(killed.signal == SIGKILL);
+        CHECK(box.run("echo plain").out == "plain\n");
     }
 }
 
-TEST_CASE("launcher: a persistent process that writes two lines for one, or none in time, is ended") {
+TEST_CASE("launcher: a game's process that writes two lines for one keeps the second, and one killed in its turn ends") {
     for (bool sandboxed : modes()) {
         CAPTURE(sandboxed);
         Box box(sandboxed);
         // One write, so that both lines are there when the first is taken.
-        REQUIRE(box.launcher->start_persistent(Box::move("read l; printf 'a\\nb\\n'; read l; echo c")) == "");
-        CHECK(box.launcher->exchange("1", 2s).line == "a");
-        std::this_thread::sleep_for(100ms);
-        Launcher::LineReply extra = box.launcher->exchange("2", 2s);
-        CHECK(extra.kind == Launcher::LineReply::Kind::extra_output);
-        CHECK(extra.line == "b\n");
-        REQUIRE(box.launcher->start_persistent(Box::move("read l; sleep 5")) == "");
-        CHECK(box.launcher->exchange("1", 200ms).kind == Launcher::LineReply::Kind::timed_out);
+        Lines lines(*box.launcher, Box::move("read l; printf 'a\\nb\\n'; read l; echo c"));
+        CHECK(lines.exchange("1", 2s) == "a");
+        CHECK(lines.streams.out_buf == "b\n");
+        box.launcher->kill();
+        Lines slow(*box.launcher, Box::move("read l; sleep 5"));
+        CHECK_FALSE(slow.exchange("1", 200ms));
+        CHECK(box.launcher->kill().signal == SIGKILL);
         // And a plain move runs on the same launcher afterwards.
         CHECK(box.run("echo plain").out == "plain\n");
     }
@@ -428,8 +459,8 @@ TEST_CASE("launcher: LISTEN gives a socket in the bot's namespace, which the bot
                                    ") 2>/dev/null && r=reached || r=unreachable; read x; echo \"got $l\"; read x; echo $r";
         SpawnSpec spec = Box::move(script);
         spec.argv = {"bash", "-c", script};
-        REQUIRE(box.launcher->start_persistent(spec) == "");
-        CHECK(box.launcher->resume_persistent());
+        Lines lines(*box.launcher, spec);
+        CHECK(box.launcher->release());
         UniqueFd connection = accept_one(listener.fd.get());
         listener.fd.reset();
         REQUIRE(connection);
@@ -442,18 +473,16 @@ TEST_CASE("launcher: LISTEN gives a socket in the bot's namespace, which the bot
         }
         CHECK(said == "hello\n");
         REQUIRE(::write(connection.get(), "there\n", 6) == 6);
-        const Launcher::Paused paused = box.launcher->pause_persistent();
-        CHECK(paused.running);
+        CHECK_FALSE(box.launcher->hold().ended);
         // Its next line shows what it got and whether the host's loopback was in reach: only
         // outside the sandbox, whose network namespace has a loopback of its own.
         // A limit that only a hang reaches, not a loaded machine (a CI run once timed out at 5 s
-        // here, not reproduced since); should it end, what ended it.
-        Launcher::LineReply reply = box.launcher->exchange("", 30s);
-        INFO("kind " << static_cast<int>(reply.kind) << ", status " << reply.wait_status << ", input unread "
-                     << reply.input_unread << ", stderr: " << reply.err);
-        CHECK(reply.line == "got there");
-        CHECK(box.launcher->exchange("", 30s).line == (sandboxed ? "unreachable" : "reached"));
-        box.launcher->end_persistent();
+        // here, not reproduced since); should it end, what it wrote on stderr.
+        const std::optional<std::string> reply = lines.exchange("", 30s);
+        INFO("stderr: " << lines.streams.err_buf);
+        CHECK(reply == "got there");
+        CHECK(lines.exchange("", 30s) == (sandboxed ? "unreachable" : "reached"));
+        box.launcher->kill();
         // The launcher serves moves after it as before.
         CHECK(box.run("echo after").out == "after\n");
     }
@@ -465,6 +494,6 @@ TEST_CASE("launcher: a launcher that cannot start is a fault of the runner's, ne
     start.env = std::vector<std::string>{};
     Launcher launcher(start, false);
     CHECK_THROWS_AS(launcher.run(Box::move("echo never")), RunnerFault);
-    CHECK_THROWS_AS(launcher.start_persistent(Box::move("echo never")), RunnerFault);
+    CHECK_THROWS_AS(launcher.start(Box::move("echo never")), RunnerFault);
     CHECK_THROWS_AS(launcher.listen(), RunnerFault);
 }
