@@ -41,7 +41,15 @@ GameResult play_on(Board& board, Mover& seat1, Mover& seat2, int generations, st
         int lost = 0;  // the seat disconnected this tick
         for (int seat = 1; seat <= 2 && !lost; ++seat) {
             if (stop.stop_requested()) throw GameInterrupted();
-            MoveReport move = movers[seat - 1]->move(board, seat, tick);
+            MoveReport move;
+            try {
+                move = movers[seat - 1]->move(board, seat, tick);
+            } catch (const std::exception&) {
+                // A stop kills the bots' processes first: a move that fails after it (its
+                // launcher killed while starting) failed of the stop, not of the runner or a bot.
+                if (stop.stop_requested()) throw GameInterrupted();
+                throw;
+            }
             if (move.ok()) {
                 // What the observers see is what the board took.
                 applied.clear();

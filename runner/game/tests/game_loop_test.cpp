@@ -167,6 +167,22 @@ TEST_CASE("game: the second seat's disconnection ends its tick too") {
     CHECK(r.forfeits == std::array<int, 2>{0, 1});
 }
 
+TEST_CASE("game: a move that fails after the stop was asked for is the stop's, one before it is its own") {
+    std::stop_source stop;
+    ScriptedMover failing([&](int, const std::string&) -> MoveReport {
+        stop.request_stop();  // as a Ctrl-C does, before it kills the bots' processes
+        throw std::runtime_error("the bot's launcher ended before it was ready");
+    });
+    ScriptedMover two = block_at(7, 7);
+    GameObserver none;
+    CHECK_THROWS_AS(play_game(failing, two, GameConfig{10, 10, 5}, none, stop.get_token()), GameInterrupted);
+
+    std::stop_source never;
+    ScriptedMover broken([](int, const std::string&) -> MoveReport { throw std::runtime_error("a runner fault"); });
+    CHECK_THROWS_WITH_AS(play_game(broken, two, GameConfig{10, 10, 5}, none, never.get_token()), "a runner fault",
+                         std::runtime_error);
+}
+
 TEST_CASE("game: with a clock, the game ends after the generation in which its time ran out") {
     // Each move takes a little time, so a one-second clock ends the game long before its limit.
     ScriptedMover one([](int tick, const std::string&) {
