@@ -94,7 +94,7 @@ TEST_CASE("bot check: the late-game board is played once a seat, and its longest
 
 TEST_CASE("bot check: timeouts from a density below the late game's are reported from the sparsest that timed out") {
     // 20x20: 5% is about 20 cells, 10% 40; the busy board, answered in time, is another count.
-    const Board& busy = check_boards(small_board())[1].board;
+    const Board busy = check_boards(small_board())[1].board;
     const std::int64_t busy_cells = busy.population(Player::one) + busy.population(Player::two);
     Answering bot([busy_cells](std::int64_t cells, int) {
         return cells > 30 && cells != busy_cells ? forfeit(ForfeitKind::timeout, std::to_string(cells))

@@ -333,7 +333,8 @@ TEST_CASE("launcher: between turns every process of a game's process is held, an
         CAPTURE(sandboxed);
         Box box(sandboxed);
         const std::string spin = "while :; do :; done";
-        Lines lines(*box.launcher, Box::move("read l; (" + spin + ") & echo ok; read l; echo again"));
+        // It waits on stdin at the end, so that the kill below ends it rather than its own exit.
+        Lines lines(*box.launcher, Box::move("read l; (" + spin + ") & echo ok; read l; echo again; read l"));
         REQUIRE(lines.exchange("go", 2s) == "ok");
         std::this_thread::sleep_for(300ms);
         REQUIRE(lines.exchange("go", 2s) == "again");
