@@ -13,7 +13,7 @@
 #include "runner/sys/cpu_pin.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/game/protocol.hpp"
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/sandbox.hpp"
 
 #include <unistd.h>
 

@@ -2,9 +2,9 @@
 
 #include "runner/bots/content_hash.hpp"
 #include "runner/sys/copy_tree.hpp"
-#include "runner/sys/launcher.hpp"
+#include "runner/sandbox/launcher.hpp"
 #include "runner/sys/process.hpp"
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/sandbox.hpp"
 #include "runner/sys/temp_dir.hpp"
 
 #include <cerrno>

@@ -1,7 +1,7 @@
 #include "runner/bots/bot_check.hpp"
 #include "runner/game/game_stats.hpp"
 #include "runner/game/protocol.hpp"
-#include "runner/sys/long_argument.hpp"
+#include "runner/sandbox/long_argument.hpp"
 
 #include <algorithm>
 #include <array>

@@ -2,9 +2,9 @@
 
 #include "runner/game/protocol.hpp"
 #include "runner/sys/cpu_pin.hpp"
-#include "runner/sys/helper_programs.hpp"
-#include "runner/sys/long_argument.hpp"
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/helper_programs.hpp"
+#include "runner/sandbox/long_argument.hpp"
+#include "runner/sandbox/sandbox.hpp"
 
 #include <algorithm>
 #include <optional>

@@ -7,11 +7,11 @@
 #include "runner/bots/one_shot_move.hpp"
 #include "runner/bots/tlv_bot.hpp"
 #include "runner/game/move.hpp"
-#include "runner/sys/launcher.hpp"
+#include "runner/sandbox/launcher.hpp"
 #include "runner/sys/process.hpp"
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/sandbox.hpp"
 #include "runner/sys/temp_dir.hpp"
-#include "runner/sys/work_area.hpp"
+#include "runner/sandbox/work_area.hpp"
 
 #include <chrono>
 #include <cstdint>

@@ -6,7 +6,7 @@
 
 #include "runner/bots/move_forfeit.hpp"
 #include "runner/game/move.hpp"
-#include "runner/sys/launcher.hpp"
+#include "runner/sandbox/launcher.hpp"
 #include "runner/sys/pipe_pump.hpp"
 #include "runner/sys/process.hpp"
 

@@ -1,6 +1,6 @@
 #include "runner/bots/one_shot_move.hpp"
 
-#include "runner/sys/long_argument.hpp"
+#include "runner/sandbox/long_argument.hpp"
 
 namespace gol::runner {
 

@@ -7,7 +7,7 @@
 #include "runner/bots/connection.hpp"
 #include "runner/bots/move_forfeit.hpp"
 #include "runner/game/game_loop.hpp"
-#include "runner/sys/launcher.hpp"
+#include "runner/sandbox/launcher.hpp"
 #include "runner/sys/pipe_pump.hpp"
 #include "runner/sys/stop_event.hpp"
 

@@ -6,7 +6,7 @@
 #include "runner/game/protocol.hpp"
 #include "runner/game/replay.hpp"
 #include "runner/game/traced_mover.hpp"
-#include "runner/sys/long_argument.hpp"
+#include "runner/sandbox/long_argument.hpp"
 #include "runner/text/terminal_text.hpp"
 #include "runner/text/text_width.hpp"
 #include "runner/text/time_text.hpp"

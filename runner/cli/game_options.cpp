@@ -1,7 +1,7 @@
 #include "runner/cli/game_options.hpp"
 
 #include "engine/board.hpp"
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/sandbox.hpp"
 
 #include <unistd.h>
 

@@ -2,10 +2,10 @@
 // bot folders (docs/league.md, "From the question page to a league").
 #include "runner/cli/command.hpp"
 
-#include "runner/bots/answer_import.hpp"
-#include "runner/bots/answer_page.hpp"
+#include "runner/import/answer_import.hpp"
+#include "runner/import/answer_page.hpp"
 #include "runner/league/tournament.hpp"
-#include "runner/sys/https_get.hpp"
+#include "runner/import/https_get.hpp"
 #include "runner/text/terminal_text.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "runner/cli/command.hpp"
 
 #include "runner/bots/bot.hpp"
-#include "runner/sys/launcher.hpp"
+#include "runner/sandbox/launcher.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/game/replay.hpp"
 #include "runner/text/suggestion.hpp"

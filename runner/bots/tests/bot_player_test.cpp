@@ -1,5 +1,5 @@
 #include "runner/bots/bot_player.hpp"
-#include "runner/sys/long_argument.hpp"
+#include "runner/sandbox/long_argument.hpp"
 #include "runner/game/protocol.hpp"
 #include "runner/testing/runner_fixture.hpp"
 

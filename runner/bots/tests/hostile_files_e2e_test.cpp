@@ -1,7 +1,7 @@
 // Hostile bots' files and builds, through the real runner, sandboxed and not: what a bot's
 // folder holds and what its build makes are held to the caps of docs/sandbox.md, and a bot over
 // them is refused with the cap named, before any game.
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/sandbox.hpp"
 #include "runner/testing/memory_folder.hpp"
 #include "runner/testing/runner_fixture.hpp"
 

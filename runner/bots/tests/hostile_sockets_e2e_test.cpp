@@ -1,8 +1,8 @@
 // Socket memory through the real runner: a bot that holds TCP buffers over its sandbox's own
 // loopback is held to its memory limit by its control group (issue 39: on cgroup v1 it held
 // 1.9 GiB under --memory-limit 64, and two such bots exhausted the host's tcp_mem).
-#include "runner/sys/control_group.hpp"
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/control_group.hpp"
+#include "runner/sandbox/sandbox.hpp"
 #include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>

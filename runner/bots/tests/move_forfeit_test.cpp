@@ -2,7 +2,7 @@
 #include "runner/bots/move_forfeit.hpp"
 
 #include "runner/bots/bot_player.hpp"
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/sandbox.hpp"
 
 #include <doctest/doctest.h>
 #include <signal.h>

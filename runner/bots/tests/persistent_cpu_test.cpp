@@ -3,7 +3,7 @@
 // sandbox; nothing of either bot is left after the game.
 #include "runner/testing/runner_fixture.hpp"
 
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/sandbox.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>

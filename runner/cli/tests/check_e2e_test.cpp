@@ -1,6 +1,6 @@
 // End to end: `runner check` runs a bot as a league would, in the sandbox, and says why a bot
 // fails or is slow, with the test bots that provoke each message (testing/bots/check_*).
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/sandbox.hpp"
 #include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>

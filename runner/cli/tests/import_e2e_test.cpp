@@ -1,6 +1,6 @@
-// End to end: `runner import --from` a saved API response (runner/bots/tests/answers), the
+// End to end: `runner import --from` a saved API response (runner/import/tests/answers), the
 // table it prints, importing again, and `runner check` on what it wrote.
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/sandbox.hpp"
 #include "runner/testing/runner_fixture.hpp"
 
 #include <doctest/doctest.h>

@@ -6,7 +6,7 @@
 // reaches, so a machine loaded by the tests ctest runs beside these passes them too.
 #include "runner/testing/runner_fixture.hpp"
 
-#include "runner/sys/long_argument.hpp"
+#include "runner/sandbox/long_argument.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 // interrupted or stopped mid-run, and a second run on a store in use.
 #include "runner/bots/content_hash.hpp"
 #include "runner/league/results_store.hpp"
-#include "runner/sys/sandbox.hpp"
+#include "runner/sandbox/sandbox.hpp"
 #include "runner/sys/unique_fd.hpp"
 #include "runner/testing/runner_fixture.hpp"
 
