@@ -1,7 +1,6 @@
 #include "runner/sandbox/control_group.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,9 +18,37 @@ namespace gol::runner {
 
 namespace fs = std::filesystem;
 
+// What cgroup v1 and v2 do differently for the runner's groups, one adapter each; the rest of
+// this file is what they share.
+class CgroupVersion {
+public:
+    virtual ~CgroupVersion() = default;
+    // The run's own folder `dir`, just made below `parent`, made ready for the bots' groups.
+    virtual void prepare_run(const CgroupHierarchy& h, const fs::path& parent) const = 0;
+    // A bot's group `dir` held to `bytes` of memory, with no swap to spill into.
+    virtual void limit_memory(const fs::path& dir, std::uint64_t bytes) const = 0;
+    // The file whose line "oom_kill N" counts the kernel's kills for memory.
+    virtual const char* oom_file() const = 0;
+    // The CPU quota's file in `dir`, with what it takes for `percent` of one CPU and for the held
+    // quota, every `period_us`.
+    struct Quota {
+        fs::path file;
+        std::string move, held;
+    };
+    virtual Quota quota(const fs::path& dir, std::uint32_t percent, std::uint64_t held_us,
+                        std::uint64_t period_us) const = 0;
+    // The CPUs of a bot's group `dir`; `cpus` empty: all of its parent's.
+    virtual void limit_cpus(const fs::path& dir, const std::string& cpus) const = 0;
+    // The file counting the group's CPU time, and that time read from it.
+    virtual const char* cpu_file() const = 0;
+    virtual std::chrono::microseconds cpu_time(std::string_view text) const = 0;
+    // Kills every process of the group at once; false where the kernel cannot.
+    virtual bool kill_all(const fs::path& dir) const = 0;
+};
+
 namespace {
 
-constexpr const char* kOurs[] = {"memory", "pids", "cpu", "cpuacct", "cpuset", "freezer"};
+constexpr const char* kOurs[] = {"memory", "pids", "cpu", "cpuacct", "cpuset"};
 constexpr auto kSettle = std::chrono::seconds(2);
 // What a held group may run: 1 ms in each 100 ms period, the least the kernel accepts.
 constexpr std::uint64_t kHeldQuotaUs = 1000;
@@ -113,6 +140,70 @@ void remove_groups(const fs::path& dir) {
     ::rmdir(dir.c_str());
 }
 
+class CgroupV2 final : public CgroupVersion {
+    void prepare_run(const CgroupHierarchy& h, const fs::path& parent) const override {
+        // To the parent, best effort: a host that runs systemd has handed them down already.
+        hand_down(h, parent, false);
+        hand_down(h, h.dir, true);
+    }
+    void limit_memory(const fs::path& dir, std::uint64_t bytes) const override {
+        write_text(dir / "memory.max", std::to_string(bytes));
+        // TCP buffers are counted in memory.max with the rest.
+        if (fs::exists(dir / "memory.swap.max")) write_text(dir / "memory.swap.max", "0");
+    }
+    const char* oom_file() const override { return "memory.events"; }
+    Quota quota(const fs::path& dir, std::uint32_t percent, std::uint64_t held_us,
+                std::uint64_t period_us) const override {
+        const std::string period = " " + std::to_string(period_us);
+        return {dir / "cpu.max", std::to_string(period_us * percent / 100) + period, std::to_string(held_us) + period};
+    }
+    void limit_cpus(const fs::path& dir, const std::string& cpus) const override {
+        if (!cpus.empty()) write_text(dir / "cpuset.cpus", cpus);
+    }
+    const char* cpu_file() const override { return "cpu.stat"; }
+    std::chrono::microseconds cpu_time(std::string_view text) const override {
+        return std::chrono::microseconds(keyed(text, "usage_usec"));
+    }
+    bool kill_all(const fs::path& dir) const override { return try_write(dir / "cgroup.kill", "1"); }
+};
+
+class CgroupV1 final : public CgroupVersion {
+    void prepare_run(const CgroupHierarchy& h, const fs::path& parent) const override {
+        if (has(h.controllers, "cpuset"))
+            for (const char* file : {"cpuset.cpus", "cpuset.mems"}) write_text(h.dir / file, read_text(parent / file));
+    }
+    void limit_memory(const fs::path& dir, std::uint64_t bytes) const override {
+        const std::string value = std::to_string(bytes);
+        write_text(dir / "memory.limit_in_bytes", value);
+        if (fs::exists(dir / "memory.memsw.limit_in_bytes")) write_text(dir / "memory.memsw.limit_in_bytes", value);
+        // TCP buffers are charged to a counter of their own, unlimited unless set: a bot held
+        // 1.9 GiB of them over its loopback.
+        if (fs::exists(dir / "memory.kmem.tcp.limit_in_bytes")) write_text(dir / "memory.kmem.tcp.limit_in_bytes", value);
+    }
+    const char* oom_file() const override { return "memory.oom_control"; }
+    Quota quota(const fs::path& dir, std::uint32_t percent, std::uint64_t held_us,
+                std::uint64_t period_us) const override {
+        write_text(dir / "cpu.cfs_period_us", std::to_string(period_us));
+        return {dir / "cpu.cfs_quota_us", std::to_string(period_us * percent / 100), std::to_string(held_us)};
+    }
+    void limit_cpus(const fs::path& dir, const std::string& cpus) const override {
+        write_text(dir / "cpuset.mems", read_text(dir.parent_path() / "cpuset.mems"));
+        write_text(dir / "cpuset.cpus", cpus.empty() ? read_text(dir.parent_path() / "cpuset.cpus") : cpus);
+    }
+    const char* cpu_file() const override { return "cpuacct.usage"; }
+    std::chrono::microseconds cpu_time(std::string_view text) const override {
+        return std::chrono::microseconds(std::strtoull(std::string(text).c_str(), nullptr, 10) / 1000);
+    }
+    bool kill_all(const fs::path&) const override { return false; }
+};
+
+const CgroupVersion& version_of(int number) {
+    static const CgroupV1 v1;
+    static const CgroupV2 v2;
+    if (number == 2) return v2;
+    return v1;
+}
+
 }  // namespace
 
 std::vector<CgroupHierarchy> find_hierarchies(std::string_view mountinfo, std::string_view self_cgroup,
@@ -154,9 +245,8 @@ std::vector<CgroupHierarchy> find_hierarchies(std::string_view mountinfo, std::s
             std::vector<std::string> controllers;
             for (const char* c : kOurs)
                 if (has(v2, c)) controllers.emplace_back(c);
-            // cgroup v2 counts CPU time and freezes in every group, with or without controllers.
+            // cgroup v2 counts CPU time in every group, with or without controllers.
             controllers.emplace_back("cpuacct");
-            controllers.emplace_back("freezer");
             // New groups go at the top: a v2 group with processes in it cannot hand controllers down.
             found.push_back({2, m.point, controllers});
             return found;
@@ -182,7 +272,7 @@ ControlGroups::ControlGroups() {
         }
     std::vector<CgroupHierarchy> found = find_hierarchies(mountinfo, read_text("/proc/self/cgroup"), v2);
     if (found.empty()) {
-        why_not_ = "the host mounts none of the memory, pids, cpu, cpuset and freezer controllers";
+        why_not_ = "the host mounts none of the memory, pids, cpu and cpuset controllers";
         return;
     }
     std::random_device random;
@@ -194,8 +284,6 @@ ControlGroups::ControlGroups() {
             for (const fs::directory_entry& e : fs::directory_iterator(h.dir, ec))
                 if (e.path().filename().string().starts_with("gol-runner-") && !pid_alive(e.path().filename().string()))
                     remove_groups(e.path());
-            // Best effort: a host that runs systemd has handed them down already.
-            if (h.version == 2) hand_down(h, h.dir, false);
             const fs::path parent = h.dir;
             h.dir /= name.str();
             if (::mkdir(h.dir.c_str(), 0755) != 0) {
@@ -204,10 +292,7 @@ ControlGroups::ControlGroups() {
                 break;
             }
             hierarchies_.push_back(h);
-            if (has(h.controllers, "cpuset") && h.version == 1)
-                for (const char* file : {"cpuset.cpus", "cpuset.mems"})
-                    write_text(h.dir / file, read_text(parent / file));
-            if (h.version == 2) hand_down(h, h.dir, true);
+            version_of(h.version).prepare_run(h, parent);
         }
     } catch (const std::exception& e) {
         why_not_ = e.what();
@@ -240,53 +325,28 @@ std::unique_ptr<ControlGroup> ControlGroups::make(const GroupLimits& limits) {
     return std::make_unique<ControlGroup>(std::move(dirs), limits);
 }
 
-ControlGroup::ControlGroup(std::vector<CgroupHierarchy> dirs, const GroupLimits& limits) : dirs_(std::move(dirs)) {
-    version_ = dirs_.empty() ? 1 : dirs_.front().version;
+ControlGroup::ControlGroup(std::vector<CgroupHierarchy> dirs, const GroupLimits& limits)
+    : dirs_(std::move(dirs)), version_(&version_of(dirs_.empty() ? 1 : dirs_.front().version)) {
     for (const CgroupHierarchy& h : dirs_) {
         if (::mkdir(h.dir.c_str(), 0755) != 0 && errno != EEXIST)
             throw std::runtime_error("control group: mkdir " + h.dir.string() + ": " + std::strerror(errno));
         procs_.push_back(open_file(h.dir / "cgroup.procs", O_WRONLY));
     }
     auto dir = [&](std::string_view controller) { return with(dirs_, controller)->dir; };
-    const bool v2 = version_ == 2;
-    if (limits.memory_bytes && with(dirs_, "memory")) {
-        const std::string bytes = std::to_string(limits.memory_bytes);
-        write_text(dir("memory") / (v2 ? "memory.max" : "memory.limit_in_bytes"), bytes);
-        // No swap to spill into: what the bot holds is what it is charged.
-        const fs::path swap = dir("memory") / (v2 ? "memory.swap.max" : "memory.memsw.limit_in_bytes");
-        if (fs::exists(swap)) write_text(swap, v2 ? "0" : bytes);
-        // v1 charges TCP buffers to a counter of their own, unlimited unless set (v2 counts them in
-        // memory.max): a bot held 1.9 GiB of them over its loopback.
-        const fs::path tcp = dir("memory") / "memory.kmem.tcp.limit_in_bytes";
-        if (!v2 && fs::exists(tcp)) write_text(tcp, bytes);
+    if (with(dirs_, "memory")) {
+        if (limits.memory_bytes) version_->limit_memory(dir("memory"), limits.memory_bytes);
+        oom_ = open_file(dir("memory") / version_->oom_file(), O_RDONLY);
     }
-    if (with(dirs_, "memory")) oom_ = open_file(dir("memory") / (v2 ? "memory.events" : "memory.oom_control"), O_RDONLY);
     if (limits.processes && with(dirs_, "pids")) write_text(dir("pids") / "pids.max", std::to_string(limits.processes));
     if (limits.cpu_percent && with(dirs_, "cpu")) {
-        const std::string quota = std::to_string(kPeriodUs * limits.cpu_percent / 100);
-        if (v2) {
-            move_quota_ = quota + " " + std::to_string(kPeriodUs);
-            held_quota_ = std::to_string(kHeldQuotaUs) + " " + std::to_string(kPeriodUs);
-        } else {
-            write_text(dir("cpu") / "cpu.cfs_period_us", std::to_string(kPeriodUs));
-            move_quota_ = quota;
-            held_quota_ = std::to_string(kHeldQuotaUs);
-        }
-        const fs::path quota_file = dir("cpu") / (v2 ? "cpu.max" : "cpu.cfs_quota_us");
-        write_text(quota_file, move_quota_);
-        quota_ = open_file(quota_file, O_WRONLY);
+        CgroupVersion::Quota quota = version_->quota(dir("cpu"), limits.cpu_percent, kHeldQuotaUs, kPeriodUs);
+        write_text(quota.file, quota.move);
+        quota_ = open_file(quota.file, O_WRONLY);
+        move_quota_ = std::move(quota.move);
+        held_quota_ = std::move(quota.held);
     }
-    if (with(dirs_, "cpuset")) {
-        const fs::path d = dir("cpuset");
-        if (!v2) write_text(d / "cpuset.mems", read_text(d.parent_path() / "cpuset.mems"));
-        const std::string cpus = limits.cpus.empty() && !v2 ? read_text(d.parent_path() / "cpuset.cpus") : limits.cpus;
-        if (!cpus.empty()) write_text(d / "cpuset.cpus", cpus);
-    }
-    if (with(dirs_, "cpuacct")) cpu_ = open_file(dir("cpuacct") / (v2 ? "cpu.stat" : "cpuacct.usage"), O_RDONLY);
-    if (with(dirs_, "freezer")) {
-        freeze_ = open_file(dir("freezer") / (v2 ? "cgroup.freeze" : "freezer.state"), O_WRONLY);
-        frozen_state_ = open_file(dir("freezer") / (v2 ? "cgroup.events" : "freezer.state"), O_RDONLY);
-    }
+    if (with(dirs_, "cpuset")) version_->limit_cpus(dir("cpuset"), limits.cpus);
+    if (with(dirs_, "cpuacct")) cpu_ = open_file(dir("cpuacct") / version_->cpu_file(), O_RDONLY);
 }
 
 ControlGroup::~ControlGroup() {
@@ -294,8 +354,6 @@ ControlGroup::~ControlGroup() {
     procs_.clear();
     cpu_.reset();
     oom_.reset();
-    freeze_.reset();
-    frozen_state_.reset();
     quota_.reset();
     const auto until = std::chrono::steady_clock::now() + kSettle;
     for (const CgroupHierarchy& h : dirs_)
@@ -312,64 +370,28 @@ std::vector<int> ControlGroup::join_fds() const {
 
 std::optional<std::chrono::microseconds> ControlGroup::cpu() const {
     if (!cpu_) return std::nullopt;
-    const std::string text = pread_text(cpu_);
-    return std::chrono::microseconds(version_ == 2 ? keyed(text, "usage_usec")
-                                                   : std::strtoull(text.c_str(), nullptr, 10) / 1000);
+    return version_->cpu_time(pread_text(cpu_));
 }
 
 std::uint64_t ControlGroup::oom_kills() const { return oom_ ? keyed(pread_text(oom_), "oom_kill") : 0; }
 
+bool ControlGroup::set_quota(const std::string& quota) {
+    return ::pwrite(quota_.get(), quota.data(), quota.size(), 0) == static_cast<ssize_t>(quota.size());
+}
+
 bool ControlGroup::hold() {
-    if (quota_) {
-        if (::pwrite(quota_.get(), held_quota_.data(), held_quota_.size(), 0) != static_cast<ssize_t>(held_quota_.size()))
-            return false;
-        held_ = true;
-        return true;
-    }
-    return freeze();
+    held_ = quota_ && set_quota(held_quota_);
+    return held_;
 }
 
 void ControlGroup::release() {
-    if (held_ && ::pwrite(quota_.get(), move_quota_.data(), move_quota_.size(), 0) ==
-                     static_cast<ssize_t>(move_quota_.size()))
-        held_ = false;
-    thaw();
-}
-
-bool ControlGroup::freeze() {
-    if (!freeze_) return false;
-    const std::string_view on = version_ == 2 ? "1" : "FROZEN";
-    if (::pwrite(freeze_.get(), on.data(), on.size(), 0) != static_cast<ssize_t>(on.size())) return false;
-    frozen_ = true;
-    const auto until = std::chrono::steady_clock::now() + kSettle / 2;
-    while (true) {
-        const std::string state = pread_text(frozen_state_);
-        if (version_ == 2 ? keyed(state, "frozen") == 1 : state.starts_with("FROZEN")) return true;
-        if (std::chrono::steady_clock::now() >= until) return false;
-        if (version_ == 2) {
-            // cgroup.events signals a change with POLLPRI.
-            pollfd p{frozen_state_.get(), POLLPRI, 0};
-            ::poll(&p, 1, 10);
-        } else {
-            std::this_thread::yield();
-        }
-    }
-}
-
-void ControlGroup::thaw() {
-    if (!freeze_ || !frozen_) return;
-    const std::string_view off = version_ == 2 ? "0" : "THAWED";
-    if (::pwrite(freeze_.get(), off.data(), off.size(), 0) == static_cast<ssize_t>(off.size())) frozen_ = false;
+    if (held_ && set_quota(move_quota_)) held_ = false;
 }
 
 void ControlGroup::kill() {
-    // A frozen process takes no signal until it is thawed (v1), a held one only when its quota
-    // comes round again.
+    // A held process takes a signal only when its quota comes round again.
     release();
-    if (version_ == 2 && !dirs_.empty()) {
-        const UniqueFd fd(::open((dirs_.front().dir / "cgroup.kill").c_str(), O_WRONLY | O_CLOEXEC));
-        if (fd && ::write(fd.get(), "1", 1) == 1) return;
-    }
+    if (!dirs_.empty() && version_->kill_all(dirs_.front().dir)) return;
     const auto until = std::chrono::steady_clock::now() + kSettle;
     for (const CgroupHierarchy& h : dirs_) {
         while (std::chrono::steady_clock::now() < until) {

@@ -2,7 +2,8 @@
 // sandbox, launcher and every process they start) to a memory limit that covers what an rlimit
 // does not (shared memory, memfd, tmpfs pages, kernel memory), a process count, a CPU quota and
 // a set of CPUs, during the move; it holds a persistent bot between its moves and counts the
-// tree's CPU time. cgroup v2 where the host has its controllers there, else the v1 controllers.
+// tree's CPU time. cgroup v2 where the host has its controllers there, else the v1 controllers:
+// one adapter each behind this interface (control_group.cpp).
 #pragma once
 
 #include "runner/sys/unique_fd.hpp"
@@ -31,7 +32,7 @@ struct GroupLimits {
 struct CgroupHierarchy {
     int version = 1;
     std::filesystem::path dir;  // the runner's own group in it, where new groups go
-    std::vector<std::string> controllers;  // "memory", "pids", "cpu", "cpuacct", "cpuset", "freezer"
+    std::vector<std::string> controllers;  // "memory", "pids", "cpu", "cpuacct", "cpuset"
 };
 
 // The hierarchies to use, from /proc/self/mountinfo and /proc/self/cgroup: cgroup v2 when its
@@ -40,6 +41,7 @@ std::vector<CgroupHierarchy> find_hierarchies(std::string_view mountinfo, std::s
                                               std::string_view v2_controllers);
 
 class ControlGroup;
+class CgroupVersion;
 
 // This run's groups: a folder of its own in each hierarchy, removed when it goes (a runner
 // killed before that leaves it; the next run removes it). Thread-safe.
@@ -55,7 +57,7 @@ public:
     bool available() const { return !hierarchies_.empty(); }
     const std::string& why_not() const { return why_not_; }
     int version() const;
-    // Which of memory, pids, cpu, cpuset, freezer and the CPU count hold: "memory, pids, ...".
+    // Which of memory, pids, cpu, cpuset and the CPU count hold: "memory, pids, ...".
     std::string holding() const;
     bool holds(std::string_view controller) const;
 
@@ -84,26 +86,23 @@ public:
     std::optional<std::chrono::microseconds> cpu() const;
     // How many times the kernel killed one of its processes for memory.
     std::uint64_t oom_kills() const;
-    // Every process in it stopped (false: no freezer, or it did not settle within a second);
-    // thaw() continues them. Killing a frozen group thaws it first. The fallback of hold().
-    bool freeze();
-    void thaw();
     // A persistent bot between its moves: every process in it held to 1% of one CPU by its CPU
-    // quota (a write each way, where freezing wakes each process to stop it and again to go on),
-    // else frozen; release() gives the move's quota back, or thaws.
-    bool can_hold() const { return quota_ || freeze_; }
+    // quota, a write each way (false: it has no quota); release() gives the move's quota back.
+    bool can_hold() const { return static_cast<bool>(quota_); }
     bool hold();
     void release();
     // SIGKILLs every process in it.
     void kill();
 
 private:
+    bool set_quota(const std::string& quota);
+
     std::vector<CgroupHierarchy> dirs_;
+    const CgroupVersion* version_;
     std::vector<UniqueFd> procs_;
-    UniqueFd cpu_, oom_, freeze_, frozen_state_, quota_;
+    UniqueFd cpu_, oom_, quota_;
     std::string move_quota_, held_quota_;  // what quota_ takes, as written
-    int version_ = 1;
-    bool frozen_ = false, held_ = false;
+    bool held_ = false;
 };
 
 }  // namespace gol::runner
