@@ -3,7 +3,7 @@
 // relayed to the clients, which keep their own boards.
 #pragma once
 
-#include "runner/bots/connection.hpp"
+#include "runner/tlv/connection.hpp"
 #include "runner/game/play_and_record.hpp"
 
 #include <array>

@@ -7,7 +7,7 @@
 #include "runner/arena/key_throttle.hpp"
 #include "runner/arena/refusal_log.hpp"
 #include "runner/arena/window_counts.hpp"
-#include "runner/bots/connection.hpp"
+#include "runner/tlv/connection.hpp"
 #include "runner/game/game_stats.hpp"
 #include "runner/text/terminal_text.hpp"
 

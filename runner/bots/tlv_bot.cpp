@@ -1,6 +1,6 @@
 #include "runner/bots/tlv_bot.hpp"
 
-#include "runner/game/tlv.hpp"
+#include "runner/tlv/tlv.hpp"
 
 #include <poll.h>
 #include <sys/socket.h>

@@ -4,7 +4,7 @@
 // the opponent's M of the cells placed and G, B at the end. The bot is stopped between its turns.
 #pragma once
 
-#include "runner/bots/connection.hpp"
+#include "runner/tlv/connection.hpp"
 #include "runner/bots/move_forfeit.hpp"
 #include "runner/game/game_loop.hpp"
 #include "runner/sys/launcher.hpp"

@@ -1,4 +1,4 @@
-#include "runner/bots/connection.hpp"
+#include "runner/tlv/connection.hpp"
 
 #include "runner/game/game_loop.hpp"
 

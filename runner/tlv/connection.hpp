@@ -1,9 +1,9 @@
-// One client's TCP connection as the arena uses it: non-blocking, every wait bounded by a
-// deadline and woken by the arena's stop, the bytes read in small pieces so that a client that
-// floods costs a bounded buffer.
+// One client's TCP connection as the arena and a local tlv bot use it: non-blocking, every wait
+// bounded by a deadline and woken by the arena's stop, the bytes read in small pieces so that a
+// client that floods costs a bounded buffer.
 #pragma once
 
-#include "runner/game/tlv.hpp"
+#include "runner/tlv/tlv.hpp"
 #include "runner/sys/stop_event.hpp"
 #include "runner/sys/unique_fd.hpp"
 
