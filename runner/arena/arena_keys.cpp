@@ -1,6 +1,6 @@
 #include "runner/arena/arena_keys.hpp"
 
-#include "runner/game/tlv.hpp"
+#include "runner/tlv/tlv.hpp"
 #include "runner/sys/small_file.hpp"
 
 namespace gol::runner {

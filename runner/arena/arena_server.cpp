@@ -1,14 +1,15 @@
 #include "runner/arena/arena_server.hpp"
 
-#include "runner/arena/arena_game.hpp"
 #include "runner/arena/arena_pages.hpp"
 #include "runner/arena/arena_schedule.hpp"
 #include "runner/arena/client_address.hpp"
 #include "runner/arena/key_throttle.hpp"
 #include "runner/arena/refusal_log.hpp"
 #include "runner/arena/window_counts.hpp"
-#include "runner/bots/connection.hpp"
 #include "runner/game/game_stats.hpp"
+#include "runner/game/play_and_record.hpp"
+#include "runner/tlv/connection.hpp"
+#include "runner/tlv/tlv_seat.hpp"
 #include "runner/text/terminal_text.hpp"
 
 #include <arpa/inet.h>
@@ -507,14 +508,19 @@ struct Arena::State {
             std::unique_ptr<Mover> bot = training ? o.training->player(bot_seed(o.settings.seed, game.key)) : nullptr;
             std::ostringstream log_text;
             GameLog game_log(log_text, header.bots);
-            ArenaGame arena_game({seats[0].get(), seats[1].get()}, header,
-                                 std::chrono::milliseconds(o.settings.time_limit_ms), stop_event, bot.get());
-            f.played = arena_game.play(game_log);
+            // Each client in its seat, a training game's bot in the other.
+            const std::chrono::milliseconds time_limit(o.settings.time_limit_ms);
+            std::array<std::optional<TlvSeat>, 2> tlv_seats;
+            for (int s = 0; s < 2; ++s)
+                if (seats[s]) tlv_seats[s].emplace(*seats[s], time_limit, stop_event);
+            const auto mover = [&](int s) -> Mover& { return tlv_seats[s] ? *tlv_seats[s] : *bot; };
+            f.played = play_and_record(mover(0), mover(1), header, game_log, stop);
             f.log = log_text.str();
             // Free to identify again before they hear of the end, so that a client that reconnects
             // at once is not refused as connected already.
             free_names();
-            arena_game.bye(f.played->record.result);
+            for (std::optional<TlvSeat>& s : tlv_seats)
+                if (s) s->bye(f.played->record.result);
         } catch (const GameInterrupted&) {
         } catch (const std::exception& e) {
             f.error = e.what();

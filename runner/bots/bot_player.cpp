@@ -178,8 +178,8 @@ MoveReport BotPlayer::move(const Board& board, int seat, int tick) try {
         return move(board_json_);
     }
     // Moves outside a game (check) come without begin().
-    if (!tlv_) tlv_ = std::make_unique<TlvBot>(*launcher_, spawn_spec_, rules_);
-    return tlv_->move(board, seat);
+    if (!tlv_) tlv_ = tlv_seat();
+    return tlv_->move(board, seat, tick);
 } catch (const RunnerFault& e) {
     throw RunnerFault(bot_.spec.name + "'s move at tick " + std::to_string(tick) + ": " + e.what());
 }
@@ -192,8 +192,23 @@ MoveReport BotPlayer::move(const std::string& board_json) {
 
 void BotPlayer::begin(int seat, std::string_view opponent) {
     if (bot_.spec.protocol != Protocol::tlv) return;
-    tlv_ = std::make_unique<TlvBot>(*launcher_, spawn_spec_, rules_);
-    tlv_->begin(seat, std::string(opponent));
+    tlv_ = tlv_seat();
+    tlv_->begin(seat, opponent);
+}
+
+std::unique_ptr<TlvSeat> BotPlayer::tlv_seat() {
+    const auto judge = [this](MoveReport& turn, bool first, bool timed_out, bool out_of_memory) {
+        const ForfeitRules& rules = rules_.of(first);
+        turn.startup = rules.startup;
+        MoveOutcome outcome;
+        outcome.kind = timed_out ? MoveOutcome::Kind::timed_out : MoveOutcome::Kind::replied;
+        outcome.cpu = turn.cpu;
+        outcome.out_of_memory = out_of_memory;
+        outcome.elapsed = turn.elapsed;
+        return move_forfeit(outcome, rules);
+    };
+    return std::make_unique<TlvSeat>(TlvProcess{*launcher_, spawn_spec_, judge}, rules_.first.wall_limit,
+                                     rules_.later.wall_limit);
 }
 
 void BotPlayer::end(const GameResult& result) {

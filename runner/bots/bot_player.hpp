@@ -5,13 +5,13 @@
 #include "runner/bots/line_conversation.hpp"
 #include "runner/bots/move_forfeit.hpp"
 #include "runner/bots/one_shot_move.hpp"
-#include "runner/bots/tlv_bot.hpp"
 #include "runner/game/move.hpp"
 #include "runner/sandbox/launcher.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sandbox/sandbox.hpp"
 #include "runner/sys/temp_dir.hpp"
 #include "runner/sandbox/work_area.hpp"
+#include "runner/tlv/tlv_seat.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -27,7 +27,7 @@ struct MoveLimits {
     std::size_t stdout_cap = std::size_t{1} << 20;
     std::size_t stderr_cap = std::size_t{64} << 10;
     // CPU seconds per move. A bot started per move gets them as RLIMIT_CPU; a persistent bot's
-    // moves are measured by its launcher instead (LineConversation, TlvBot).
+    // moves are measured by its launcher instead (LineConversation, TlvSeat).
     ResourceLimits resources{std::uint64_t{1} << 30, 1, std::uint64_t{64} << 20, 256, 128};
     // What GOL_SCRATCH may hold: in the sandbox, the size of its filesystem (unbounded without).
     std::uint64_t scratch_bytes = std::uint64_t{64} << 20;
@@ -59,7 +59,7 @@ struct BotHost {
 };
 
 // One bot for one game, through one conversation as its protocol has it: a process per move
-// (OneShotMoves), a line per move (LineConversation) or a socket (TlvBot), each through the
+// (OneShotMoves), a line per move (LineConversation) or a socket (TlvSeat), each through the
 // game's launcher. It owns the game's scratch directory (GOL_SCRATCH, also HOME), where a bot may
 // keep state between its moves.
 class BotPlayer : public Mover {
@@ -79,7 +79,7 @@ public:
     MoveReport move(const std::string& board_json);
     // A tlv bot is told its game as it goes (Mover::begin); other bots ignore it.
     void begin(int seat, std::string_view opponent) override;
-    GameObserver* watcher() override { return tlv_.get(); }
+    GameObserver* watcher() override { return tlv_ ? tlv_->watcher() : nullptr; }
     void end(const GameResult& result) override;
 
 private:
@@ -93,6 +93,9 @@ private:
     // The game's launcher, in the sandbox or in a PID namespace of its own: every process of
     // the bot runs through it, whatever its protocol. Throws RunnerFault when the runner has none.
     std::unique_ptr<Launcher> make_launcher() const;
+    // A tlv bot's seat for one game: its process run by the game's launcher, its turns judged
+    // by its rules.
+    std::unique_ptr<TlvSeat> tlv_seat();
 
     PreparedBot bot_;
     MoveLimits limits_;
@@ -110,7 +113,7 @@ private:
     // Its conversation, after launcher_, so that it ends first; a tlv bot's is made per game.
     std::optional<OneShotMoves> one_shot_;
     std::optional<LineConversation> lines_;
-    std::unique_ptr<TlvBot> tlv_;
+    std::unique_ptr<TlvSeat> tlv_;
     std::string board_json_;  // reused between moves: a busy board is hundreds of KiB
 };
 

@@ -1,7 +1,7 @@
 // libFuzzer target: any bytes, cut anywhere, give the arena's reader the same messages or the same
 // refusal as in one piece, every message it takes is written back as the bytes it came from,
 // and nothing crashes.
-#include "runner/game/tlv.hpp"
+#include "runner/tlv/tlv.hpp"
 
 #include <cstdint>
 #include <cstdlib>

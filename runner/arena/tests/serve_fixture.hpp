@@ -2,7 +2,7 @@
 // TCP clients, and the sample clients run as processes.
 #pragma once
 
-#include "runner/game/tlv.hpp"
+#include "runner/tlv/tlv.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/sys/unique_fd.hpp"
 #include "runner/testing/runner_fixture.hpp"

@@ -1,4 +1,4 @@
-#include "runner/game/tlv.hpp"
+#include "runner/tlv/tlv.hpp"
 
 #include <stdexcept>
 

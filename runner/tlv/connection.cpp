@@ -1,4 +1,4 @@
-#include "runner/bots/connection.hpp"
+#include "runner/tlv/connection.hpp"
 
 #include "runner/game/game_loop.hpp"
 
@@ -19,8 +19,8 @@ namespace {
 // Read in pieces no larger than this: a flood waits in the kernel's buffer, not in ours.
 constexpr std::size_t kReadPiece = 512;
 
-// Waits until `fd` is ready for `events` or `deadline` passes; false at the deadline. Throws
-// GameInterrupted once `stop` is.
+}  // namespace
+
 bool wait_for(int fd, short events, ClientConnection::Clock::time_point deadline, const StopEvent& stop) {
     for (;;) {
         if (stop.stopped()) throw GameInterrupted();
@@ -33,8 +33,6 @@ bool wait_for(int fd, short events, ClientConnection::Clock::time_point deadline
         if (n > 0 && fds[0].revents) return true;
     }
 }
-
-}  // namespace
 
 std::string closed_reason(const tlv::Reader& reader) {
     return reader.held() == 0 ? "the client closed the connection"

@@ -1,9 +1,9 @@
-// One client's TCP connection as the arena uses it: non-blocking, every wait bounded by a
-// deadline and woken by the arena's stop, the bytes read in small pieces so that a client that
-// floods costs a bounded buffer.
+// One client's TCP connection as its seat (tlv_seat.hpp) uses it, an arena client's or a local
+// tlv bot's: non-blocking, every wait bounded by a deadline and woken by the arena's stop, the
+// bytes read in small pieces so that a client that floods costs a bounded buffer.
 #pragma once
 
-#include "runner/game/tlv.hpp"
+#include "runner/tlv/tlv.hpp"
 #include "runner/sys/stop_event.hpp"
 #include "runner/sys/unique_fd.hpp"
 
@@ -63,6 +63,10 @@ private:
     std::string peer_;
     tlv::Reader reader_;
 };
+
+// Waits until `fd` is ready for `events` or `deadline` passes; false at the deadline. Throws
+// ConnectionLost when poll fails, GameInterrupted once `stop` is.
+bool wait_for(int fd, short events, ClientConnection::Clock::time_point deadline, const StopEvent& stop);
 
 // "the client closed the connection" with what it had sent of a message, if anything.
 std::string closed_reason(const tlv::Reader& reader);
