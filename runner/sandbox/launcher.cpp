@@ -1,4 +1,5 @@
 #include "runner/sandbox/launcher.hpp"
+#include "runner/sandbox/launcher/pass_fds.h"
 
 #include "runner/sandbox/helper_programs.hpp"
 #include "runner/sandbox/launcher/launch_protocol.h"
@@ -40,27 +41,11 @@ std::optional<gol_launch_report> read_report(int fd, Clock::time_point deadline,
         const int ready = ::poll(&p, 1, static_cast<int>(wait_ms));
         if (ready < 0 && errno == EINTR) continue;
         if (ready <= 0) return std::nullopt;
-        union {
-            char bytes[CMSG_SPACE(GOL_LAUNCH_MAX_FDS * sizeof(int))];
-            cmsghdr align;
-        } control{};
-        iovec iov{at, left};
-        msghdr msg{};
-        msg.msg_iov = &iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = control.bytes;
-        msg.msg_controllen = sizeof control.bytes;
-        const ssize_t got = ::recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
-        if (got < 0 && errno == EINTR) continue;
-        for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-            const std::size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-            for (std::size_t i = 0; i < n; ++i) {
-                int received;
-                std::memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof received);
-                UniqueFd owned(received);
-                if (passed && i == 0) *passed = std::move(owned);
-            }
+        int fds[GOL_LAUNCH_MAX_FDS];
+        const ssize_t got = gol_receive_with_fds(fd, at, left, fds);
+        for (int i = 0; i < GOL_LAUNCH_MAX_FDS && fds[i] >= 0; ++i) {
+            UniqueFd owned(fds[i]);
+            if (passed && i == 0) *passed = std::move(owned);
         }
         if (got <= 0) return std::nullopt;
         at += got;
@@ -83,27 +68,7 @@ bool send_all(int fd, const char* data, std::size_t size) {
 
 // A request's header with its descriptors attached (at most GOL_LAUNCH_MAX_FDS).
 bool send_request(int fd, const gol_launch_request& request, const std::vector<int>& fds) {
-    // In a union, for cmsghdr's alignment.
-    union {
-        char bytes[CMSG_SPACE(GOL_LAUNCH_MAX_FDS * sizeof(int))];
-        cmsghdr align;
-    } control{};
-    iovec iov{const_cast<gol_launch_request*>(&request), sizeof request};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    if (!fds.empty()) {
-        msg.msg_control = control.bytes;
-        msg.msg_controllen = CMSG_SPACE(fds.size() * sizeof(int));
-        cmsghdr* c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(fds.size() * sizeof(int));
-        std::memcpy(CMSG_DATA(c), fds.data(), fds.size() * sizeof(int));
-    }
-    ssize_t put;
-    while ((put = ::sendmsg(fd, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
-    }
+    const ssize_t put = gol_send_with_fds(fd, &request, sizeof request, fds.data(), static_cast<int>(fds.size()));
     // The descriptors went with the first byte; a short header is finished as plain bytes.
     if (put < 0) return false;
     const auto* bytes = reinterpret_cast<const char*>(&request);

@@ -31,6 +31,7 @@
 #include "launch_protocol.h"
 #include "../../sys/child_setup.h"
 #include "pid_namespace.h"
+#include "pass_fds.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -277,29 +278,10 @@ static int read_exact(void* buffer, size_t size) {
 /* One request's header and the descriptors it carries (up to GOL_LAUNCH_MAX_FDS; -1 where
  * none). At end of file the runner is gone, and so is everything here. */
 static void read_request(struct gol_launch_request* request, int fds[GOL_LAUNCH_MAX_FDS]) {
-    union { /* for cmsghdr's alignment */
-        char bytes[CMSG_SPACE(GOL_LAUNCH_MAX_FDS * sizeof(int))];
-        struct cmsghdr align;
-    } control_buffer;
-    struct iovec iov = {request, sizeof *request};
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control_buffer.bytes;
-    msg.msg_controllen = sizeof control_buffer.bytes;
-    for (int i = 0; i < GOL_LAUNCH_MAX_FDS; ++i) fds[i] = -1;
-    ssize_t got;
-    while ((got = recvmsg(control, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
-    }
+    const ssize_t got = gol_receive_with_fds(control, request, sizeof *request, fds);
     if (got <= 0) {
         end_all_others();
         _exit(0);
-    }
-    for (struct cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-        size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        memcpy(fds, CMSG_DATA(c), (n > GOL_LAUNCH_MAX_FDS ? GOL_LAUNCH_MAX_FDS : n) * sizeof(int));
     }
     if ((size_t)got < sizeof *request && read_exact((char*)request + got, sizeof *request - (size_t)got) != 0) {
         end_all_others();
@@ -478,32 +460,6 @@ static int start_warm(const struct move* m, const char* script) {
     return 0;
 }
 
-/* `size` bytes of `data` with `count` descriptors attached (at most 3), in one sendmsg: how many
- * bytes went, or -1 with errno. */
-static ssize_t send_with_fds(int socket, const void* data, size_t size, const int* fds, int count) {
-    union { /* for cmsghdr's alignment */
-        char bytes[CMSG_SPACE(3 * sizeof(int))];
-        struct cmsghdr align;
-    } control_buffer;
-    memset(&control_buffer, 0, sizeof control_buffer);
-    struct iovec iov = {(void*)data, size};
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control_buffer.bytes;
-    msg.msg_controllen = CMSG_SPACE(count * sizeof(int));
-    struct cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(count * sizeof(int));
-    memcpy(CMSG_DATA(c), fds, count * sizeof(int));
-    ssize_t put;
-    while ((put = sendmsg(socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
-    }
-    return put;
-}
-
 /* Has the warm interpreter run the move: the request and its stdout, stderr (and stdin)
  * forwarded as they came, which the process it forked for the move reads. The move's pid, or -1
  * with errno; the interpreter reports its end. `started_ns`: when the request went to the
@@ -517,7 +473,7 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[G
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     *started_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-    ssize_t put = send_with_fds(warm_socket, request, sizeof *request, fds, count);
+    ssize_t put = gol_send_with_fds(warm_socket, request, sizeof *request, fds, count);
     int sent = put == (ssize_t)sizeof *request;
     for (size_t done = 0; sent && done < request->strings_bytes;) {
         put = send(warm_socket, strings + done, request->strings_bytes - done, MSG_NOSIGNAL);
@@ -750,7 +706,7 @@ static void listen_for_bot(void) {
     r.kind = GOL_LAUNCH_LISTENING;
     r.value = ntohs(address.sin_port);
     /* The report is smaller than the socket's buffer: it goes whole, or the runner is gone. */
-    send_with_fds(control, &r, sizeof r, &fd, 1);
+    gol_send_with_fds(control, &r, sizeof r, &fd, 1);
     close(fd);
 }
 
