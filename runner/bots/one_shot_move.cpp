@@ -53,7 +53,7 @@ MoveReport OneShotMoves::move(const std::string& board_json) {
             MoveReport report;
             report.startup = rules.startup;
             report.forfeit = board_too_large(
-                board_json.size(), "the runner's preload library that delivers it is missing (libgol_long_argv.so, in "
+                board_json.size(), "the runner's preload library that delivers it is missing (libgol_long_argument.so, in "
                                    "lib/gol-runner/ or lib/ beside the runner's bin/): rebuild or reinstall the runner, "
                                    "or use the stdin protocol");
             return report;

@@ -1,13 +1,13 @@
 // Where the runner finds its helpers: the program it runs every bot's processes through
 // (gol-launcher), the warm interpreters' scripts the launcher runs (gol-warm-python.py,
-// gol-warm-ruby.rb) and the preload library it hands to argv bots (libgol_long_argv.so).
+// gol-warm-ruby.rb) and the preload library it hands to argv bots (libgol_long_argument.so).
 // They are found from the runner's own binary, never through PATH or the current folder, in
 // one of two layouts:
 //
 //   installed (cmake --install, the Debian package)   the build tree
 //   PREFIX/bin/runner                                  build/bin/runner
 //   PREFIX/libexec/gol-runner/NAME                     build/libexec/NAME
-//   PREFIX/lib/gol-runner/libgol_long_argv.so          build/lib/libgol_long_argv.so
+//   PREFIX/lib/gol-runner/libgol_long_argument.so          build/lib/libgol_long_argument.so
 //
 // Installed, the helpers have folders of their own: the sandbox shows bots a copy of the
 // launcher's whole folder (launcher.cpp), and PREFIX/libexec is shared with other packages.

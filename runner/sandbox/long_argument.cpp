@@ -13,10 +13,10 @@ namespace gol::runner {
 
 namespace fs = std::filesystem;
 
-std::optional<fs::path> long_argument_library() { return find_helper(HelperKind::library, "libgol_long_argv.so"); }
+std::optional<fs::path> long_argument_library() { return find_helper(HelperKind::library, "libgol_long_argument.so"); }
 
 std::vector<std::string> long_argument_environment(const fs::path& library) {
-    return {"LD_PRELOAD=" + library.string(), "GOL_LONG_ARGS=0:" + std::to_string(long_argument_fd)};
+    return {"LD_PRELOAD=" + library.string(), std::string(GOL_LONG_ARGUMENTS_VAR) + "=0:" + std::to_string(long_argument_fd)};
 }
 
 LongArgument::LongArgument(std::string_view text)

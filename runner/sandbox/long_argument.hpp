@@ -1,9 +1,10 @@
 // An argv bot's board longer than Linux takes for one argument (MAX_ARG_STRLEN, 128 KiB): the
 // runner passes a placeholder instead, the board in a memfd, and the preload library built with
-// the runner (runner/sandbox/preload/long_argv.c) puts it back in the argument's place before the
-// bot's main() runs. Names here must agree with that library.
+// the runner (runner/sandbox/preload/long_argument.c) puts it back in the argument's place before the
+// bot's main() runs. Their names and sizes are one C header both compile (preload/long_argument.h).
 #pragma once
 
+#include "runner/sandbox/preload/long_argument.h"
 #include "runner/sys/unique_fd.hpp"
 
 #include <cstddef>
@@ -16,18 +17,18 @@
 namespace gol::runner {
 
 // Linux refuses a single argument longer than this (MAX_ARG_STRLEN, including the NUL).
-inline constexpr std::size_t max_argument_bytes = 32 * 4096;
+inline constexpr std::size_t max_argument_bytes = GOL_MAX_ARGUMENT_BYTES;
 
 // Whether `text` needs the library to travel as one argument.
 inline bool too_long_for_argv(std::string_view text) { return text.size() + 1 > max_argument_bytes; }
 
 // What the bot's argv holds until the library replaces it.
-inline constexpr const char* long_argument_placeholder = "@gol-long-argument";
+inline constexpr const char* long_argument_placeholder = GOL_LONG_ARGUMENT_PLACEHOLDER;
 
 // The descriptor number the memfd has in the bot's process.
 inline constexpr int long_argument_fd = 3;
 
-// The library, the runner's libgol_long_argv.so (helper_programs.hpp), when it is there.
+// The library, the runner's libgol_long_argument.so (helper_programs.hpp), when it is there.
 std::optional<std::filesystem::path> long_argument_library();
 
 // The environment that has the library (at `library`, as the bot's process sees it) deliver

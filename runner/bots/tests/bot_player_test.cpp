@@ -81,7 +81,7 @@ TEST_CASE("bot player: a long board leaves no trace of its delivery in the bot's
     const WorkArea area;  // the players' scratch folders
     const std::string json = big_board_json();
     // No preload variables, no extra descriptor, and the board is the last of two arguments.
-    BotPlayer p(shell_bot("test -z \"$LD_PRELOAD$GOL_LONG_ARGS\" && ! test -e /proc/self/fd/3 && test $# = 1 && "
+    BotPlayer p(shell_bot("test -z \"$LD_PRELOAD$GOL_LONG_ARGUMENTS\" && ! test -e /proc/self/fd/3 && test $# = 1 && "
                           "echo '[[0,1]]'",
                           Protocol::argv),
                 {}, {area});

@@ -45,15 +45,15 @@ TEST_CASE("helpers: an installed runner finds them in its own folders of libexec
     const fs::path& runner = tree.runner;
     put(prefix / installed_program_dir / "gol-launcher", executable);
     put(prefix / installed_program_dir / "gol-warm-python.py", readable);
-    put(prefix / installed_library_dir / "libgol_long_argv.so", readable);
+    put(prefix / installed_library_dir / "libgol_long_argument.so", readable);
 
     CHECK(installed_program_dir == "libexec/gol-runner");
     CHECK(installed_library_dir == "lib/gol-runner");
     CHECK(find_helper(HelperKind::program, "gol-launcher", runner) == prefix / "libexec/gol-runner/gol-launcher");
     CHECK(find_helper(HelperKind::script, "gol-warm-python.py", runner) ==
           prefix / "libexec/gol-runner/gol-warm-python.py");
-    CHECK(find_helper(HelperKind::library, "libgol_long_argv.so", runner) ==
-          prefix / "lib/gol-runner/libgol_long_argv.so");
+    CHECK(find_helper(HelperKind::library, "libgol_long_argument.so", runner) ==
+          prefix / "lib/gol-runner/libgol_long_argument.so");
     // Not in the kind's folder, or not there at all.
     CHECK_FALSE(find_helper(HelperKind::library, "gol-launcher", runner));
     CHECK_FALSE(find_helper(HelperKind::program, "gol-no-such-helper", runner));
@@ -65,11 +65,11 @@ TEST_CASE("helpers: a runner in its build tree finds them in libexec/ and lib/ b
     const fs::path& runner = tree.runner;
     put(build / "libexec" / "gol-launcher", executable);
     put(build / "libexec" / "gol-warm-ruby.rb", readable);
-    put(build / "lib" / "libgol_long_argv.so", readable);
+    put(build / "lib" / "libgol_long_argument.so", readable);
 
     CHECK(find_helper(HelperKind::program, "gol-launcher", runner) == build / "libexec/gol-launcher");
     CHECK(find_helper(HelperKind::script, "gol-warm-ruby.rb", runner) == build / "libexec/gol-warm-ruby.rb");
-    CHECK(find_helper(HelperKind::library, "libgol_long_argv.so", runner) == build / "lib/libgol_long_argv.so");
+    CHECK(find_helper(HelperKind::library, "libgol_long_argument.so", runner) == build / "lib/libgol_long_argument.so");
 }
 
 TEST_CASE("helpers: the installed layout comes first, and a program must be executable") {
@@ -96,5 +96,5 @@ TEST_CASE("helpers: this test program, in the build tree's bin/, finds the helpe
     CHECK(launcher->parent_path().filename() == "libexec");
     CHECK(find_helper(HelperKind::script, "gol-warm-python.py"));
     CHECK(find_helper(HelperKind::script, "gol-warm-ruby.rb"));
-    CHECK(find_helper(HelperKind::library, "libgol_long_argv.so"));
+    CHECK(find_helper(HelperKind::library, "libgol_long_argument.so"));
 }

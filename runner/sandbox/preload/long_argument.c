@@ -1,6 +1,6 @@
 /* Preloaded (LD_PRELOAD) into an argv bot whose board is longer than Linux accepts for one
  * command-line argument (MAX_ARG_STRLEN, 128 KiB). The runner passes a placeholder in the
- * board's place and the board itself in a memfd; GOL_LONG_ARGS says which argument and which
+ * board's place and the board itself in a memfd; GOL_LONG_ARGUMENTS says which argument and which
  * descriptor ("BACK:FD", comma-separated). Before main() runs, the constructor puts the text
  * in the argument's place and takes its own variables out of the environment, so the program
  * sees what a plain exec with the board in argv would give it. The exec wrappers below send an
@@ -16,8 +16,7 @@
  * The runner checks delivery by the memfd's file offset, which the child shares: taking the
  * board (mapping it, or reading it all) moves the offset to the end. A program this library
  * never reaches (statically linked) leaves it at 0.
- *
- * Must agree with runner/sandbox/long_argument.hpp: the variable names and the placeholder. */
+ */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -30,11 +29,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define LONG_ARGS_VAR "GOL_LONG_ARGS"
+#include "long_argument.h"
+
 #define PRELOAD_VAR "LD_PRELOAD"
-#define PLACEHOLDER "@gol-long-argument"
-/* MAX_ARG_STRLEN: the longest argument execve takes, its NUL included. */
-#define MAX_ARGUMENT_BYTES (32 * 4096)
 
 extern char** environ;
 
@@ -90,12 +87,12 @@ static void remove_entry(char** entry) {
     while (*entry++ != NULL);
 }
 
-/* Takes GOL_LONG_ARGS out of the environment, and LD_PRELOAD's mention of this library. */
+/* Takes GOL_LONG_ARGUMENTS out of the environment, and LD_PRELOAD's mention of this library. */
 static void clean_environment(char** envp) {
     const char* self = self_path();
     size_t self_len = self ? strlen(self) : 0;
     for (char** e = envp; e != NULL && *e != NULL;) {
-        if (strncmp(*e, LONG_ARGS_VAR "=", sizeof LONG_ARGS_VAR) == 0) {
+        if (strncmp(*e, GOL_LONG_ARGUMENTS_VAR "=", sizeof GOL_LONG_ARGUMENTS_VAR) == 0) {
             remove_entry(e);
             continue;
         }
@@ -179,7 +176,7 @@ static void read_and_copy(int argc, char** argv, const int* fds) {
  * end up in one block, one after the other as the kernel lays them out: programs that reuse
  * argv's memory for a process title (libuv, Ruby) measure it from the first to the last. */
 __attribute__((constructor)) static void take_long_arguments(int argc, char** argv, char** envp) {
-    const char* spec = find_var(envp, LONG_ARGS_VAR);
+    const char* spec = find_var(envp, GOL_LONG_ARGUMENTS_VAR);
     if (spec == NULL || argc <= 0) return;
     int fds[argc]; /* per argument: the descriptor its text comes from, or -1 */
     int longs = 0, last = -1;
@@ -193,7 +190,7 @@ __attribute__((constructor)) static void take_long_arguments(int argc, char** ar
         spec = *end == ',' ? end + 1 : end;
         if (fd < 0 || fd > 1 << 20) continue;
         long index = back >= 0 && back < argc ? argc - 1 - back : -1;
-        if (index > 0 && fds[index] < 0 && strcmp(argv[index], PLACEHOLDER) == 0) {
+        if (index > 0 && fds[index] < 0 && strcmp(argv[index], GOL_LONG_ARGUMENT_PLACEHOLDER) == 0) {
             fds[index] = (int)fd;
             ++longs;
             last = (int)index;
@@ -221,7 +218,7 @@ struct rewritten {
     size_t block_size;
 };
 
-static int too_long(const char* arg) { return strnlen(arg, MAX_ARGUMENT_BYTES) >= MAX_ARGUMENT_BYTES; }
+static int too_long(const char* arg) { return strnlen(arg, GOL_MAX_ARGUMENT_BYTES) >= GOL_MAX_ARGUMENT_BYTES; }
 
 static void release(struct rewritten* r) {
     for (size_t i = 0; i < r->fd_count; ++i) close(r->fds[i]);
@@ -267,7 +264,7 @@ static int rewrite(char* const argv[], char* const envp[], struct rewritten* r) 
     }
     const char* preload = find_var(envp, PRELOAD_VAR);
     size_t preload_size = sizeof PRELOAD_VAR + strlen(self) + (preload ? 1 + strlen(preload) : 0) + 1;
-    size_t spec_size = sizeof LONG_ARGS_VAR + longs * 48 + 1;
+    size_t spec_size = sizeof GOL_LONG_ARGUMENTS_VAR + longs * 48 + 1;
     size_t size = (argc + 1 + envc + 3) * sizeof(char*) + longs * sizeof(int) + preload_size + spec_size;
     void* block = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (block == MAP_FAILED) return -1;
@@ -278,8 +275,8 @@ static int rewrite(char* const argv[], char* const envp[], struct rewritten* r) 
     char* spec = preload_var + preload_size;
 
     char* at = spec;
-    memcpy(at, LONG_ARGS_VAR "=", sizeof LONG_ARGS_VAR);
-    at += sizeof LONG_ARGS_VAR;
+    memcpy(at, GOL_LONG_ARGUMENTS_VAR "=", sizeof GOL_LONG_ARGUMENTS_VAR);
+    at += sizeof GOL_LONG_ARGUMENTS_VAR;
     for (size_t i = 0; i < argc; ++i) {
         r->argv[i] = argv[i];
         if (!too_long(argv[i])) continue;
@@ -293,8 +290,8 @@ static int rewrite(char* const argv[], char* const envp[], struct rewritten* r) 
             return -1;
         }
         r->fds[r->fd_count++] = fd;
-        r->argv[i] = PLACEHOLDER;
-        if (at != spec + sizeof LONG_ARGS_VAR) *at++ = ',';
+        r->argv[i] = GOL_LONG_ARGUMENT_PLACEHOLDER;
+        if (at != spec + sizeof GOL_LONG_ARGUMENTS_VAR) *at++ = ',';
         at = append_number(at, (long)(argc - 1 - i));
         *at++ = ':';
         at = append_number(at, fd);
@@ -316,7 +313,7 @@ static int rewrite(char* const argv[], char* const envp[], struct rewritten* r) 
     }
     for (size_t i = 0; i < envc; ++i)
         if (!dropped(envp[i]) && (!longs || (strncmp(envp[i], PRELOAD_VAR "=", sizeof PRELOAD_VAR) != 0 &&
-                                             strncmp(envp[i], LONG_ARGS_VAR "=", sizeof LONG_ARGS_VAR) != 0)))
+                                             strncmp(envp[i], GOL_LONG_ARGUMENTS_VAR "=", sizeof GOL_LONG_ARGUMENTS_VAR) != 0)))
             r->envp[out++] = envp[i];
     r->envp[out] = NULL;
     return 1;
