@@ -1,6 +1,6 @@
-/* A child's set-up between clone() and exec, the one copy of it: for a bot's every process (the
- * launcher's start_move, launcher/launcher.c) and for the runner's plain spawns, builds and probes
- * (process.cpp). C, static, async-signal-safe. */
+/* A child's set-up between clone() and exec, the one copy of it: for a bot's every process and a
+ * build's (the launcher's start_move, sandbox/launcher/launcher.c) and for the runner's plain
+ * spawns: the launcher itself and probes (process.cpp). C, static, async-signal-safe. */
 #ifndef GOL_RUNNER_SYS_CHILD_SETUP_H
 #define GOL_RUNNER_SYS_CHILD_SETUP_H
 

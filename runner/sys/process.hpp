@@ -1,7 +1,7 @@
-// Runs one bot process to completion under a wall-clock limit, capturing its output.
+// The runner's own processes (a bot's and a build's are its launcher's: sandbox/launcher.hpp):
+// starting one in a session of its own with limits, control groups and mounts (the launcher
+// itself, probes, test fixtures), reaping it and its group; how a process ended, in words.
 #pragma once
-
-#include <sys/types.h>
 
 #include <chrono>
 #include <cstddef>
@@ -155,8 +155,8 @@ std::string find_program(const std::string& name);
 // The first executable `dirs`/`name` ("/usr/bin:/bin" style list), or nullopt.
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs);
 
-// Makes orphaned descendants of bots our children so run_process can reap them instead of
-// leaving zombies to an init that may not reap. Call once at program start.
+// Makes orphaned descendants of our processes our children, so that they are reaped here instead
+// of left as zombies to an init that may not reap. Call once at program start.
 void become_subreaper();
 
 // One line for logs and forfeit reasons, e.g. "exit status 3", "killed by signal 11".

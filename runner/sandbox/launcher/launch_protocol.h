@@ -12,9 +12,10 @@
  * that cannot reports FAILED with step "warm", and the runner runs the bot the plain way.
  *
  * With GOL_LAUNCH_PERSISTENT the process lives for the game (the persistent protocol): the
- * runner keeps its stdin, stdout and stderr and speaks to it a line at a time, and between moves
- * sends FREEZE, which stops every process of the namespace and is answered by FROZEN with their
- * CPU time since the process started, and THAW before the next line, which continues them.
+ * runner keeps its stdin, stdout and stderr and speaks to it a line at a time. Between moves it
+ * holds the bot by its control group's CPU quota; where there is none, it sends FREEZE, which
+ * stops every process of the namespace and is answered by FROZEN with their CPU time since the
+ * process started, and THAW before the next line, which continues them.
  *
  * A tlv bot (docs/arena.md) connects to the runner over TCP, and in the sandbox has no network
  * but its namespace's loopback. So before its process starts the runner sends LISTEN: the
@@ -25,7 +26,8 @@
  *
  * Launcher to runner: struct gol_launch_report, each written whole. READY once, when it is up;
  * then per move STARTED or FAILED, and after STARTED exactly one ENDED, sent once the move's
- * process has ended and every other process of the namespace has been killed and reaped.
+ * process has ended and every other process of the namespace has been killed and reaped (a warm
+ * move's too: its interpreter's DONE or end reaches the launcher, not the runner).
  * LISTEN between moves is answered by LISTENING or FAILED.
  * GOL_LAUNCH_KILL during a move ends it early (timeout, output cap); one that arrives after the
  * move ended on its own is ignored, as are FREEZE and THAW then. End of file from the runner
