@@ -14,7 +14,7 @@
 namespace gol::runner {
 
 struct SeatStats {
-    std::vector<std::chrono::microseconds> move_times;
+    std::vector<std::chrono::microseconds> move_times;  // of the moves that ran (not those of a spent time bank)
     std::vector<std::chrono::microseconds> cpu_times;  // of the moves whose CPU time is known
     // Of the moves that did not time out, but for those with a start-up allowance (a bot's first):
     // near-timeouts are counted against the game's limit later.
