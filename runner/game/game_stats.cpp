@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 
 namespace gol::runner {
 
@@ -98,7 +99,9 @@ std::string bot_lines(std::string_view text) {
 void GameLog::on_move(int tick, int seat, const MoveReport& move) {
     const std::string who = "tick " + std::to_string(tick) + " seat " + std::to_string(seat) + " (" +
                             names_[seat - 1] + ")";
-    if (move.forfeit)
+    const bool repeated = move.forfeit && move.forfeit->kind == ForfeitKind::time_bank &&
+                          std::exchange(bank_spent_[seat - 1], true);
+    if (move.forfeit && !repeated)
         out_ << who << ": forfeit " << name(move.forfeit->kind) << ": " << terminal_line(move.forfeit->detail) << '\n';
     if (move.err.empty()) return;
     std::size_t& written = written_[seat - 1];

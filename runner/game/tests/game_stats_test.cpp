@@ -124,3 +124,14 @@ TEST_CASE("move timing: a move forfeited for a spent time bank never ran, so it 
     CHECK(median(stats.seat(1).move_times) == microseconds(1'100'000));
     CHECK(stats.seat(1).forfeits_by_reason.at("time_bank") == 2);
 }
+
+TEST_CASE("game log: a spent time bank's forfeit is logged once, not at every later tick of the game") {
+    std::ostringstream out;
+    GameLog log(out, {"slow", "idle"});
+    for (int tick = 3; tick < 6; ++tick) log.on_move(tick, 1, move(microseconds(0), std::nullopt, ForfeitKind::time_bank));
+    log.on_move(6, 1, move(microseconds(0), std::nullopt, ForfeitKind::timeout));
+    log.on_move(6, 2, move(microseconds(0), std::nullopt, ForfeitKind::time_bank));
+    CHECK(out.str() == "tick 3 seat 1 (slow): forfeit time_bank: detail\n"
+                       "tick 6 seat 1 (slow): forfeit timeout: detail\n"
+                       "tick 6 seat 2 (idle): forfeit time_bank: detail\n");
+}

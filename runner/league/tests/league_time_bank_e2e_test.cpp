@@ -58,6 +58,10 @@ TEST_CASE("league time bank e2e: a bot that spends its bank is run once a game, 
         ++records;
     }
     CHECK(records == 2);
+    // The end of the run says where the turns went: the bank, not a broken bot.
+    CHECK(contains(r.err, "league: bank_spender spent its time bank (--time-bank): 4 more of its turns were forfeited "
+                          "without running it\n"));
+    CHECK_FALSE(contains(r.err, "bank_spender forfeited every one"));
 
     // The store reads back: a second run plays nothing, and the table is there.
     r = f.league();
