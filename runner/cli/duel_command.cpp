@@ -96,7 +96,9 @@ void print_summary(std::ostream& out, const std::array<PreparedBot, 2>& bots, co
     const std::vector<ForfeitRun> runs = forfeit_runs(game.record.ticks);
     const std::array<std::string, 2> names = {bots[0].spec.name, bots[1].spec.name};
     out << names[0] << " (seat 1) vs " << names[1] << " (seat 2) on " << config.width << "x" << config.height
-        << ", " << config.generations << " generations, seed " << seed << "\n";
+        << ", " << config.generations << " generations, seed " << seed;
+    if (config.time_bank_s > 0) out << ", a time bank of " << config.time_bank_s << " s a bot";
+    out << "\n";
     if (r.verdict.winner_seat == 0)
         out << "Draw after " << count_text(r.generations, "generation") << "\n";
     else
@@ -153,6 +155,7 @@ nlohmann::json duel_json(const std::array<std::string, 2>& names, const GameResu
     }
     j["board"] = {{"width", config.width}, {"height", config.height}};
     j["generations_limit"] = config.generations;
+    if (config.time_bank_s > 0) j["time_bank_s"] = config.time_bank_s;
     j["seed"] = seed;
     return j;
 }
@@ -254,6 +257,7 @@ void add_duel(CLI::App& app, Action& run) {
     cmd->add_option("A", o->a, "First bot: a path, or a name under --bots; takes seat 1")->required();
     cmd->add_option("B", o->b, "Second bot")->required();
     add_game_options(*cmd, o->game);
+    add_time_bank_option(*cmd, o->game.config);
     add_bot_locations(*cmd, o->where);
     cmd->add_option("--seats", o->seats, "fixed: A is seat 1; random: --seed decides")
         ->check(CLI::IsMember({"fixed", "random"}))

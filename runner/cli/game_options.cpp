@@ -41,6 +41,15 @@ void add_game_options(CLI::App& cmd, GameOptions& o) {
         ->check(CLI::Range(1, 3600));
 }
 
+CLI::Option* add_time_bank_option(CLI::App& cmd, GameConfig& config) {
+    return cmd.add_option("--time-bank", config.time_bank_s,
+                          "Seconds of move time (wall clock) each bot has for a whole game; once they are spent, its "
+                          "later moves are forfeited without running it (docs/rules.md). 0: none, as in 2016")
+        ->type_name("SECONDS")
+        ->check(CLI::Range(0, GameConfig::max_time_bank_s))
+        ->capture_default_str();
+}
+
 bool GameOptions::sandboxed() const {
     if (sandbox && no_sandbox) throw UsageError("--sandbox and --no-sandbox contradict each other");
     return !no_sandbox;

@@ -28,6 +28,8 @@ struct GameOptions {
 };
 
 void add_game_options(CLI::App& cmd, GameOptions& options);
+// --time-bank SECONDS, of the commands that play whole games (duel, league): `config.time_bank_s`.
+CLI::Option* add_time_bank_option(CLI::App& cmd, GameConfig& config);
 // --interpreter DIR, repeatable; the folders made absolute.
 CLI::Option* add_interpreter_option(CLI::App& cmd, std::vector<std::filesystem::path>& interpreters);
 

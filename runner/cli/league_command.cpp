@@ -85,6 +85,7 @@ Resolved resolve(const LeagueArgs& a) {
     c.width = a.set("--width") || !t.width ? a.game.config.width : *t.width;
     c.height = a.set("--height") || !t.height ? a.game.config.height : *t.height;
     c.generations = a.set("--generations") || !t.generations ? a.game.config.generations : *t.generations;
+    c.time_bank_s = a.set("--time-bank") || !t.time_bank_s ? a.game.config.time_bank_s : *t.time_bank_s;
     o.settings.time_limit_ms = a.set("--time-limit") || !t.time_limit_ms ? a.game.time_limit_ms : *t.time_limit_ms;
     o.settings.memory_limit_mb =
         a.set("--memory-limit") || !t.memory_limit_mb ? a.game.memory_limit_mb : *t.memory_limit_mb;
@@ -295,6 +296,7 @@ void add_league(CLI::App& app, Action& run) {
     for (const char* n : {"--width", "--height", "--generations", "--time-limit", "--memory-limit", "--cpu-limit",
                           "--startup-limit", "--time-mode"})
         a->given[n] = cmd->get_option(n);
+    a->given["--time-bank"] = add_time_bank_option(*cmd, a->game.config);
     a->given["--games-per-pair"] =
         cmd->add_option("--games-per-pair", a->games_per_pair, "Games each pair plays, half in each seat order")
             ->check(CLI::Range(2, 1000))

@@ -1,7 +1,8 @@
 #include "runner/game/game_loop.hpp"
 
-#include <chrono>
+#include "runner/game/time_bank.hpp"
 
+#include <chrono>
 
 namespace gol::runner {
 
@@ -32,7 +33,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 GameResult play_on(Board& board, Mover& seat1, Mover& seat2, int generations, std::optional<Clock::time_point> clock_end,
-                   GameObserver& observer, std::stop_token stop) {
+                   TimeBank bank, GameObserver& observer, std::stop_token stop) {
     std::array<Mover*, 2> movers = {&seat1, &seat2};
     std::vector<Cell> applied;
     GameResult result;
@@ -42,13 +43,18 @@ GameResult play_on(Board& board, Mover& seat1, Mover& seat2, int generations, st
         for (int seat = 1; seat <= 2 && !lost; ++seat) {
             if (stop.stop_requested()) throw GameInterrupted();
             MoveReport move;
-            try {
-                move = movers[seat - 1]->move(board, seat, tick);
-            } catch (const std::exception&) {
-                // A stop kills the bots' processes first: a move that fails after it (its
-                // launcher killed while starting) failed of the stop, not of the runner or a bot.
-                if (stop.stop_requested()) throw GameInterrupted();
-                throw;
+            if (std::optional<Forfeit> spent = bank.spent(seat)) {
+                move.forfeit = std::move(spent);
+            } else {
+                try {
+                    move = movers[seat - 1]->move(board, seat, tick);
+                } catch (const std::exception&) {
+                    // A stop kills the bots' processes first: a move that fails after it (its
+                    // launcher killed while starting) failed of the stop, not of the runner or a bot.
+                    if (stop.stop_requested()) throw GameInterrupted();
+                    throw;
+                }
+                bank.charge(seat, move.elapsed);
             }
             if (move.ok()) {
                 // What the observers see is what the board took.
@@ -89,12 +95,12 @@ GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameO
     Board board(config.height, config.width);
     std::optional<Clock::time_point> clock_end;
     if (config.clock_s > 0) clock_end = Clock::now() + std::chrono::seconds(config.clock_s);
-    return play_on(board, seat1, seat2, config.generations, clock_end, observer, stop);
+    return play_on(board, seat1, seat2, config.generations, clock_end, TimeBank(config.time_bank_s), observer, stop);
 }
 
 GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, GameObserver& observer,
                      std::stop_token stop) {
-    return play_on(board, seat1, seat2, generations, std::nullopt, observer, stop);
+    return play_on(board, seat1, seat2, generations, std::nullopt, TimeBank(0), observer, stop);
 }
 
 }  // namespace gol::runner

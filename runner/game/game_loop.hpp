@@ -25,6 +25,11 @@ struct GameConfig {
     // The 2014 arena's end (runner serve --clock): when above 0, a game also ends after the
     // generation in which this many seconds have passed since it began, the larger side winning.
     int clock_s = 0;
+    // The time bank (--time-bank, docs/rules.md): when above 0, the seconds of wall-clock move
+    // time each seat has for the whole game; once they are spent, its moves are forfeited
+    // (`time_bank`) without asking its mover.
+    int time_bank_s = 0;
+    static constexpr int max_time_bank_s = 1'000'000;
 };
 
 // forfeit: a seat's move was a `disconnected` forfeit (an arena client, docs/arena.md);
@@ -64,12 +69,14 @@ struct GameInterrupted : std::runtime_error {
 
 // Seat 1 moves and its cells are placed, then seat 2 moves seeing them, then one generation;
 // repeated until judge() decides. A `disconnected` forfeit ends the game after that generation,
-// won by the other seat, which is not asked for its move when it had not moved yet. Throws GameInterrupted once `stop` is requested.
+// won by the other seat, which is not asked for its move when it had not moved yet. A seat whose
+// time bank is spent (time_bank.hpp) is not asked either: its move is a `time_bank` forfeit.
+// Throws GameInterrupted once `stop` is requested.
 GameResult play_game(Mover& seat1, Mover& seat2, const GameConfig& config, GameObserver& observer,
                      std::stop_token stop = {});
 
 // The same on `board`, which must be empty and is left as the game ends: `generations` is the
-// game's limit, and there is no clock.
+// game's limit, and there is no clock and no time bank.
 GameResult play_game(Board& board, Mover& seat1, Mover& seat2, int generations, GameObserver& observer,
                      std::stop_token stop = {});
 

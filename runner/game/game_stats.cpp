@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 
 namespace gol::runner {
 
@@ -52,11 +53,13 @@ MoveTiming move_timing(const SeatStats& seat, std::chrono::milliseconds time_lim
 
 void GameStats::on_move(int tick, int seat, const MoveReport& move) {
     SeatStats& s = seats_[seat - 1];
-    s.move_times.push_back(move.elapsed);
+    // A move forfeited for a spent time bank never ran: it has no time to count.
+    const bool ran = !move.forfeit || move.forfeit->kind != ForfeitKind::time_bank;
+    if (ran) s.move_times.push_back(move.elapsed);
     if (move.cpu) s.cpu_times.push_back(*move.cpu);
     const bool timed_out = move.forfeit && move.forfeit->kind == ForfeitKind::timeout;
     s.timeouts += timed_out;
-    if (!timed_out && !move.startup) s.in_time_move_times.push_back(move.elapsed);
+    if (ran && !timed_out && !move.startup) s.in_time_move_times.push_back(move.elapsed);
     if (move.forfeit) {
         ++s.forfeits_by_reason[std::string(name(move.forfeit->kind))];
         s.last_forfeit = std::string(name(move.forfeit->kind)) + ": " + move.forfeit->detail;
@@ -96,7 +99,9 @@ std::string bot_lines(std::string_view text) {
 void GameLog::on_move(int tick, int seat, const MoveReport& move) {
     const std::string who = "tick " + std::to_string(tick) + " seat " + std::to_string(seat) + " (" +
                             names_[seat - 1] + ")";
-    if (move.forfeit)
+    const bool repeated = move.forfeit && move.forfeit->kind == ForfeitKind::time_bank &&
+                          std::exchange(bank_spent_[seat - 1], true);
+    if (move.forfeit && !repeated)
         out_ << who << ": forfeit " << name(move.forfeit->kind) << ": " << terminal_line(move.forfeit->detail) << '\n';
     if (move.err.empty()) return;
     std::size_t& written = written_[seat - 1];

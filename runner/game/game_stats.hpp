@@ -14,7 +14,7 @@
 namespace gol::runner {
 
 struct SeatStats {
-    std::vector<std::chrono::microseconds> move_times;
+    std::vector<std::chrono::microseconds> move_times;  // of the moves that ran (not those of a spent time bank)
     std::vector<std::chrono::microseconds> cpu_times;  // of the moves whose CPU time is known
     // Of the moves that did not time out, but for those with a start-up allowance (a bot's first):
     // near-timeouts are counted against the game's limit later.
@@ -61,9 +61,9 @@ private:
     std::array<SeatStats, 2> seats_;
 };
 
-// The game's log: every forfeit, and what each bot wrote to stderr, capped per bot per game, with
-// control characters escaped (terminal_text.hpp), each of its lines marked "  | " under the line
-// that introduces it.
+// The game's log: every forfeit (of a spent time bank, the first only: the rest of the game's are
+// the same), and what each bot wrote to stderr, capped per bot per game, with control characters
+// escaped (terminal_text.hpp), each of its lines marked "  | " under the line that introduces it.
 class GameLog : public GameObserver {
 public:
     GameLog(std::ostream& out, std::array<std::string, 2> names, std::size_t cap_per_bot = std::size_t{1} << 20);
@@ -74,6 +74,7 @@ private:
     std::array<std::string, 2> names_;
     std::size_t cap_;
     std::array<std::size_t, 2> written_{};
+    std::array<bool, 2> bank_spent_{};  // its time bank's forfeit is in the log
 };
 
 // Passes every event to each observer in turn.

@@ -7,9 +7,10 @@ namespace gol::runner {
 
 namespace {
 
-constexpr std::array<std::string_view, 14> kForfeitNames = {
-    "timeout",     "signal",         "exit_status",     "output_cap",      "not_json", "not_pairs",      "non_integer",
-    "too_many_cells", "could_not_start", "board_too_large", "protocol", "gave_up", "resource_limit", "disconnected",
+constexpr std::array<std::string_view, 15> kForfeitNames = {
+    "timeout",        "signal",          "exit_status",     "output_cap", "not_json", "not_pairs",      "non_integer",
+    "too_many_cells", "could_not_start", "board_too_large", "protocol",   "gave_up",  "resource_limit", "disconnected",
+    "time_bank",
 };
 
 }  // namespace

@@ -31,6 +31,9 @@ enum class ForfeitKind {
     // An arena client broke the protocol, let its time run out or left: it is disconnected and
     // loses the game (2014 rules, docs/arena.md). The game loop ends the game on it.
     disconnected,
+    // The bot's time bank for the game is spent (GameConfig::time_bank_s): the game loop
+    // forfeits its move without running it.
+    time_bank,
 };
 
 std::string_view name(ForfeitKind kind);

@@ -74,6 +74,7 @@ void to_json(json& j, const ReplayHeader& h) {
          {"seed", h.seed},
          {"time_limit_ms", h.time_limit_ms}};
     if (h.config.clock_s > 0) j["clock_s"] = h.config.clock_s;
+    if (h.config.time_bank_s > 0) j["time_bank_s"] = h.config.time_bank_s;
     if (h.gol_seed) j["gol_seed"] = *h.gol_seed;
     if (h.startup_limit_ms) j["startup_limit_ms"] = *h.startup_limit_ms;
     if (h.cpu_time) j["time_mode"] = *h.cpu_time ? "cpu" : "wall";
@@ -92,6 +93,8 @@ void from_json(const json& j, ReplayHeader& h) {
     h.config.generations = int_field(j, "generations", 1, GameConfig::max_generations);
     // Only an arena game with --clock has one.
     h.config.clock_s = j.contains("clock_s") ? int_field(j, "clock_s", 1, 86400) : 0;
+    // Only a game with a time bank has one.
+    h.config.time_bank_s = j.contains("time_bank_s") ? int_field(j, "time_bank_s", 1, GameConfig::max_time_bank_s) : 0;
     h.seed = j.value("seed", std::uint64_t{0});
     h.time_limit_ms = j.value("time_limit_ms", 1000);
     h.rules = j.value("rules", "");

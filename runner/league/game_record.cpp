@@ -37,6 +37,7 @@ std::string differences(const GameInputs& stored, const GameInputs& scheduled) {
     differs(stored.width != scheduled.width || stored.height != scheduled.height, "board");
     differs(stored.generations != scheduled.generations, "generations");
     differs(stored.clock_s != scheduled.clock_s, "clock_s");
+    differs(stored.time_bank_s != scheduled.time_bank_s, "time_bank_s");
     differs(stored.time_limit_ms != scheduled.time_limit_ms, "time_limit_ms");
     differs(stored.memory_limit_mb != scheduled.memory_limit_mb, "memory_limit_mb");
     differs(stored.cpu_limit_s != scheduled.cpu_limit_s, "cpu_limit_s");
@@ -185,6 +186,7 @@ void to_json(json& j, const GameInputs& in) {
          {"startup_limit_ms", in.startup_limit_ms},
          {"time_mode", in.cpu_time ? "cpu" : "wall"}};
     if (in.clock_s > 0) j["clock_s"] = in.clock_s;
+    if (in.time_bank_s > 0) j["time_bank_s"] = in.time_bank_s;
 }
 
 void from_json(const json& j, GameInputs& in) {
@@ -208,6 +210,7 @@ void from_json(const json& j, GameInputs& in) {
     if (j.contains("startup_limit_ms")) in.startup_limit_ms = int_field(j, "startup_limit_ms");
     if (j.contains("time_mode")) in.cpu_time = string_value(j["time_mode"], "time_mode") == "cpu";
     in.clock_s = j.contains("clock_s") ? int_field(j, "clock_s") : 0;
+    in.time_bank_s = j.contains("time_bank_s") ? int_field(j, "time_bank_s") : 0;
 }
 
 // The result's fields sit at the top level beside the key and the inputs.

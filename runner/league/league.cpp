@@ -581,7 +581,8 @@ LeaguePlan plan_league(const LeagueOptions& o, std::FILE* log) {
             pairs.push_back(plan.to_play.back().bots);
         }
     plan.stored = plan.total - plan.to_play.size();
-    plan.estimate = estimate_time(pairs, records, o.settings.config.generations, o.settings.time_limit_ms, o.jobs);
+    plan.estimate = estimate_time(pairs, records, o.settings.config.generations, o.settings.time_limit_ms, o.jobs,
+                                  o.settings.config.time_bank_s);
     return plan;
 }
 

@@ -43,6 +43,7 @@ ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSetti
     in.height = s.config.height;
     in.generations = s.config.generations;
     in.clock_s = s.config.clock_s;
+    in.time_bank_s = s.config.time_bank_s;
     in.time_limit_ms = s.time_limit_ms;
     in.memory_limit_mb = s.memory_limit_mb;
     in.cpu_limit_s = s.cpu_limit_s;
@@ -72,6 +73,8 @@ std::string game_key(const GameInputs& in) {
         h.add_field("timing").add_u64(u64(in.startup_limit_ms)).add_u64(in.cpu_time ? 1 : 0);
     // Only when there is one, so that every game without a clock keeps the key it had.
     if (in.clock_s > 0) h.add_field("clock").add_u64(u64(in.clock_s));
+    // The same for a time bank: every game without one keeps its key.
+    if (in.time_bank_s > 0) h.add_field("time bank").add_u64(u64(in.time_bank_s));
     return h.hex();
 }
 

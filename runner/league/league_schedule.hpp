@@ -40,6 +40,7 @@ struct GameInputs {
     std::uint64_t seed = 0;
     int width = 0, height = 0, generations = 0;  // the board and the generation limit
     int clock_s = 0;  // an arena's clock (runner serve --clock); 0: none
+    int time_bank_s = 0;  // each bot's time bank (--time-bank); 0: none
     int time_limit_ms = 0;
     int memory_limit_mb = 0;
     int cpu_limit_s = 0;

@@ -197,6 +197,7 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
               {"paths", index.paths}};
     if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
     if (s.config.clock_s > 0) j["settings"]["clock_s"] = s.config.clock_s;
+    if (s.config.time_bank_s > 0) j["settings"]["time_bank_s"] = s.config.time_bank_s;
     if (!index.added.empty()) j["added"] = index.added;
     write_file_atomically(index_file(dir_), json_text(j, 2) + "\n");
     return games;
@@ -230,6 +231,8 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
         index.settings.config.generations = int_setting(s, "generations");
         // Only an arena's with --clock has one.
         index.settings.config.clock_s = s.contains("clock_s") ? int_setting(s, "clock_s") : 0;
+        // Only a league's with a time bank has one.
+        index.settings.config.time_bank_s = s.contains("time_bank_s") ? int_setting(s, "time_bank_s") : 0;
         index.settings.time_limit_ms = int_setting(s, "time_limit_ms");
         index.settings.memory_limit_mb = int_setting(s, "memory_limit_mb");
         index.settings.cpu_limit_s = int_setting(s, "cpu_limit_s");

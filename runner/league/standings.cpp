@@ -98,6 +98,9 @@ void StandingsTally::add(const GameRecord& g) {
         Standing& s = t.counts;
         ++s.played;
         s.forfeits += g.result.forfeits[seat - 1];
+        const std::map<std::string, int>& reasons = g.forfeit_reasons[seat - 1];
+        if (const auto bank = reasons.find(std::string(name(ForfeitKind::time_bank))); bank != reasons.end())
+            s.time_bank_forfeits += bank->second;
         t.cells += static_cast<double>(g.result.cells[seat - 1]);
         if (g.timing) {
             if (!s.timing) s.timing.emplace();

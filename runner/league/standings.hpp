@@ -24,6 +24,7 @@ struct Standing {
     int played = 0, wins = 0, draws = 0, losses = 0;
     double points = 0;
     int forfeits = 0;
+    int time_bank_forfeits = 0;  // of the forfeits, the moves of a spent time bank: never run
     double mean_cells = 0;  // final live cells, averaged over the bot's games
     // The Bradley-Terry rating (ratings.hpp), shown beside the scoring that decides the rank:
     // none for a bot without games.

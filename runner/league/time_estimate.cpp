@@ -42,7 +42,8 @@ double spread(const std::vector<double>& games, int jobs) {
 }  // namespace
 
 TimeEstimate estimate_time(const std::vector<std::array<std::string, 2>>& to_play,
-                           const std::vector<GameRecord>& stored, int generations, int time_limit_ms, int jobs) {
+                           const std::vector<GameRecord>& stored, int generations, int time_limit_ms, int jobs,
+                           int time_bank_s) {
     std::map<std::string, Moves> moves;
     double beyond_moves_ms = 0;  // the stored games' time outside their bots' moves
     long long timed_generations = 0;
@@ -81,9 +82,15 @@ TimeEstimate estimate_time(const std::vector<std::array<std::string, 2>>& to_pla
             }
         }
 
+    // A bot's moves in one game, in ms: each at its pace, all of them within its bank and one
+    // move that spends it (docs/rules.md).
+    const auto moves_ms = [&](const std::string& bot) {
+        const double all = generations * pace[bot];
+        return time_bank_s > 0 ? std::min(all, time_bank_s * 1000.0 + time_limit_ms) : all;
+    };
     TimeEstimate e;
     for (const auto& [a, b] : to_play)
-        e.game_seconds.push_back(generations * (pace[a] + pace[b] + per_generation_ms) / 1000.0);
+        e.game_seconds.push_back((moves_ms(a) + moves_ms(b) + generations * per_generation_ms) / 1000.0);
     e.total_seconds = spread(e.game_seconds, jobs);
 
     const auto list = [](const std::vector<std::string>& items) {
@@ -101,6 +108,9 @@ TimeEstimate estimate_time(const std::vector<std::array<std::string, 2>>& to_pla
         e.assumed.push_back("a move of a bot with no stored moves takes the whole time limit, " +
                             std::to_string(time_limit_ms) + " ms (an upper bound; `runner check BOT` measures one): " +
                             list(unmeasured));
+    if (time_bank_s > 0)
+        e.assumed.push_back("a bot's moves take at most its time bank, " + std::to_string(time_bank_s) +
+                            " s a game, and one move past it, at the time limit (--time-bank)");
     e.assumed.push_back(timed_games > 0 ? "the runner's own time is " + ms_text(per_generation_ms) +
                                               " a generation, as in " + count_text(timed_games, "stored game")
                                         : "the runner's own time is left out (no stored game says how long it took)");

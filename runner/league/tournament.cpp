@@ -17,10 +17,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 19> kKeys = {
-    "bots",           "width",     "height", "generations",  "time_limit_ms", "memory_limit_mb", "cpu_limit_s",
-    "startup_limit_ms", "time_mode", "games_per_pair", "scoring", "seed",       "interpreters",     "jobs",
-    "sandbox",        "cold",      "until_separated", "format", "cache"};
+constexpr std::array<std::string_view, 20> kKeys = {
+    "bots",           "width",     "height",      "generations",    "time_limit_ms", "memory_limit_mb", "cpu_limit_s",
+    "startup_limit_ms", "time_mode", "time_bank_s", "games_per_pair", "scoring",       "seed",            "interpreters",
+    "jobs",           "sandbox",   "cold",        "until_separated", "format",        "cache"};
 
 std::string allowed_keys() {
     std::string list;
@@ -96,6 +96,7 @@ Tournament parse_tournament(std::string_view text, const fs::path& file) {
     t.memory_limit_mb = int_field(j, "memory_limit_mb", 16, 1 << 20, file);
     t.cpu_limit_s = int_field(j, "cpu_limit_s", 1, 3600, file);
     t.startup_limit_ms = int_field(j, "startup_limit_ms", 0, 600'000, file);
+    t.time_bank_s = int_field(j, "time_bank_s", 0, GameConfig::max_time_bank_s, file);  // 0: none
     if (j.contains("interpreters")) {
         const json& list = j["interpreters"];
         auto folder = [](const json& v) { return v.is_string() && !v.get<std::string>().empty(); };

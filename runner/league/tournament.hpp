@@ -20,7 +20,7 @@ struct Tournament {
     std::filesystem::path file;
     std::optional<std::filesystem::path> bots;  // resolved against the file's folder
     std::optional<int> width, height, generations, time_limit_ms, memory_limit_mb, cpu_limit_s, startup_limit_ms,
-        games_per_pair;
+        time_bank_s, games_per_pair;
     std::optional<std::string> scoring, time_mode;
     std::optional<std::uint64_t> seed;
     // What the league's flags of the same names say: -j, --sandbox/--no-sandbox, --cold,

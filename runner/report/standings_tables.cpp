@@ -159,6 +159,10 @@ std::vector<std::string> table_notes(const LeagueTable& t) {
         notes.push_back("a gauntlet of " + t.settings.gauntlet + ": this run played its games only; the table counts " +
                         "every stored game of the full league, " + std::to_string(t.games.size()) + " of " +
                         std::to_string(t.total) + ", so " + t.settings.gauntlet + " stands among the full standings");
+    if (t.settings.config.time_bank_s > 0)
+        notes.push_back("each bot had a time bank of " + std::to_string(t.settings.config.time_bank_s) +
+                        " s of move time a game; once it was spent, its moves were forfeited without running it "
+                        "(time_bank)");
     if (t.standings.empty()) return notes;
     const auto [fewest, most] = std::minmax_element(
         t.standings.begin(), t.standings.end(), [](const Standing& a, const Standing& b) { return a.played < b.played; });

@@ -11,7 +11,11 @@ std::string timing_summary(const LeagueTable& table) {
         if (!s.timing || s.timing->moves == 0) continue;
         const MoveTiming& t = *s.timing;
         const std::string moves = " of its " + std::to_string(t.moves) + " moves";
-        if (s.forfeits >= t.moves) {
+        // A spent time bank's moves never ran: they are not among its moves.
+        if (s.time_bank_forfeits > 0)
+            text += "league: " + s.bot + " spent its time bank (--time-bank): " +
+                    std::to_string(s.time_bank_forfeits) + " more of its turns were forfeited without running it\n";
+        if (s.forfeits - s.time_bank_forfeits >= t.moves) {
             text += "league: " + s.bot + " forfeited every one" + moves + " (its forfeits: the games' logs)\n";
         } else if (t.timeouts > 0) {
             timed_out = true;

@@ -113,3 +113,25 @@ TEST_CASE("game log: every line a bot writes to stderr is marked as its own, so 
     for (std::string line; std::getline(lines, line);)
         CHECK((line.starts_with("tick ") || line.starts_with("[") || line.starts_with("  | ")));
 }
+
+TEST_CASE("move timing: a move forfeited for a spent time bank never ran, so it has no time, only its forfeit") {
+    GameStats stats;
+    stats.on_move(0, 1, move(microseconds(1'100'000), std::nullopt));
+    stats.on_move(1, 1, move(microseconds(0), std::nullopt, ForfeitKind::time_bank));
+    stats.on_move(2, 1, move(microseconds(0), std::nullopt, ForfeitKind::time_bank));
+    const MoveTiming t = move_timing(stats.seat(1), milliseconds(1000));
+    CHECK(t.moves == 1);
+    CHECK(median(stats.seat(1).move_times) == microseconds(1'100'000));
+    CHECK(stats.seat(1).forfeits_by_reason.at("time_bank") == 2);
+}
+
+TEST_CASE("game log: a spent time bank's forfeit is logged once, not at every later tick of the game") {
+    std::ostringstream out;
+    GameLog log(out, {"slow", "idle"});
+    for (int tick = 3; tick < 6; ++tick) log.on_move(tick, 1, move(microseconds(0), std::nullopt, ForfeitKind::time_bank));
+    log.on_move(6, 1, move(microseconds(0), std::nullopt, ForfeitKind::timeout));
+    log.on_move(6, 2, move(microseconds(0), std::nullopt, ForfeitKind::time_bank));
+    CHECK(out.str() == "tick 3 seat 1 (slow): forfeit time_bank: detail\n"
+                       "tick 6 seat 1 (slow): forfeit timeout: detail\n"
+                       "tick 6 seat 2 (idle): forfeit time_bank: detail\n");
+}

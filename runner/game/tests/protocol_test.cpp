@@ -172,7 +172,7 @@ TEST_CASE("a bot's text for a message: its first line, cut whole characters, and
 }
 
 TEST_CASE("forfeit kinds round-trip through their names") {
-    for (int i = 0; i <= static_cast<int>(ForfeitKind::disconnected); ++i) {
+    for (int i = 0; i <= static_cast<int>(ForfeitKind::time_bank); ++i) {
         auto kind = static_cast<ForfeitKind>(i);
         CHECK(forfeit_kind_from_name(name(kind)) == kind);
     }

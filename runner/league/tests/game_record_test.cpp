@@ -71,6 +71,7 @@ TEST_CASE("game record: one for another game, another key or an older runner is 
     CHECK(has(problem([](json&) {}, scheduled(1)), "other inputs than the scheduled game's (bots, hashes, game_index, seed differ)"));
     CHECK(has(problem([](json& j) { j["inputs"]["sandboxed"] = false; }), "(sandboxed differ)"));
     CHECK(has(problem([](json& j) { j["inputs"]["memory_limit_mb"] = 2048; }), "(memory_limit_mb differ)"));
+    CHECK(has(problem([](json& j) { j["inputs"]["time_bank_s"] = 60; }), "(time_bank_s differ)"));
     CHECK(has(problem([](json& j) { j["inputs"]["rules_version"] = "ppcg2016-0"; }), "(rules_version differ)"));
     CHECK(has(problem([](json& j) { j["key"] = std::string(64, '0'); }), "its key is"));
     CHECK(has(problem([](json& j) {

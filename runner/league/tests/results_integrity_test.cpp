@@ -69,7 +69,7 @@ TEST_CASE("integrity: each setting that decides a game changes every key, and se
     base.config = {20, 20, 50};
     const std::set<std::string> keys = keys_of(schedule_league(bots, base));
     REQUIRE(keys.size() == 6);
-    for (const char* c : {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}) {
+    for (const char* c : {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}) {
         CAPTURE(c);
         const std::string changed(c);
         LeagueSettings s = base;
@@ -84,6 +84,7 @@ TEST_CASE("integrity: each setting that decides a game changes every key, and se
         if (changed == "i") s.startup_limit_ms = 20000;
         if (changed == "j") s.cpu_time = true;
         if (changed == "k") s.config.clock_s = 300;
+        if (changed == "l") s.config.time_bank_s = 60;
         for (const std::string& k : keys_of(schedule_league(bots, s))) CHECK_FALSE(keys.contains(k));
     }
     // The games per pair decide how many games there are, not any one game.
@@ -101,8 +102,8 @@ TEST_CASE("integrity: each setting that decides a game changes every key, and se
     shifted.hashes = {"h", "hb"};
     CHECK(game_key(shifted) != g.key);
     CHECK(game_key(g.inputs) == g.key);
-    // At their defaults, the start-up allowance and time mode leave a key as it was before they
-    // existed: this is the key of this game as stored then.
+    // At their defaults, the start-up allowance, time mode and time bank leave a key as it was
+    // before they existed: this is the key of this game as stored then.
     CHECK(g.key == "f2ee3375dddf002e0afc4fbf4f1de20b1514dbfa965a86167ddae323667a9c19");
     CHECK(g.key.size() == 64);
     CHECK(g.key.find_first_not_of("0123456789abcdef") == std::string::npos);

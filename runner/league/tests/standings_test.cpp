@@ -285,8 +285,22 @@ TEST_CASE("tournament files: every league option that is a setting of the tourna
     // The list of keys in the error is the list the reader takes.
     CHECK(error(R"({"job": 2})").ends_with(
         "unknown key \"job\" (allowed: bots, width, height, generations, time_limit_ms, memory_limit_mb, cpu_limit_s, "
-        "startup_limit_ms, time_mode, games_per_pair, scoring, seed, interpreters, jobs, sandbox, cold, "
+        "startup_limit_ms, time_mode, time_bank_s, games_per_pair, scoring, seed, interpreters, jobs, sandbox, cold, "
         "until_separated, format, cache)"));
+}
+
+TEST_CASE("tournament files: the time bank in whole seconds, 0 for none, and errors naming it") {
+    const TournamentFile f;
+    CHECK(*read_tournament(f.write(R"({"time_bank_s": 60})")).time_bank_s == 60);
+    CHECK(*read_tournament(f.write(R"({"time_bank_s": 0})")).time_bank_s == 0);
+    CHECK_FALSE(read_tournament(f.write("{}")).time_bank_s.has_value());
+    const std::string range = "t.json: \"time_bank_s\" must be an integer from 0 to 1000000";
+    for (const char* bad : {R"({"time_bank_s": -1})", R"({"time_bank_s": 1000001})", R"({"time_bank_s": 2.5})",
+                            R"({"time_bank_s": "60"})", R"({"time_bank_s": true})", R"({"time_bank_s": null})"}) {
+        INFO(bad);
+        CHECK(f.error(bad).ends_with(range));
+    }
+    CHECK(f.error(R"({"time_bank": 60})").starts_with(f.dir.path().string() + "/t.json: unknown key \"time_bank\""));
 }
 
 TEST_CASE("standings: a likelihood of superiority as the tables and --until-separated's log write it") {

@@ -262,6 +262,16 @@ TEST_CASE("table notes: a gauntlet's table and unequal game counts are said in e
     CHECK(table_notes(small_table(true)).empty());
 }
 
+TEST_CASE("table notes: a league's time bank is said, in every format") {
+    LeagueTable t = small_table(true);
+    t.settings.config.time_bank_s = 60;
+    REQUIRE(table_notes(t).size() == 1);
+    CHECK(table_notes(t)[0] == "each bot had a time bank of 60 s of move time a game; once it was spent, its moves "
+                               "were forfeited without running it (time_bank)");
+    CHECK(format_table(t, TableFormat::text).find("\nnote: each bot had a time bank of 60 s") != std::string::npos);
+    CHECK(leaderboard_page(t, {}).find("<p class=\"note\">Note: each bot had a time bank of 60 s") != std::string::npos);
+}
+
 TEST_CASE("table formats: JSON lists each game with its start and length; an arena's total is its games") {
     LeagueTable t;
     t.games = {game("a", "b", 1), game("b", "a", 2), game("a", "b", 0)};

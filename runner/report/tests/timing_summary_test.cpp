@@ -40,3 +40,14 @@ TEST_CASE("timing summary: bots that timed out, came near, or forfeited every mo
     table.standings = {bot("fast", 100, 0, 0, 0)};
     CHECK(timing_summary(table).empty());
 }
+
+TEST_CASE("timing summary: a spent time bank's turns are said, and are not moves the bot forfeited") {
+    // Of banked's 100 turns, 20 ran and 80 were a spent bank's, none of them run.
+    LeagueTable table;
+    Standing banked = bot("banked", 20, 80, 0, 0);
+    banked.time_bank_forfeits = 80;
+    table.standings = {banked};
+    const std::string text = timing_summary(table);
+    CHECK(text == "league: banked spent its time bank (--time-bank): 80 more of its turns were forfeited without "
+                  "running it\n");
+}

@@ -23,6 +23,7 @@
     ['gave_up', 'restarted too often and sits the game out'],
     ['resource_limit', 'hit a resource limit'],
     ['disconnected', 'was disconnected from the arena, and lost'],
+    ['time_bank', 'its time bank for the game was spent: not run'],
   ]);
 
   const $ = (id) => document.getElementById(id);

@@ -1,0 +1,25 @@
+#include "runner/game/time_bank.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace gol::runner {
+
+TimeBank::TimeBank(int seconds) : bank_(std::chrono::seconds(seconds)), seconds_(seconds) {}
+
+std::optional<Forfeit> TimeBank::spent(int seat) const {
+    const std::chrono::microseconds used = used_[static_cast<std::size_t>(seat - 1)];
+    if (seconds_ <= 0 || used < bank_) return std::nullopt;
+    // The same words for every move it forfeits: what it used stops growing once it is spent,
+    // so a replay lists the rest of its game as one run of forfeits.
+    char took[32];
+    std::snprintf(took, sizeof took, "%.1f s", std::chrono::duration<double>(used).count());
+    return Forfeit{ForfeitKind::time_bank, "time bank of " + std::to_string(seconds_) + " s spent (its moves took " +
+                                               took + "): the bot is not run again this game"};
+}
+
+void TimeBank::charge(int seat, std::chrono::microseconds elapsed) {
+    if (seconds_ > 0) used_[static_cast<std::size_t>(seat - 1)] += elapsed;
+}
+
+}  // namespace gol::runner
