@@ -198,6 +198,9 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
     if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
     if (s.config.clock_s > 0) j["settings"]["clock_s"] = s.config.clock_s;
     if (!index.added.empty()) j["added"] = index.added;
+    for (const RepositoryBot& r : index.repositories)
+        j["repositories"].push_back(
+            {{"bot", r.bot}, {"url", r.url}, {"branch", r.branch}, {"commit", r.commit}, {"warning", r.warning}});
     write_file_atomically(index_file(dir_), json_text(j, 2) + "\n");
     return games;
 }
@@ -254,6 +257,11 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
             index.excluded.push_back({e.at("bot").get<std::string>(), e.at("reason").get<std::string>()});
         // Indexes written before bots' paths were kept have none.
         index.paths = j.value("paths", std::map<std::string, std::string>{});
+        // Only a league with bots from git repositories has them.
+        for (const json& r : j.value("repositories", json::array()))
+            index.repositories.push_back({r.at("bot").get<std::string>(), r.at("url").get<std::string>(),
+                                          r.at("branch").get<std::string>(), r.at("commit").get<std::string>(),
+                                          r.at("warning").get<std::string>()});
         return index;
     } catch (const json::exception& e) {
         throw StoreError(file.string() + ": " + e.what());
