@@ -95,8 +95,13 @@ std::optional<std::string> refused_bot_name(std::string_view n) {
 }
 
 std::string bot_name_from_url(std::string_view url) {
+    // The path's last part: a URL of a host alone ("https://example.org/") names no bot.
+    if (const std::size_t scheme = url.find("://"); scheme != std::string_view::npos) {
+        const std::size_t path = url.find('/', scheme + 3);
+        url = path == std::string_view::npos ? std::string_view{} : url.substr(path);
+    }
     while (url.ends_with("/")) url.remove_suffix(1);
-    std::string_view last = url.substr(url.find_last_of("/:") == std::string_view::npos ? 0 : url.find_last_of("/:") + 1);
+    std::string_view last = url.substr(url.find_last_of('/') == std::string_view::npos ? 0 : url.find_last_of('/') + 1);
     if (last.ends_with(".git")) last.remove_suffix(4);
     return refused_bot_name(last) ? "" : std::string(last);
 }

@@ -171,6 +171,10 @@ std::vector<std::string> keys_of(std::span<const ScheduledGame> games) {
 
 fs::path index_file(const fs::path& dir) { return dir / "league.json"; }
 
+void to_json(json& j, const RepositoryBot& r) {
+    j = {{"bot", r.bot}, {"url", r.url}, {"branch", r.branch}, {"commit", r.commit}, {"warning", r.warning}};
+}
+
 std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
     std::vector<ScheduledGame> games = expected_games(index);
     json bots = json::array();
@@ -198,9 +202,7 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
     if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
     if (s.config.clock_s > 0) j["settings"]["clock_s"] = s.config.clock_s;
     if (!index.added.empty()) j["added"] = index.added;
-    for (const RepositoryBot& r : index.repositories)
-        j["repositories"].push_back(
-            {{"bot", r.bot}, {"url", r.url}, {"branch", r.branch}, {"commit", r.commit}, {"warning", r.warning}});
+    if (!index.repositories.empty()) j["repositories"] = index.repositories;
     write_file_atomically(index_file(dir_), json_text(j, 2) + "\n");
     return games;
 }

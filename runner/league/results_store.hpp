@@ -37,6 +37,8 @@ struct RepositoryBot {
 
     bool operator==(const RepositoryBot&) const = default;
 };
+// As league.json and the JSON table write it.
+void to_json(nlohmann::json& j, const RepositoryBot& r);
 
 // What `runner table` needs to rebuild the table without the bots: the league's bots with their
 // content hashes, exclusions and settings, as of the last league run. Its games are

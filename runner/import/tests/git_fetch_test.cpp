@@ -132,6 +132,8 @@ TEST_CASE("git fetch: hostile URLs, branches and names are refused before git ru
     CHECK(bot_name_from_url("https://github.com/alice/life.git") == "life");
     CHECK(bot_name_from_url("ssh://git@host/alice/life/") == "life");
     CHECK(bot_name_from_url("https://host/.git").empty());
+    CHECK(bot_name_from_url("https://example.org/").empty());
+    CHECK(bot_name_from_url("file:///srv/git/alice.git") == "alice");
 
     // fetch_git_bot checks too: nothing is made.
     TempDir root("git-fetch-test");

@@ -85,6 +85,10 @@ TEST_CASE("league repositories e2e: fetched, played, a new commit picked up and 
     const json index = json::parse(read_text(f.results() / "league.json"));
     CHECK(index["repositories"] == json::parse(R"([{"bot": "alice", "url": ")" + f.repo.url() +
                                                R"(", "branch": "main", "commit": ")" + second + R"(", "warning": ""}])"));
+    // The JSON table (the nightly's leaderboard.json) says the same.
+    r = f.runner({"table", "--tournament", f.tournament.string(), "--format", "json"});
+    REQUIRE(r.exit_status == 0);
+    CHECK(json::parse(r.out)["repositories"] == index["repositories"]);
 }
 
 TEST_CASE("league repositories e2e: a repository gone keeps its last good commit, and the page warns") {
