@@ -8,8 +8,6 @@
 #include "runner/text/text_width.hpp"
 #include "runner/text/time_text.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <csignal>
@@ -17,6 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
+// The runner's environment, which git's is made from.
 extern char** environ;
 
 namespace gol::runner {
@@ -157,11 +156,10 @@ GitFetch fetch_git_bot(const GitSource& source, const fs::path& bots_dir, const 
             check_tree_size(g, o);
             const fs::path tree = work.path() / "tree";
             fs::create_directory(tree);
-            // Sandboxed bots run as another user, who must read their folder (TempDir makes it 0700).
-            fs::permissions(work.path(), fs::perms::group_exec | fs::perms::others_exec, fs::perm_options::add);
             std::vector<std::string> checkout = g;
             checkout.insert(checkout.begin() + 2, {"--work-tree=" + tree.string(), "-c", "core.bare=false"});
             run_git(checkout, {"checkout", "--quiet", "--force", "refs/heads/fetched", "--", "."}, o, std::chrono::seconds(120));
+            // 0755 whatever the umask, as the bot folders import writes from answers.
             fs::permissions(tree, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                       fs::perms::others_read | fs::perms::others_exec);
             swap_in_folder(tree, target);
