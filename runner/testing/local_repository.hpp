@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,9 +42,11 @@ public:
         return id.substr(0, id.find('\n'));
     }
 
-    // git with the test's own identity; REQUIREs that it succeeds, and returns its output.
-    std::string git(const std::vector<std::string>& args) const {
+    // git with the test's own identity, `input` on its stdin; REQUIREs that it succeeds, and
+    // returns its output.
+    std::string git(const std::vector<std::string>& args, std::optional<std::string> input = std::nullopt) const {
         SpawnSpec spec;
+        spec.stdin_data = std::move(input);
         spec.argv = {"git"};
         spec.argv.insert(spec.argv.end(), args.begin(), args.end());
         spec.env = std::vector<std::string>{"PATH=/usr/local/bin:/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM=1",

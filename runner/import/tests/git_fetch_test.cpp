@@ -99,6 +99,27 @@ TEST_CASE("git fetch: a link in the repository is checked out as a file holding 
     CHECK(read_text(f.bots / "alice" / "secret") == "/etc/passwd");
 }
 
+TEST_CASE("git fetch: a commit with a path out of its folder (\"..\", \".git\") is refused as it arrives") {
+    for (const char* entry : {"..", ".git", ".GIT"}) {
+        INFO(entry);
+        Fixture f;
+        // Made object by object: git's own commands never make such a tree.
+        const std::string dir = "--git-dir=" + f.repo.bare().string();
+        auto id = [](std::string out) { return out.substr(0, out.find('\n')); };
+        const std::string blob = id(f.repo.git({dir, "hash-object", "-w", "--stdin"}, "print('[]')\n"));
+        const std::string inner = id(f.repo.git({dir, "mktree"}, "100644 blob " + blob + "\tconfig\n"));
+        const std::string tree =
+            id(f.repo.git({dir, "mktree"}, "040000 tree " + inner + "\t" + entry + "\n100644 blob " + blob + "\tbot.py\n"));
+        const std::string commit = id(f.repo.git({dir, "commit-tree", tree, "-m", "evil"}));
+        f.repo.git({dir, "update-ref", "refs/heads/main", commit});
+        const GitFetch r = f.fetch();
+        CHECK(r.status == GitStatus::failed);
+        CHECK(contains(r.detail, "git fetch failed: object "));
+        CHECK_FALSE(fs::exists(f.bots / "alice"));
+        CHECK_FALSE(fs::exists(f.bots / "config"));
+    }
+}
+
 TEST_CASE("git fetch: a folder that came from no repository is never replaced") {
     Fixture f;
     f.repo.commit({{"bot.py", kBot}});
