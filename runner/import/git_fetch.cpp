@@ -76,8 +76,12 @@ std::string run_git(std::vector<std::string> argv, const std::vector<std::string
     if (r.kind == RunOutcome::Kind::spawn_failed)
         throw GitFailure("cannot run git (" + r.spawn_error + "; scripts/setup installs it)");
     if (r.kind == RunOutcome::Kind::timed_out) throw GitFailure("git took over " + format_duration(timeout) + "; stopped");
-    if (r.kind == RunOutcome::Kind::signaled && r.signal == SIGXFSZ)
-        throw GitFailure("the fetch wrote over " + std::to_string(o.max_fetch_bytes >> 20) + " MiB; stopped");
+    // The size limit (RLIMIT_FSIZE) kills whichever of git's processes writes too much, and git
+    // names the signal.
+    if ((r.kind == RunOutcome::Kind::signaled && r.signal == SIGXFSZ) ||
+        r.err.find("died of signal " + std::to_string(SIGXFSZ)) != std::string::npos)
+        throw GitFailure("git " + tail.front() + " wrote a file over the " + std::to_string(o.max_fetch_bytes >> 10) +
+                         " KiB a fetch may write; stopped");
     // Git says why in its first "fatal:" line; hints and advice follow it.
     std::string why;
     for (std::size_t from = 0, end; from < r.err.size(); from = end + 1) {

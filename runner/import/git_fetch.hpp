@@ -30,7 +30,8 @@ struct GitOptions {
     // could otherwise read any repository of the host.
     bool allow_file = false;
     std::chrono::seconds timeout{300};
-    // The most a fetch may write (the pack), and a checkout may hold (copy_tree.hpp's limits).
+    // The largest file a fetch may write (the pack, or one object; RLIMIT_FSIZE). What a commit
+    // may hold is a bot's copy's limits (copy_tree.hpp), checked before it is checked out.
     std::uint64_t max_fetch_bytes = std::uint64_t{256} << 20;
 };
 

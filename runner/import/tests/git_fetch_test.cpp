@@ -120,6 +120,23 @@ TEST_CASE("git fetch: a commit with a path out of its folder (\"..\", \".git\") 
     }
 }
 
+TEST_CASE("git fetch: a fetch that writes over its size limit is stopped, and says so") {
+    Fixture f;
+    // Bytes that do not compress: a pack of them is as large.
+    std::string noise(200'000, '\0');
+    std::uint64_t x = 88172645463325252ULL;
+    for (char& c : noise) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        c = static_cast<char>(x);
+    }
+    f.repo.commit({{"bot.py", kBot}, {"noise.bin", noise}});
+    f.options.max_fetch_bytes = 64 << 10;
+    const GitFetch r = f.fetch();
+    CHECK(r.status == GitStatus::failed);
+    CHECK(r.detail == "git fetch wrote a file over the 64 KiB a fetch may write; stopped");
+    CHECK_FALSE(fs::exists(f.bots / "alice"));
+}
+
 TEST_CASE("git fetch: a folder that came from no repository is never replaced") {
     Fixture f;
     f.repo.commit({{"bot.py", kBot}});
