@@ -4,6 +4,7 @@
 
 #include "runner/import/answer_import.hpp"
 #include "runner/import/answer_page.hpp"
+#include "runner/import/git_fetch.hpp"
 #include "runner/league/tournament.hpp"
 #include "runner/import/https_get.hpp"
 #include "runner/text/terminal_text.hpp"
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -28,6 +30,12 @@ struct ImportOptions {
     std::filesystem::path tournament;
     bool dry_run = false;
     bool prune = false;
+    // Bots from git repositories (docs/league.md, "Bots from git repositories").
+    std::string git;
+    std::string branch = "main";
+    std::string name;
+    bool repositories = false;
+    bool allow_file_urls = false;
 };
 
 struct ImportInput {
@@ -83,24 +91,76 @@ void print_table(const ImportPlan& plan) {
                   << padded(row.bot.empty() ? "-" : row.bot, bot_width + 2) << row.detail << "\n";
 }
 
+// --git URL or --repositories: a row per repository, the bot's commit after the fetch.
+int run_git_import(const ImportOptions& o, const std::vector<TournamentRepository>& repositories) {
+    const GitOptions options{.allow_file = o.allow_file_urls};
+    std::vector<GitSource> sources;
+    for (const TournamentRepository& r : repositories) {
+        const std::string at = o.repositories ? "the repository " + r.name + ": " : "--git " + terminal_line(r.url) + ": ";
+        // A tournament's URLs were checked with file:// allowed; a flag decides whether it is fetched.
+        if (auto why = refused_git_url(r.url, o.allow_file_urls)) throw UsageError(at + *why);
+        if (auto why = refused_branch(r.branch)) throw UsageError(at + "--branch " + terminal_line(r.branch) + ": " + *why);
+        if (auto why = refused_bot_name(r.name))
+            throw UsageError(at + (r.name.empty() ? "its name cannot be told from the URL; give --name" : "--name " + terminal_line(r.name) + ": " + *why));
+        sources.push_back({r.name, r.url, r.branch});
+    }
+    std::cout << "import: " << sources.size() << (sources.size() == 1 ? " repository" : " repositories") << " into "
+              << terminal_line(o.bots_dir.string()) << "\n";
+    std::size_t width = 3;
+    for (const GitSource& s : sources) width = std::max(width, s.name.size());
+    std::cout << "  " << padded("status", 11) << padded("bot", width + 2) << padded("commit", 14) << "detail\n";
+    std::map<GitStatus, int> counts;
+    for (const GitSource& s : sources) {
+        const GitFetch f = fetch_git_bot(s, o.bots_dir, options);
+        ++counts[f.status];
+        const std::string where = terminal_line(s.url) + " " + terminal_line(s.branch);
+        std::cout << "  " << padded(std::string(name(f.status)), 11) << padded(s.name, width + 2)
+                  << padded(f.commit.empty() ? "-" : f.commit.substr(0, 12), 14)
+                  << (f.status != GitStatus::failed  ? where
+                      : f.commit.empty()             ? f.detail + "; no commit fetched yet"
+                                                     : f.detail + "; keeps commit " + f.commit.substr(0, 12))
+                  << "\n";
+    }
+    std::cout << "import:";
+    const char* separator = " ";
+    for (GitStatus status : {GitStatus::imported, GitStatus::updated, GitStatus::unchanged, GitStatus::failed}) {
+        std::cout << separator << counts[status] << ' ' << name(status);
+        separator = ", ";
+    }
+    std::cout << "\n";
+    // One repository named on the command line: its failure is the command's. A tournament's: each
+    // is its own row, the others are fetched, and the league warns of the failed ones.
+    return !o.repositories && counts[GitStatus::failed] > 0 ? 1 : 0;
+}
+
 int run_import(ImportOptions o) {
-    if (o.from.empty() == !o.question) throw UsageError("import needs either --from FILE or --question ID");
+    const int sources = !o.from.empty() + o.question.has_value() + !o.git.empty() + o.repositories;
+    if (sources != 1)
+        throw UsageError("import needs one of --from FILE, --question ID, --git URL or --repositories (with --tournament)");
     if (o.bots_dir.empty() == o.tournament.empty()) throw UsageError("import needs either --bots DIR or --tournament FILE");
+    if ((o.repositories || !o.git.empty()) && (o.dry_run || o.prune))
+        throw UsageError("--dry-run and --prune are for answers, not for --git or --repositories");
+    if (o.repositories && o.tournament.empty()) throw UsageError("--repositories fetches those a tournament file lists: give --tournament FILE");
+    Tournament tournament;
     if (!o.tournament.empty()) {
         try {
+            tournament = read_tournament(o.tournament);
             // Where the league of that tournament finds its bots.
-            o.bots_dir = read_tournament(o.tournament).bots.value_or("bots");
+            o.bots_dir = tournament.bots.value_or("bots");
         } catch (const TournamentError& e) {
             throw UsageError(e.what());
         }
     }
+    if (std::error_code ec; std::filesystem::exists(o.bots_dir, ec) && !std::filesystem::is_directory(o.bots_dir, ec))
+        throw UsageError("--bots " + terminal_line(o.bots_dir.string()) + ": not a folder");
+    if (o.repositories) return run_git_import(o, tournament.repositories.value_or(std::vector<TournamentRepository>{}));
+    if (!o.git.empty())
+        return run_git_import(o, {{o.name.empty() ? bot_name_from_url(o.git) : o.name, o.git, o.branch}});
     if (o.question && *o.question <= 0) throw UsageError("--question must be a question's number, such as 111111");
     if (o.site.empty() || !std::all_of(o.site.begin(), o.site.end(), [](char c) {
             return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-';
         }))
         throw UsageError("--site " + terminal_line(o.site) + ": a Stack Exchange site's API name, such as codegolf");
-    if (std::error_code ec; std::filesystem::exists(o.bots_dir, ec) && !std::filesystem::is_directory(o.bots_dir, ec))
-        throw UsageError("--bots " + terminal_line(o.bots_dir.string()) + ": not a folder");
 
     ImportInput answers;
     if (o.question) {
@@ -138,7 +198,7 @@ int run_import(ImportOptions o) {
 
 void add_import(CLI::App& app, Action& run) {
     auto o = std::make_shared<ImportOptions>();
-    CLI::App* cmd = app.add_subcommand("import", "Write a question's answers as bot folders (Stack Exchange API)");
+    CLI::App* cmd = app.add_subcommand("import", "Write a question's answers, or bots from git repositories, as bot folders");
     CLI::Option* from = cmd->add_option("--from", o->from, "A saved API response: /questions/ID/answers?filter=withbody");
     CLI::Option* question = cmd->add_option("--question", o->question, "Fetch every answer of this question over HTTPS");
     from->excludes(question);
@@ -147,6 +207,13 @@ void add_import(CLI::App& app, Action& run) {
     cmd->add_option("--tournament", o->tournament, "Or the bots folder of this tournament file")->excludes(bots);
     cmd->add_flag("--dry-run", o->dry_run, "Print what would change, write nothing");
     cmd->add_flag("--prune", o->prune, "Remove the bots of answers deleted from the question");
+    CLI::Option* git = cmd->add_option("--git", o->git, "Fetch a bot from this git repository (https://, git://, ssh://)");
+    git->excludes(from)->excludes(question);
+    cmd->add_option("--branch", o->branch, "With --git: the branch whose last commit is fetched")->capture_default_str()->needs(git);
+    cmd->add_option("--name", o->name, "With --git: the bot's name (default: the URL's last part)")->needs(git);
+    cmd->add_flag("--repositories", o->repositories, "Fetch every repository the --tournament file lists")
+        ->excludes(from)->excludes(question)->excludes(git);
+    cmd->add_flag("--allow-file-urls", o->allow_file_urls, "Also fetch file:// URLs (tests; a repository of this machine)");
     cmd->callback([o, &run] { run = [o] { return run_import(*o); }; });
 }
 

@@ -6,10 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fcntl.h>
 #include <optional>
 #include <stdexcept>
 
@@ -86,13 +83,7 @@ void write_bot_folder(const fs::path& bots_dir, const BotFolder& folder) {
                                         fs::perms::others_read | fs::perms::others_exec);
     for (const BotFile& file : folder.files) write_file_atomically(staging.path() / file.name, file.contents);
     write_file_atomically(staging.path() / answer_file_name, folder.answer_json);
-    const fs::path target = bots_dir / folder.name;
-    std::error_code ec;
-    // RENAME_EXCHANGE swaps the two in one step: the old folder ends up in `staging`, which goes.
-    const unsigned flags = fs::exists(target, ec) ? RENAME_EXCHANGE : RENAME_NOREPLACE;
-    if (::renameat2(AT_FDCWD, staging.path().c_str(), AT_FDCWD, target.c_str(), flags) != 0)
-        throw std::runtime_error("cannot move the new " + folder.name + " into " + bots_dir.string() + ": " +
-                                 std::strerror(errno));
+    swap_in_folder(staging.path(), bots_dir / folder.name);
 }
 
 }  // namespace gol::runner

@@ -151,16 +151,8 @@ GameWhen when_from_json(const json& j) {
 
 }  // namespace
 
-std::string utc_timestamp(std::chrono::system_clock::time_point t, const char* format) {
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
-    std::tm tm{};
-    gmtime_r(&seconds, &tm);
-    char text[64];
-    return std::string(text, std::strftime(text, sizeof text, format, &tm));
-}
-
 GameRecord make_record(const ScheduledGame& game, const GameResult& result, const GameStats& stats) {
-    GameRecord record{game.inputs, game.key, result, {}, {}, std::array<MoveTiming, 2>{}, std::nullopt};
+    GameRecord record{game.inputs, game.key, result, {}, {}, std::array<MoveTiming, 2>{}, std::nullopt, {}};
     for (int seat = 1; seat <= 2; ++seat) {
         record.forfeit_reasons[seat - 1] = stats.seat(seat).forfeits_by_reason;
         record.last_forfeit[seat - 1] = stats.seat(seat).last_forfeit;
@@ -225,6 +217,8 @@ void to_json(json& j, const GameRecord& r) {
         j["started"] = r.when->started;
         j["duration_ms"] = r.when->duration.count();
     }
+    if (!r.commits[0].empty() || !r.commits[1].empty())
+        for (const std::string& commit : r.commits) j["commits"].push_back(commit.empty() ? json(nullptr) : json(commit));
 }
 
 void from_json(const json& j, GameRecord& r) {
@@ -251,6 +245,19 @@ void from_json(const json& j, GameRecord& r) {
     // Optional, as move_times: records stored before it was kept are still read.
     r.when.reset();
     if (j.contains("started") || j.contains("duration_ms")) r.when = when_from_json(j);
+    // Only a game of a bot from a git repository has them; null for the other seat's.
+    r.commits = {};
+    if (j.contains("commits")) {
+        const json& commits = seat_pair(j, "commits");
+        for (int s = 0; s < 2; ++s) {
+            if (commits[s].is_null()) continue;
+            const std::string c = string_value(commits[s], "commits");
+            // A commit's id is hex: nothing else a page would show.
+            if (c.size() < 7 || c.size() > 64 || c.find_first_not_of("0123456789abcdef") != std::string::npos)
+                throw RecordError("\"commits\" holds " + json_text(commits[s]) + ", not a commit's id");
+            r.commits[s] = c;
+        }
+    }
 }
 
 std::string record_text(const GameRecord& r) { return json_text(json(r), 2) + "\n"; }

@@ -7,6 +7,7 @@
 #include "runner/game/game_stats.hpp"
 #include "runner/game/replay.hpp"
 #include "runner/league/league_schedule.hpp"
+#include "runner/text/time_text.hpp"
 
 #include <array>
 #include <chrono>
@@ -26,9 +27,6 @@ struct GameWhen {
     bool operator==(const GameWhen&) const = default;
 };
 
-// A time in UTC by strftime's `format`: by default as records keep a start.
-std::string utc_timestamp(std::chrono::system_clock::time_point t, const char* format = "%Y-%m-%dT%H:%M:%SZ");
-
 // The inputs that decided the game, then its key and what happened.
 struct GameRecord : GameInputs {
     std::string key;
@@ -40,6 +38,8 @@ struct GameRecord : GameInputs {
     std::optional<std::array<MoveTiming, 2>> timing;
     // None in records from runners before it was kept, and in an arena's.
     std::optional<GameWhen> when;
+    // By seat: the git commit a bot from a repository played (docs/league.md); "" for another bot.
+    std::array<std::string, 2> commits;
 };
 
 // The record of a game just played.

@@ -5,6 +5,7 @@
 #include "runner/game/replay.hpp"
 #include "runner/sys/atomic_file.hpp"
 #include "runner/bots/bot_player.hpp"
+#include "runner/bots/repository_bot.hpp"
 #include "runner/sys/cpu_pin.hpp"
 #include "runner/league/until_separated.hpp"
 #include "runner/text/count_text.hpp"
@@ -31,6 +32,7 @@ struct Roster {
     std::vector<PreparedBot> bots;  // sorted by name
     std::vector<ExcludedBot> excluded;
     std::map<std::string, std::string> paths;  // for the index: who has held each name here
+    std::vector<RepositoryBot> repositories;   // sorted by name
 };
 
 // A bot's path as the index keeps it: the same however the bots folder was named.
@@ -85,6 +87,67 @@ std::string own_reason(const std::string& reason, const fs::path& path, const st
     return reason;
 }
 
+// A commit as lines and pages show it.
+std::string short_commit(const std::string& commit) { return commit.substr(0, 12); }
+
+void add_repository(Roster& roster, RepositoryBot repo, std::FILE* log) {
+    if (!repo.warning.empty()) {
+        repo.warning = cut_text(repo.warning, kExclusionReasonColumns, "...");
+        std::fprintf(log, "league: warning: %s: %s\n", repo.bot.c_str(), repo.warning.c_str());
+    }
+    roster.repositories.push_back(std::move(repo));
+}
+
+// A bot from a git repository (docs/league.md, "Bots from git repositories"): prepared at the
+// commit its folder holds, which is then kept as its last good one; when that commit does not
+// build, its last good commit plays instead, with a warning, as it does after a failed fetch.
+PreparedBot prepare_repository_bot(const BotSpec& spec, const fs::path& folder, const RepositoryState& state,
+                                   const BuildOptions& build, const fs::path& bots_dir, Roster& roster, std::FILE* log) {
+    const std::string name = folder.filename().string();
+    RepositoryBot repo{spec.name, state.url, state.branch, state.commit, ""};
+    if (!state.error.empty())
+        repo.warning = "its last fetch (" + state.failed + ") failed: " + state.error + "; it plays commit " +
+                       short_commit(state.commit) + ", fetched " + state.fetched;
+    try {
+        PreparedBot prepared = prepare_bot(spec, build);
+        try {
+            keep_good_commit(bots_dir, name, folder, state.commit);
+        } catch (const std::exception& e) {
+            std::fprintf(log, "league: %s: commit %s built, but cannot be kept as its last good one: %s\n",
+                         spec.name.c_str(), short_commit(state.commit).c_str(), terminal_line(e.what()).c_str());
+        }
+        add_repository(roster, std::move(repo), log);
+        return prepared;
+    } catch (const BotError& e) {
+        const std::string why = "commit " + short_commit(state.commit) + " does not build (" +
+                                own_reason(e.what(), folder, spec.name) + ")";
+        repo.warning = (repo.warning.empty() ? "" : repo.warning + "; ") + why;
+        const std::optional<GoodCommit> good = last_good_commit(bots_dir, name);
+        if (!good || good->commit == state.commit) {
+            repo.warning += "; no earlier commit of it built here";
+            add_repository(roster, std::move(repo), log);
+            throw;
+        }
+        BotSpec last = find_bot(good->dir.string(), bots_dir);
+        last.name = spec.name;
+        PreparedBot prepared = prepare_bot(last, build);
+        repo.commit = good->commit;
+        repo.warning += "; it plays its last good commit " + short_commit(good->commit);
+        add_repository(roster, std::move(repo), log);
+        return prepared;
+    }
+}
+
+// A repository whose first fetch failed has no folder to play: its warning alone.
+void warn_of_unfetched(const std::map<std::string, RepositoryState>& states, const std::vector<Discovered>& found,
+                       Roster& roster, std::FILE* log) {
+    for (const auto& [name, state] : states)
+        if (std::none_of(found.begin(), found.end(), [&](const Discovered& d) { return d.path.filename() == name; }))
+            add_repository(roster, {name, state.url, state.branch, "", "not fetched: " + (state.error.empty() ? "its folder is gone" : state.error)}, log);
+    std::sort(roster.repositories.begin(), roster.repositories.end(),
+              [](const RepositoryBot& a, const RepositoryBot& b) { return a.bot < b.bot; });
+}
+
 Roster build_roster(const LeagueOptions& o, std::FILE* log) {
     Roster roster;
     roster.paths = previous_paths(o.results_dir, log);
@@ -95,6 +158,7 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
     BuildOptions build{o.cache_dir};
     build.sandbox = o.sandbox;
     build.interpreters = o.interpreters;
+    const std::map<std::string, RepositoryState> states = repository_states(o.bots_dir);
     for (const Discovered& d : found) {
         // A file name is printed as the bot's when the bot has no usable name.
         const std::string file_name = terminal_line(d.path.filename().string());
@@ -108,7 +172,10 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
                 continue;
             }
         try {
-            roster.bots.push_back(prepare_bot(*d.bot, build));
+            const auto state = states.find(d.path.filename().string());
+            roster.bots.push_back(state == states.end()
+                                      ? prepare_bot(*d.bot, build)
+                                      : prepare_repository_bot(*d.bot, d.path, state->second, build, o.bots_dir, roster, log));
             roster.paths[d.bot->name] = index_path(d.path);
         } catch (const BotError& e) {
             roster.excluded.push_back({d.bot->name, own_reason(e.what(), d.path, d.bot->name)});
@@ -118,6 +185,7 @@ Roster build_roster(const LeagueOptions& o, std::FILE* log) {
     }
     std::sort(roster.bots.begin(), roster.bots.end(),
               [](const PreparedBot& a, const PreparedBot& b) { return a.spec.name < b.spec.name; });
+    warn_of_unfetched(states, found, roster, log);
     // A reason may quote a stranger's text (a build command, a compiler's output): cut, so that
     // nothing a bot holds is copied at length into league.json, every table and the page.
     for (ExcludedBot& e : roster.excluded) e.reason = cut_text(e.reason, kExclusionReasonColumns, "...");
@@ -272,7 +340,8 @@ League prepare_league(const LeagueOptions& o, std::FILE* log) {
 // that runs of single games (--game) started later, and `runner table`, agree on the schedule;
 // again before each round of added games.
 LeagueIndex index_of(const LeagueOptions& o, const League& l, std::vector<AddedPair> added = {}) {
-    return {o.settings, std::string(name(o.scoring)), l.names, std::move(added), l.roster.excluded, l.roster.paths};
+    return {o.settings,       std::string(name(o.scoring)), l.names, std::move(added), l.roster.excluded,
+            l.roster.paths, l.roster.repositories};
 }
 
 // What the store holds of `games`, by position. A stored record counts only if it holds for the
@@ -339,6 +408,9 @@ GameRecord play_and_store(const LeagueOptions& o, const League& l, const Schedul
     GameWatch watch(game_log, std::move(generation));
     const PlayedGame game = play_and_record(one, two, header, watch, stop);
     GameRecord record = make_record(g, game.record.result, game.stats);
+    for (int seat = 0; seat < 2; ++seat)
+        for (const RepositoryBot& r : l.roster.repositories)
+            if (r.bot == g.inputs.bots[seat]) record.commits[seat] = r.commit;
     record.when = GameWhen{utc_timestamp(started), std::chrono::duration_cast<std::chrono::milliseconds>(
                                                        std::chrono::steady_clock::now() - clock)};
     store.save(record, replay_text(game.record), log_text.str());
@@ -661,6 +733,7 @@ LeagueTable table_from_store(const fs::path& dir, std::optional<Scoring> scoring
     table.total = static_cast<int>(schedule.size());
     table.reused = static_cast<int>(table.games.size());
     table.excluded = index.excluded;
+    table.repositories = index.repositories;
     return table;
 }
 

@@ -171,6 +171,10 @@ std::vector<std::string> keys_of(std::span<const ScheduledGame> games) {
 
 fs::path index_file(const fs::path& dir) { return dir / "league.json"; }
 
+void to_json(json& j, const RepositoryBot& r) {
+    j = {{"bot", r.bot}, {"url", r.url}, {"branch", r.branch}, {"commit", r.commit}, {"warning", r.warning}};
+}
+
 std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
     std::vector<ScheduledGame> games = expected_games(index);
     json bots = json::array();
@@ -199,6 +203,7 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
     if (s.config.clock_s > 0) j["settings"]["clock_s"] = s.config.clock_s;
     if (s.config.time_bank_s > 0) j["settings"]["time_bank_s"] = s.config.time_bank_s;
     if (!index.added.empty()) j["added"] = index.added;
+    if (!index.repositories.empty()) j["repositories"] = index.repositories;
     write_file_atomically(index_file(dir_), json_text(j, 2) + "\n");
     return games;
 }
@@ -257,6 +262,11 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
             index.excluded.push_back({e.at("bot").get<std::string>(), e.at("reason").get<std::string>()});
         // Indexes written before bots' paths were kept have none.
         index.paths = j.value("paths", std::map<std::string, std::string>{});
+        // Only a league with bots from git repositories has them.
+        for (const json& r : j.value("repositories", json::array()))
+            index.repositories.push_back({r.at("bot").get<std::string>(), r.at("url").get<std::string>(),
+                                          r.at("branch").get<std::string>(), r.at("commit").get<std::string>(),
+                                          r.at("warning").get<std::string>()});
         return index;
     } catch (const json::exception& e) {
         throw StoreError(file.string() + ": " + e.what());

@@ -27,6 +27,19 @@ struct ExcludedBot {
     std::string reason;
 };
 
+// A bot from a git repository as the league played it (docs/league.md, "Bots from git
+// repositories"): where from, the commit it played, and a warning when that is not the branch's
+// newest (a failed fetch, a commit that does not build). One with no folder (its first fetch
+// failed) has no commit, and only its warning.
+struct RepositoryBot {
+    std::string bot, url, branch, commit;
+    std::string warning;
+
+    bool operator==(const RepositoryBot&) const = default;
+};
+// As league.json and the JSON table write it.
+void to_json(nlohmann::json& j, const RepositoryBot& r);
+
 // What `runner table` needs to rebuild the table without the bots: the league's bots with their
 // content hashes, exclusions and settings, as of the last league run. Its games are
 // expected_games(index): the store lists their keys in the index.
@@ -39,6 +52,7 @@ struct LeagueIndex {
     // The folder or file of each bot that has played under a name in this store, kept across
     // runs: when a newcomer takes a name, the bot that had it keeps it (docs/league.md).
     std::map<std::string, std::string> paths;
+    std::vector<RepositoryBot> repositories;
 };
 
 // The index as read: with the keys of the games it lists, which are expected_games' when this

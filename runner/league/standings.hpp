@@ -82,6 +82,7 @@ struct LeagueTable {
     std::vector<Standing> standings;
     int total = 0, played = 0, reused = 0;  // games scheduled, played by this run, taken from the store
     std::vector<ExcludedBot> excluded;
+    std::vector<RepositoryBot> repositories;  // the bots from git repositories, with their warnings
 };
 
 // A row bot's games against a column bot: its wins, draws and losses, and the games.

@@ -1,6 +1,8 @@
 #include "runner/league/tournament.hpp"
 
+#include "runner/bots/repository_bot.hpp"
 #include "runner/game/game_loop.hpp"
+#include "runner/text/terminal_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -17,10 +19,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 20> kKeys = {
+constexpr std::array<std::string_view, 21> kKeys = {
     "bots",           "width",     "height",      "generations",    "time_limit_ms", "memory_limit_mb", "cpu_limit_s",
     "startup_limit_ms", "time_mode", "time_bank_s", "games_per_pair", "scoring",       "seed",            "interpreters",
-    "jobs",           "sandbox",   "cold",        "until_separated", "format",        "cache"};
+    "jobs",           "sandbox",   "cold",        "until_separated", "format",        "cache",           "repositories"};
 
 std::string allowed_keys() {
     std::string list;
@@ -60,6 +62,36 @@ std::optional<int> int_field(const json& j, const char* key, long lo, long hi, c
         throw TournamentError(file.string() + ": \"" + key + "\" must be an integer from " + std::to_string(lo) +
                               " to " + std::to_string(hi));
     return v.get<int>();
+}
+
+// "repositories": [{"name": ..., "url": ..., "branch": ...}], each URL, branch and name as a fetch
+// accepts them (file:// too: whether it is fetched is `runner import`'s flag), no name twice.
+std::optional<std::vector<TournamentRepository>> repositories_field(const json& j, const fs::path& file) {
+    if (!j.contains("repositories")) return std::nullopt;
+    const std::string where = file.string() + ": \"repositories\"";
+    if (!j["repositories"].is_array())
+        throw TournamentError(where + " must be a list of {\"name\": ..., \"url\": ..., \"branch\": ...}");
+    std::vector<TournamentRepository> list;
+    for (const json& r : j["repositories"]) {
+        const std::string at = where + "[" + std::to_string(list.size()) + "]";
+        if (!r.is_object()) throw TournamentError(at + " must be an object {\"name\": ..., \"url\": ..., \"branch\": ...}");
+        for (const auto& [key, value] : r.items())
+            if (key != "name" && key != "url" && key != "branch")
+                throw TournamentError(at + ": unknown key \"" + terminal_line(key) + "\" (allowed: name, url, branch)");
+        auto text = [&](const char* key) -> std::string {
+            if (!r.contains(key)) return "";
+            if (!r[key].is_string()) throw TournamentError(at + ": \"" + key + "\" must be a string");
+            return r[key].get<std::string>();
+        };
+        TournamentRepository repo{text("name"), text("url"), r.contains("branch") ? text("branch") : "main"};
+        if (auto why = refused_git_url(repo.url, true)) throw TournamentError(at + ": \"url\": " + *why);
+        if (auto why = refused_branch(repo.branch)) throw TournamentError(at + ": \"branch\": " + *why);
+        if (auto why = refused_bot_name(repo.name)) throw TournamentError(at + ": \"name\": " + *why);
+        if (std::any_of(list.begin(), list.end(), [&](const TournamentRepository& o) { return o.name == repo.name; }))
+            throw TournamentError(at + ": \"name\": " + repo.name + " is listed twice");
+        list.push_back(std::move(repo));
+    }
+    return list;
 }
 
 }  // namespace
@@ -121,6 +153,7 @@ Tournament parse_tournament(std::string_view text, const fs::path& file) {
     t.until_separated = int_field(j, "until_separated", 2, 1'000'000, file);
     t.sandbox = bool_field(j, "sandbox", file);
     t.cold = bool_field(j, "cold", file);
+    t.repositories = repositories_field(j, file);
     if (j.contains("seed")) {
         if (!j["seed"].is_number_unsigned())
             throw TournamentError(file.string() + ": \"seed\" must be a non-negative integer");

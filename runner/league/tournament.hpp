@@ -15,6 +15,14 @@ struct TournamentError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// A bot fetched from a contestant's git repository (docs/league.md, "Bots from git
+// repositories"): its folder's name in the bots folder, the URL and the branch.
+struct TournamentRepository {
+    std::string name, url, branch;
+
+    bool operator==(const TournamentRepository&) const = default;
+};
+
 // Every field is optional; what a file leaves out, flags or defaults decide.
 struct Tournament {
     std::filesystem::path file;
@@ -31,6 +39,8 @@ struct Tournament {
     std::optional<std::filesystem::path> cache;
     // Interpreter folders (bot_build.hpp's Interpreters), absolute or against the file's folder.
     std::optional<std::vector<std::filesystem::path>> interpreters;
+    // Bots from git repositories, fetched into the bots folder by `runner import --repositories`.
+    std::optional<std::vector<TournamentRepository>> repositories;
 
     // tournaments/NAME.json keeps its results in tournaments/NAME/.
     std::filesystem::path results_dir() const;

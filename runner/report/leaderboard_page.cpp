@@ -6,6 +6,7 @@
 #include "runner/text/html_text.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace gol::runner {
 
@@ -20,6 +21,7 @@ body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 90e
 h1 { margin-bottom: 0.1em; overflow-wrap: anywhere; }
 .settings, #written { color: #5a6472; margin-top: 0; }
 .unsandboxed { color: #b3261e; font-weight: bold; margin-top: 0; }
+.warning { color: #b3261e; overflow-wrap: anywhere; }
 .box { overflow: auto; width: fit-content; max-width: 100%; margin: 0.5em 0 1.5em; border: 1px solid #dde2e8; }
 #matrix-box, #games-box { max-height: 75vh; }
 table { border-collapse: collapse; }
@@ -188,6 +190,27 @@ std::string games_table(const LeagueTable& t) {
     return out + "</tbody></table></div>\n";
 }
 
+// The bots from git repositories (docs/league.md): where from, the commit each plays, and the
+// commits of their games in the table, as the records keep them.
+std::string repositories_list(const LeagueTable& t) {
+    if (t.repositories.empty()) return "";
+    std::string out = "<h2>Repositories</h2>\n<ul id=\"repositories\">\n";
+    for (const RepositoryBot& r : t.repositories) {
+        std::map<std::string, int> games;  // by commit
+        for (const GameRecord& g : t.games)
+            for (int seat = 0; seat < 2; ++seat)
+                if (g.bots[seat] == r.bot && !g.commits[seat].empty()) ++games[g.commits[seat]];
+        std::string played;
+        for (const auto& [commit, n] : games)
+            played += (played.empty() ? "; its games: " : ", ") + std::to_string(n) + " at <code>" +
+                      html_escape(commit.substr(0, 12)) + "</code>";
+        out += "<li><b>" + html_escape(r.bot) + "</b>: " + html_escape(r.url) + ", branch " + html_escape(r.branch) +
+               (r.commit.empty() ? ", no commit" : ", plays commit <code>" + html_escape(r.commit) + "</code>") + played +
+               (r.warning.empty() ? "" : " <span class=\"warning\">" + html_escape(r.warning) + "</span>") + "</li>\n";
+    }
+    return out + "</ul>\n";
+}
+
 }  // namespace
 
 std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& heading) {
@@ -216,7 +239,10 @@ std::string leaderboard_page(const LeagueTable& t, const LeaderboardHeading& hea
                ? "<p id=\"sandbox\" class=\"settings\">Bots ran inside the bubblewrap sandbox.</p>\n"
                : "<p id=\"sandbox\" class=\"unsandboxed\">Bots ran without a sandbox.</p>\n";
     for (const std::string& note : table_notes(t)) out += "<p class=\"note\">Note: " + html_escape(note) + ".</p>\n";
-    out += "</header>\n" + standings_table(t);
+    for (const RepositoryBot& r : t.repositories)
+        if (!r.warning.empty())
+            out += "<p class=\"warning\">Warning: <b>" + html_escape(r.bot) + "</b>: " + html_escape(r.warning) + ".</p>\n";
+    out += "</header>\n" + standings_table(t) + repositories_list(t);
     if (!t.excluded.empty()) {
         out += "<h2>Excluded</h2>\n<ul id=\"excluded\">\n";
         for (const ExcludedBot& e : t.excluded)

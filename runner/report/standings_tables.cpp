@@ -259,6 +259,8 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             for (const GameRecord& g : t.games) j["game_list"].push_back(game_json(g));
             j["excluded"] = nlohmann::json::array();
             for (const ExcludedBot& e : t.excluded) j["excluded"].push_back({{"bot", e.bot}, {"reason", e.reason}});
+            // Only a league with bots from git repositories: the commit each plays, and its warning.
+            if (!t.repositories.empty()) j["repositories"] = t.repositories;
             j["scoring"] = name(t.scoring);
             j["sandboxed"] = t.settings.sandboxed;
             j["notes"] = table_notes(t);

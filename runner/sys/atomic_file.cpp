@@ -3,6 +3,7 @@
 #include "runner/sys/unique_fd.hpp"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,6 +51,14 @@ void write_file_atomically(const fs::path& path, std::string_view contents) {
     }
     UniqueFd dirfd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (dirfd) ::fsync(dirfd.get());
+}
+
+void swap_in_folder(const fs::path& staging, const fs::path& target) {
+    std::error_code ec;
+    // RENAME_EXCHANGE swaps the two in one step; RENAME_NOREPLACE never merges into a folder
+    // made meanwhile.
+    const unsigned flags = fs::exists(fs::symlink_status(target, ec)) ? RENAME_EXCHANGE : RENAME_NOREPLACE;
+    if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target.c_str(), flags) != 0) fail("cannot move a new folder to", target);
 }
 
 }  // namespace gol::runner

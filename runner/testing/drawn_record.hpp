@@ -9,7 +9,7 @@ namespace gol::runner::testing {
 
 // The record a league stores for `game` when it ends in a draw at its last generation.
 inline GameRecord drawn_record(const ScheduledGame& game) {
-    GameRecord r{game.inputs, game.key, {}, {}, {}, {}, {}};
+    GameRecord r{game.inputs, game.key, {}, {}, {}, {}, {}, {}};
     r.result.verdict = {0, EndReason::generations};
     r.result.generations = game.inputs.generations;
     r.result.cells = {4, 4};

@@ -86,7 +86,7 @@ TEST_CASE("import e2e: bad input is named, exit status 2") {
     Fixture f;
     RunOutcome r = f.run_import({});
     CHECK(r.exit_status == 2);
-    CHECK(contains(r.err, "import needs either --from FILE or --question ID"));
+    CHECK(contains(r.err, "import needs one of --from FILE, --question ID, --git URL or --repositories (with --tournament)"));
     r = f.runner({"import", "--from", kSaved});
     CHECK(r.exit_status == 2);
     CHECK(contains(r.err, "import needs either --bots DIR or --tournament FILE"));
@@ -134,4 +134,36 @@ TEST_CASE("import e2e: one answer that cannot be a folder is its row alone, and 
     r = f.run_import({"--from", from.string(), "--dry-run"});
     CHECK(r.exit_status == 0);
     CHECK(contains(r.out, "import: 0 imported, 0 updated, 7 unchanged, 5 skipped (dry run)\n"));
+}
+
+TEST_CASE("import e2e: --git's bad input is named with exit status 2, and a failed fetch exits 1") {
+    Fixture f;
+    const std::string gone = "file://" + (f.root.path() / "gone.git").string();
+    RunOutcome r = f.run_import({"--git", gone, "--from", kSaved});
+    CHECK(r.exit_status == 2);
+    r = f.run_import({"--git", gone, "--dry-run", "--allow-file-urls"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--dry-run and --prune are for answers, not for --git or --repositories"));
+    r = f.run_import({"--repositories"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--repositories fetches those a tournament file lists: give --tournament FILE"));
+    r = f.run_import({"--branch", "dev"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--branch requires --git"));
+    r = f.run_import({"--git", "https://example.org/", "--allow-file-urls"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "its name cannot be told from the URL; give --name"));
+    r = f.run_import({"--git", "ssh://host/a.git", "--name", "../up"});
+    CHECK(r.exit_status == 2);
+    CHECK(contains(r.err, "--name ../up: not a bot's name"));
+    CHECK_FALSE(fs::exists(f.bots));
+
+    // A repository that is not there: its row says why, the command fails, no bot is written.
+    r = f.run_import({"--git", gone, "--name", "ghost", "--allow-file-urls"});
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 1);
+    CHECK(contains(r.out, "  failed     ghost  -             git fetch failed: "));
+    CHECK(contains(r.out, "does not appear to be a git repository; no commit fetched yet\n"));
+    CHECK(contains(r.out, "import: 0 imported, 0 updated, 0 unchanged, 1 failed\n"));
+    CHECK_FALSE(fs::exists(f.bots / "ghost"));
 }

@@ -22,7 +22,7 @@ ScheduledGame scheduled(int which = 0) {
 // What a league would store for it: seat 1 wins 30 to 12 after all generations, seat 2 having
 // timed out twice.
 GameRecord valid_record(const ScheduledGame& g) {
-    GameRecord r{g.inputs, g.key, {}, {}, {}, {}, {}};
+    GameRecord r{g.inputs, g.key, {}, {}, {}, {}, {}, {}};
     r.result.verdict = {1, EndReason::generations};
     r.result.generations = 100;
     r.result.cells = {30, 12};
@@ -197,4 +197,18 @@ TEST_CASE("game record: its start and length are kept, optional, and checked") {
 TEST_CASE("game record: a start time as records write it") {
     CHECK(utc_timestamp(std::chrono::system_clock::time_point(std::chrono::seconds(1'795'835'822))) ==
           "2026-11-28T03:17:02Z");
+}
+
+TEST_CASE("game record: the commit a bot from a git repository played, by seat, optional, and checked") {
+    const ScheduledGame g = scheduled();
+    GameRecord played = valid_record(g);
+    played.commits = {"", "7d625ee2d6451bdda8b474559a5e5b1ec96fcc85"};
+    const json written = json::parse(record_text(played));
+    CHECK(written["commits"] == json::parse(R"([null, "7d625ee2d6451bdda8b474559a5e5b1ec96fcc85"])"));
+    CHECK(read_record(record_text(played), g).commits == played.commits);
+    // No bot from a repository: no field, and a record without one reads as such.
+    CHECK_FALSE(json::parse(record_text(valid_record(g))).contains("commits"));
+    CHECK(read_record(record_text(valid_record(g)), g).commits == std::array<std::string, 2>{});
+    CHECK(has(problem([](json& j) { j["commits"] = {nullptr, "<script>"}; }), "\"commits\" holds \"<script>\", not a commit's id"));
+    CHECK(has(problem([](json& j) { j["commits"] = {nullptr}; }), "commits"));
 }

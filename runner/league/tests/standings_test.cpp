@@ -286,7 +286,7 @@ TEST_CASE("tournament files: every league option that is a setting of the tourna
     CHECK(error(R"({"job": 2})").ends_with(
         "unknown key \"job\" (allowed: bots, width, height, generations, time_limit_ms, memory_limit_mb, cpu_limit_s, "
         "startup_limit_ms, time_mode, time_bank_s, games_per_pair, scoring, seed, interpreters, jobs, sandbox, cold, "
-        "until_separated, format, cache)"));
+        "until_separated, format, cache, repositories)"));
 }
 
 TEST_CASE("tournament files: the time bank in whole seconds, 0 for none, and errors naming it") {

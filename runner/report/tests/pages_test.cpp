@@ -238,3 +238,31 @@ TEST_CASE("league pages: a game's viewer page made or found is not looked for ag
     CHECK(count(said, "no viewer page for game found") == 0);
     CHECK(count(said, "no viewer page for game replayed") == 0);
 }
+
+TEST_CASE("leaderboard page: bots from git repositories, their commits and warnings, everything escaped") {
+    LeagueTable t;
+    t.settings.config = {20, 20, 10};
+    GameRecord g;
+    g.bots = {"alice", "plain"};
+    g.key = "k1";
+    g.result.generations = 10;
+    g.commits = {"7d625ee2d6451bdda8b474559a5e5b1ec96fcc85", ""};
+    t.games = {g, g};
+    t.standings = compute_standings({"alice", "plain"}, t.games, Scoring::wins);
+    t.repositories = {{"alice", "https://x/<script>a", "main", "7d625ee2d6451bdda8b474559a5e5b1ec96fcc85", ""},
+                      {"<b>bob</b>", "https://x/b", "dev", "", "not fetched: git fetch failed: <img src=x>"}};
+    const std::string page = leaderboard_page(t, {"cup", std::chrono::system_clock::now()});
+    CHECK(page.find("<script>a") == std::string::npos);
+    CHECK(page.find("<img") == std::string::npos);
+    CHECK(page.find("<li><b>alice</b>: https://x/&lt;script&gt;a, branch main, plays commit "
+                    "<code>7d625ee2d6451bdda8b474559a5e5b1ec96fcc85</code>; its games: 2 at <code>7d625ee2d645</code></li>") !=
+          std::string::npos);
+    CHECK(page.find("<p class=\"warning\">Warning: <b>&lt;b&gt;bob&lt;/b&gt;</b>: not fetched: git fetch failed: "
+                    "&lt;img src=x&gt;.</p>") != std::string::npos);
+    CHECK(page.find("branch dev, no commit <span class=\"warning\">") != std::string::npos);
+    // A league without them has neither the list nor a warning.
+    t.repositories.clear();
+    const std::string plain = leaderboard_page(t, {"cup", std::chrono::system_clock::now()});
+    CHECK(plain.find("id=\"repositories\"") == std::string::npos);
+    CHECK(plain.find("Warning:") == std::string::npos);
+}
