@@ -95,6 +95,18 @@ TEST_CASE("check e2e: a bot's stderr lines are marked as the bot's: one that wri
     }
 }
 
+TEST_CASE("check e2e: the limits line says what the bot's memory filesystems hold, as the kernel counts them") {
+    Fixture f;
+    if (!f.sandbox || ::geteuid() != 0) return;  // the inode count is a root runner's tmpfs
+    const std::string out = f.check("check_limits.py").out;
+    INFO("stdout: " << out);
+    CHECK(contains(out, "; /tmp, /dev/shm and the scratch folder: 64 MiB and 10000 inodes each (files, folders and "
+                        "links); a build's folder: 1024 MiB and 20000 inodes\n"));
+    // The bot's own statvfs of each, in its stderr (it fails so that the check shows it).
+    for (const std::string name : {"/tmp", "/dev/shm", "scratch"})
+        CHECK(contains(out, "| " + name + ": 64 MiB and 10000 inodes\n"));
+}
+
 // The attack: a bot that fails whenever it is not root, and writes on the host when it is. check
 // used to play a failing board again outside the sandbox, as the runner's user. In the sandbox a
 // root runner's bot is `nobody` (docs/sandbox.md).
