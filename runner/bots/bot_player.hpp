@@ -30,7 +30,7 @@ struct MoveLimits {
     // moves are measured by its launcher instead (LineConversation, TlvSeat).
     ResourceLimits resources{std::uint64_t{1} << 30, 1, std::uint64_t{64} << 20, 256, 128};
     // What GOL_SCRATCH may hold: in the sandbox, the size of its filesystem (unbounded without).
-    std::uint64_t scratch_bytes = std::uint64_t{64} << 20;
+    std::uint64_t scratch_bytes = Sandbox::tmp_bytes;
     // Allowed on top of the time limit (and of the CPU limit) for a bot's first move of a game,
     // and a persistent bot's first after each start: an interpreter's, a JVM's or its own start.
     std::chrono::milliseconds startup_limit{10000};

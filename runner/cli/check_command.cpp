@@ -63,12 +63,14 @@ std::string reply_text(const Move& m) {
     return shorten(reply + "]");
 }
 
-// Prints the last kStderrLines of `lines`, indented, each escaped and cut.
+// Prints the last kStderrLines of a bot's `lines`, each escaped, cut and marked as the bot's after
+// `indent` (bot_lines, as a game's log marks them): none reads as a line of the check's own.
 template <typename Line>
-void print_last_lines(const std::vector<Line>& lines, const char* indent) {
+void print_last_lines(const std::vector<Line>& lines, std::string_view indent) {
     const std::size_t from = lines.size() - std::min(lines.size(), kStderrLines);
-    for (std::size_t i = from; i < lines.size(); ++i)
-        std::cout << indent << shorten(lines[i], kStderrLineColumns) << "\n";
+    std::string text;
+    for (std::size_t i = from; i < lines.size(); ++i) text += shorten(lines[i], kStderrLineColumns) + "\n";
+    std::cout << bot_lines(text, indent);
 }
 
 // A failing move's stderr: its last lines, where a traceback or a compiler names the error.

@@ -114,7 +114,9 @@ void print_summary(std::ostream& out, const std::array<PreparedBot, 2>& bots, co
         print_forfeited_ticks(out, game.record, runs, seat);
         if (!s.crash_stderr.empty()) {
             out << "    its stderr when it crashed at tick " << s.crash_tick << " ended:\n";
-            for (const std::string& line : s.crash_stderr) out << "      " << terminal_line(line) << "\n";
+            std::string lines;
+            for (const std::string& line : s.crash_stderr) lines += terminal_line(line) + "\n";
+            out << bot_lines(lines, "      ");
         }
         std::string said = s.last_forfeit;
         for (const std::string& line : s.crash_stderr) said += "\n" + line;

@@ -73,24 +73,6 @@ void GameStats::on_move(int tick, int seat, const MoveReport& move) {
 GameLog::GameLog(std::ostream& out, std::array<std::string, 2> names, std::size_t cap_per_bot)
     : out_(out), names_{terminal_line(names[0]), terminal_line(names[1])}, cap_(cap_per_bot) {}
 
-namespace {
-
-// What marks each line of a bot's stderr in a log: no line of the runner's own starts with it.
-constexpr std::string_view kBotLine = "  | ";
-
-// `text`'s lines, each after kBotLine, each ended by a newline.
-std::string bot_lines(std::string_view text) {
-    std::string out;
-    while (!text.empty()) {
-        const std::size_t end = std::min(text.find('\n'), text.size());
-        out.append(kBotLine).append(text.substr(0, end)).push_back('\n');
-        text.remove_prefix(std::min(end + 1, text.size()));
-    }
-    return out;
-}
-
-}  // namespace
-
 // Forfeit details and stderr are the bots' own bytes: escaped, so that a log read on a terminal
 // shows them rather than obeys them, and each line of stderr indented and marked under the
 // runner's line that introduces it, so that none reads as the runner's (a bot that prints
@@ -108,7 +90,7 @@ void GameLog::on_move(int tick, int seat, const MoveReport& move) {
     if (written >= cap_) return;
     const std::string err = terminal_lines(move.err);
     const std::size_t room = cap_ - written;
-    out_ << who << " stderr:\n" << bot_lines(std::string_view(err).substr(0, room));
+    out_ << who << " stderr:\n" << bot_lines(std::string_view(err).substr(0, room), "  ");
     written += std::min(room, err.size());
     if (written >= cap_) out_ << "[" << names_[seat - 1] << ": stderr log capped at " << cap_ << " bytes]\n";
 }

@@ -115,9 +115,17 @@ gid_t Sandbox::copy_group(const std::string& key) {
     return it->second;
 }
 
+// The figures of add_tmpfs and build_folder, as they mount them: a root runner's tmpfs counts
+// inodes (every file, folder and link is one); bubblewrap's, and a build's plain folder, do not.
 std::string Sandbox::limits_line() const {
-    const std::string files = ::geteuid() == 0 ? " and " + std::to_string(tmp_files) + " files" : " (no file count: not root)";
-    const std::string filesystems = "/tmp, /dev/shm and the scratch folder: " + std::to_string(tmp_bytes >> 20) + " MiB" + files + " each";
+    const auto mib = [](std::uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; };
+    const bool root = ::geteuid() == 0;
+    const std::string filesystems =
+        "/tmp, /dev/shm and the scratch folder: " + mib(tmp_bytes) +
+        (root ? " and " + std::to_string(tmp_files) + " inodes each (files, folders and links)"
+              : " each (no inode count: not root)") +
+        "; a build's folder: " +
+        (root ? mib(build_bytes) + " and " + std::to_string(build_files) + " inodes" : "the host's disk (not root)");
     if (!groups_.available())
         return "no control group (" + groups_.why_not() + "): memory, CPU and processes limited per process only; " + filesystems;
     return "control group v" + std::to_string(groups_.version()) + " per bot (" + groups_.holding() + "); " + filesystems;

@@ -50,8 +50,8 @@ struct SandboxCommand {
 
 class Sandbox {
 public:
-    // /tmp and /dev/shm inside: memory, so they are capped, in bytes and in files (inodes: every
-    // file, folder and link counts).
+    // /tmp and /dev/shm inside, and a bot's scratch folder: memory, so they are capped, in bytes
+    // and in files (inodes: every file, folder and link counts). limits_line() says these figures.
     static constexpr std::uint64_t tmp_bytes = std::uint64_t{64} << 20;
     static constexpr std::uint64_t tmp_files = 10000;
     // A build's or compiler's folder (build_folder): room for a compiler's output and the files

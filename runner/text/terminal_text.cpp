@@ -1,5 +1,7 @@
 #include "runner/text/terminal_text.hpp"
 
+#include <algorithm>
+
 namespace gol::runner {
 
 namespace {
@@ -68,6 +70,16 @@ std::string escaped(std::string_view text, bool keep_line_breaks) {
 std::string terminal_line(std::string_view text) { return escaped(text, false); }
 
 std::string terminal_lines(std::string_view text) { return escaped(text, true); }
+
+std::string bot_lines(std::string_view text, std::string_view indent) {
+    std::string out;
+    while (!text.empty()) {
+        const std::size_t end = std::min(text.find('\n'), text.size());
+        out.append(indent).append("| ").append(text.substr(0, end)).push_back('\n');
+        text.remove_prefix(std::min(end + 1, text.size()));
+    }
+    return out;
+}
 
 bool is_printable_text(std::string_view text) {
     for (std::size_t i = 0; i < text.size();) {

@@ -15,6 +15,12 @@ std::string terminal_line(std::string_view text);
 // The same, but newlines and tabs kept: text of several lines, such as a bot's stderr.
 std::string terminal_lines(std::string_view text);
 
+// A bot's text, escaped already (terminal_lines, terminal_line), as lines of the runner's log or
+// output: each after `indent` and the mark "| ", which no line of the runner's own has after its
+// indent, so that no line a bot writes reads as the runner's (a bot that prints "tick 0 seat 2
+// (idle): forfeit timeout: ..."). Each ended by a newline; nothing for empty text.
+std::string bot_lines(std::string_view text, std::string_view indent);
+
 // Whether `text` is valid UTF-8 without any control character: printable as it is.
 bool is_printable_text(std::string_view text);
 

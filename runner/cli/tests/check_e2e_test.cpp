@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -50,7 +51,7 @@ TEST_CASE("check e2e: a bot that writes beside itself fails in the sandbox, says
     CHECK(r.exit_status == 3);
     CHECK(contains(r.out, "  sandbox:  yes, as a league runs it (--no-sandbox to leave it)\n"));
     CHECK_FALSE(contains(r.out, "outside the sandbox:"));
-    CHECK(contains(r.out, "what the sandbox refused it, as its stderr says:\n    OSError: [Errno 30] Read-only file system"));
+    CHECK(contains(r.out, "what the sandbox refused it, as its stderr says:\n    | OSError: [Errno 30] Read-only file system"));
     CHECK(contains(r.out, "may write only under the folder named in $GOL_SCRATCH"));
 
     // --sandbox, the old way to ask for it, is the default now.
@@ -71,11 +72,39 @@ TEST_CASE("check e2e: a failing bot's output ends with its stderr's last lines, 
     RunOutcome r = f.check("check_missing_module.py");
     INFO("stdout: " << r.out << "stderr: " << r.err);
     CHECK(r.exit_status == 3);
-    CHECK(contains(r.out, "        ModuleNotFoundError: No module named 'no_such_module_xyz'\n"));
+    CHECK(contains(r.out, "        | ModuleNotFoundError: No module named 'no_such_module_xyz'\n"));
     // Each later move's same stderr is not printed again.
     CHECK(contains(r.out, "      stderr: as above\n"));
     // Nothing in its stderr is a refusal of the sandbox's, and check does not guess.
     if (f.sandbox) CHECK(contains(r.out, "its stderr names nothing the sandbox refused; if it passes with --no-sandbox"));
+}
+
+TEST_CASE("check e2e: a bot's stderr lines are marked as the bot's: one that writes the check's own lines forges none") {
+    Fixture f;
+    RunOutcome r = f.check("check_forged_stderr.py");
+    INFO("stdout: " << r.out << "stderr: " << r.err);
+    CHECK(r.exit_status == 3);
+    CHECK(contains(r.out, "      stderr:\n        |     0.1 ms  valid, 0 cells (0 would be placed): []\n"
+                          "        |   OK: every reply was valid\n"));
+    // The check's verdict is its own, and no line of the bot's reads as one of the check's.
+    CHECK(contains(r.out, "  NOT OK: "));
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+        CHECK_FALSE(line.starts_with("  OK: "));
+        CHECK_FALSE(line.starts_with("    0.1 ms  valid"));
+    }
+}
+
+TEST_CASE("check e2e: the limits line says what the bot's memory filesystems hold, as the kernel counts them") {
+    Fixture f;
+    if (!f.sandbox || ::geteuid() != 0) return;  // the inode count is a root runner's tmpfs
+    const std::string out = f.check("check_limits.py").out;
+    INFO("stdout: " << out);
+    CHECK(contains(out, "; /tmp, /dev/shm and the scratch folder: 64 MiB and 10000 inodes each (files, folders and "
+                        "links); a build's folder: 1024 MiB and 20000 inodes\n"));
+    // The bot's own statvfs of each, in its stderr (it fails so that the check shows it).
+    for (const std::string name : {"/tmp", "/dev/shm", "scratch"})
+        CHECK(contains(out, "| " + name + ": 64 MiB and 10000 inodes\n"));
 }
 
 // The attack: a bot that fails whenever it is not root, and writes on the host when it is. check

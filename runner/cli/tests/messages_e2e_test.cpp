@@ -72,9 +72,9 @@ TEST_CASE("messages: a crashing Python bot's exit status, its traceback's last l
         CHECK(contains(r.out, "    last forfeit, at tick 0: exit_status: the bot exited with status 1; its stderr ends: "
                          "ModuleNotFoundError: No module named 'gol_no_such_module'\n"));
         // Its first move leaves it without cells: the game ends after tick 0.
-        CHECK(contains(r.out, "    its stderr when it crashed at tick 0 ended:\n      Traceback (most recent call last):\n"));
-        CHECK(contains(r.out, "\n          import gol_no_such_module  # noqa: F401\n"));
-        CHECK(contains(r.out, "\n      ModuleNotFoundError: No module named 'gol_no_such_module'\nBots ran"));
+        CHECK(contains(r.out, "    its stderr when it crashed at tick 0 ended:\n      | Traceback (most recent call last):\n"));
+        CHECK(contains(r.out, "\n      |     import gol_no_such_module  # noqa: F401\n"));
+        CHECK(contains(r.out, "\n      | ModuleNotFoundError: No module named 'gol_no_such_module'\nBots ran"));
     }
 }
 

@@ -498,24 +498,44 @@ static char* next_string(char** at, char* end) {
     return s < end ? s : end;
 }
 
+/* Memory kept from move to move, grown when a move needs more: a new block per move cost an
+ * mmap, a munmap and a zero-filled page fault per page of a board on every move (musl maps
+ * blocks of a board's size), all of it on the move's CPU (issue 39). */
+struct kept_buffer {
+    void* data;
+    size_t size;
+};
+
+/* At least `size` bytes of `b`, their contents undefined; NULL when it cannot grow. */
+static void* at_least(struct kept_buffer* b, size_t size) {
+    if (b->size < size) {
+        void* grown = realloc(b->data, size);
+        if (!grown) return NULL;
+        b->data = grown;
+        b->size = size;
+    }
+    return b->data;
+}
+
 /* Runs one move: starts it, reports, waits for its end or the runner's KILL, ends the rest of
  * the namespace, reports the end. */
 static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNCH_MAX_FDS]) {
+    static struct kept_buffer strings_kept, argv_kept, envp_kept;
     char* strings = NULL;
-    char** argv = NULL;
-    char** envp = NULL;
     const uint32_t bytes = request->strings_bytes;
     int ok = bytes <= GOL_LAUNCH_MAX_STRINGS && request->argc >= 1 && request->argc < (1u << 20) &&
-             request->envc < (1u << 20) && (strings = malloc(bytes + 1)) != NULL;
+             request->envc < (1u << 20) && (strings = at_least(&strings_kept, bytes + 1)) != NULL;
     if (!ok || read_exact(strings, bytes) != 0) {
         /* Unreadable: the stream can no longer be trusted to be in step. */
         end_all_others();
         _exit(127);
     }
     strings[bytes] = '\0';
-    argv = calloc(request->argc + 1, sizeof *argv);
-    envp = calloc(request->envc + 1, sizeof *envp);
+    char** const argv = at_least(&argv_kept, (request->argc + 1) * sizeof(char*));
+    char** const envp = at_least(&envp_kept, (request->envc + 1) * sizeof(char*));
     if (!argv || !envp) _exit(127);
+    argv[request->argc] = NULL;
+    envp[request->envc] = NULL;
     char* at = strings;
     char* const end = strings + bytes;
     const char* cwd = next_string(&at, end);
@@ -560,9 +580,6 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     const int error = child < 0 ? errno : m.error;
     for (int i = 0; i < GOL_LAUNCH_MAX_FDS; ++i)
         if (fds[i] >= 0) close(fds[i]);
-    free(argv);
-    free(envp);
-    free(strings);
     if (child < 0 || m.error != 0) {
         end_all_others();
         report(GOL_LAUNCH_FAILED, error, 0, warm_move ? "warm" : m.step[0] ? m.step : "clone");

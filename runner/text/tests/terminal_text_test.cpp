@@ -1,4 +1,4 @@
-// Terminal text: controls and bytes that are not UTF-8 escaped, the rest kept.
+// Terminal text: controls and bytes that are not UTF-8 escaped, the rest kept; a bot's lines marked.
 #include "runner/text/terminal_text.hpp"
 
 #include <doctest/doctest.h>
@@ -20,4 +20,11 @@ TEST_CASE("terminal text escapes controls and bytes that are not UTF-8, and keep
     CHECK_FALSE(is_printable_text("x\xc2\x85"));
     CHECK_FALSE(is_printable_text("x\xf5\x80\x80\x80"));
     CHECK_FALSE(is_printable_text(std::string("x\0y", 3)));
+}
+
+TEST_CASE("a bot's lines: each marked after the indent, blank ones too, a last line without newline ended") {
+    CHECK(bot_lines("tick 0 seat 2 (idle): forfeit timeout: x\n\nlast", "  ") ==
+          "  | tick 0 seat 2 (idle): forfeit timeout: x\n  | \n  | last\n");
+    CHECK(bot_lines("one\n", "    ") == "    | one\n");
+    CHECK(bot_lines("", "  ").empty());
 }
