@@ -103,7 +103,7 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     if (protocol == Protocol::argv) long_library_ = long_argument_library();
     launcher_ = make_launcher();
     spawn_spec_ = make_spawn_spec(false);
-    rules_ = {forfeit_rules(true), forfeit_rules(false)};
+    rules_ = {forfeit_rules(true), forfeit_rules(false), std::nullopt};
     if (protocol == Protocol::persistent) lines_.emplace(*launcher_, spawn_spec_, rules_);
     if (protocol != Protocol::argv && protocol != Protocol::stdin) return;
     OneShotMoves::Commands commands{spawn_spec_, std::nullopt, warm_script_name(bot_.command),
@@ -198,7 +198,7 @@ void BotPlayer::begin(int seat, std::string_view opponent) {
 
 std::unique_ptr<TlvSeat> BotPlayer::tlv_seat() {
     const auto judge = [this](MoveReport& turn, bool first, bool timed_out, bool out_of_memory) {
-        const ForfeitRules& rules = rules_.of(first);
+        const ForfeitRules rules = rules_.of(first);
         turn.startup = rules.startup;
         MoveOutcome outcome;
         outcome.kind = timed_out ? MoveOutcome::Kind::timed_out : MoveOutcome::Kind::replied;
@@ -209,6 +209,13 @@ std::unique_ptr<TlvSeat> BotPlayer::tlv_seat() {
     };
     return std::make_unique<TlvSeat>(TlvProcess{*launcher_, spawn_spec_, judge}, rules_.first.wall_limit,
                                      rules_.later.wall_limit);
+}
+
+void BotPlayer::limit_next_move(std::optional<BankLeft> left) {
+    // A tlv turn that runs out of time disconnects the bot and loses it the game (the 2014
+    // rule); cut short by its bank it would lose the game where a spent bank only forfeits the
+    // bot's later moves.
+    if (bot_.spec.protocol != Protocol::tlv) rules_.bank = left;
 }
 
 void BotPlayer::end(const GameResult& result) {

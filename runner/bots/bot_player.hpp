@@ -81,6 +81,9 @@ public:
     void begin(int seat, std::string_view opponent) override;
     GameObserver* watcher() override { return tlv_ ? tlv_->watcher() : nullptr; }
     void end(const GameResult& result) override;
+    // Its next move's wall-clock limit is at most what is left of its time bank (MoveRules::of),
+    // except a tlv bot's turn, which keeps its own limit (docs/rules.md, "Time bank").
+    void limit_next_move(std::optional<BankLeft> left) override;
 
 private:
     // The rules of a first move of the game, or of a persistent bot's process, or of another.

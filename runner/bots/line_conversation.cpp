@@ -37,7 +37,7 @@ MoveReport LineConversation::move(const std::string& board_json) {
             outcome.start_error = std::move(started.error);
         }
     }
-    const ForfeitRules& rules = rules_.of(fresh);
+    const ForfeitRules rules = rules_.of(fresh);
     std::string line;
     if (process_) outcome = exchange(board_json, rules.wall_limit, line);
     MoveReport report = move_report(std::move(outcome), rules, line);

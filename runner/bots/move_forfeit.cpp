@@ -124,6 +124,17 @@ std::string within(const ForfeitRules& r) {
 
 }  // namespace
 
+ForfeitRules MoveRules::of(bool first_move) const {
+    ForfeitRules rules = first_move ? first : later;
+    if (!bank) return rules;
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(bank->left);
+    if (left < rules.wall_limit) {
+        rules.wall_limit = left;
+        rules.time_bank_s = bank->bank_s;
+    }
+    return rules;
+}
+
 std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r) {
     using Kind = MoveOutcome::Kind;
     const bool persistent = r.run == ForfeitRules::Run::persistent;
@@ -155,6 +166,11 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r)
                               "compute less per move");
         }
         case Kind::timed_out: {
+            // Cut short by its bank, not by its own limit: however the bot works, it has no time left.
+            if (r.time_bank_s != 0)
+                return Forfeit{ForfeitKind::timeout, "no reply within the " + std::to_string(r.wall_limit.count()) +
+                                                         " ms left of its time bank of " + std::to_string(r.time_bank_s) +
+                                                         " s, which is now spent: the bot is not run again this game"};
             const std::string limit =
                 (r.cpu_time ? std::to_string(r.wall_limit.count()) + " ms of wall-clock time (the backstop of a CPU-time "
                                                                       "limit of " + within(r) + ") per move: "

@@ -50,6 +50,9 @@ struct ForfeitRules {
     bool startup = false;  // time_limit includes the start-up allowance of a first move
     bool cpu_time = false;  // time_limit counts CPU time (MoveLimits::cpu_time)
     std::chrono::milliseconds wall_limit{1000};  // what ended a move that timed out
+    // Not 0: wall_limit is what was left of the bot's time bank of this many seconds, less than
+    // its own limit (MoveRules::of).
+    int time_bank_s = 0;
     std::size_t stdout_cap = 0;
     ResourceLimits limits;  // as set on the process (cpu_seconds: per move, also for a persistent bot)
     std::uint64_t tmp_bytes = 0;  // the sandbox's /tmp, /dev/shm and scratch each; 0 without the sandbox
@@ -57,10 +60,15 @@ struct ForfeitRules {
 };
 
 // A bot's rules for one game, made when it starts: for a first move (with the start-up
-// allowance, when there is one) and for the others.
+// allowance, when there is one) and for the others; and what is left of its time bank for its
+// next move, when it has one (Mover::limit_next_move).
 struct MoveRules {
     ForfeitRules first, later;
-    const ForfeitRules& of(bool first_move) const { return first_move ? first : later; }
+    std::optional<BankLeft> bank;
+    // The next move's rules: its wall-clock limit at most what is left of the bank (rounded up
+    // to a whole millisecond, so that a move cut there spends the bank), in `--time-mode cpu`
+    // too, where the bank still counts wall-clock time.
+    ForfeitRules of(bool first_move) const;
 };
 
 // The forfeit for `outcome`, or nullopt for a reply whose text is still to be judged

@@ -47,6 +47,7 @@ GameResult play_on(Board& board, Mover& seat1, Mover& seat2, int generations, st
                 move.forfeit = std::move(spent);
             } else {
                 try {
+                    movers[seat - 1]->limit_next_move(bank.left(seat));
                     move = movers[seat - 1]->move(board, seat, tick);
                 } catch (const std::exception&) {
                     // A stop kills the bots' processes first: a move that fails after it (its

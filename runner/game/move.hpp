@@ -80,6 +80,13 @@ struct MoveReport : Move {
 class GameObserver;
 struct GameResult;
 
+// What is left of a seat's time bank before its move (GameConfig::time_bank_s, docs/rules.md).
+struct BankLeft {
+    std::chrono::microseconds left;  // more than none: a spent bank's moves are not asked for
+    int bank_s;                      // the whole bank, for the words of a move it cuts short
+    friend bool operator==(const BankLeft&, const BankLeft&) = default;
+};
+
 // Something that answers a board with a move: a real bot, a recorded game, or a script in tests.
 class Mover {
 public:
@@ -92,6 +99,10 @@ public:
     virtual void begin(int /*seat*/, std::string_view /*opponent*/) {}
     virtual GameObserver* watcher() { return nullptr; }
     virtual void end(const GameResult& /*result*/) {}
+    // Before each move of a game, what is left of the seat's time bank: the move takes at most
+    // that. None: no bank, the move has its own limit alone. A mover that runs no bot (a script,
+    // a recorded game) ignores it.
+    virtual void limit_next_move(std::optional<BankLeft> /*left*/) {}
 };
 
 // A Mover that passes each move to another (to watch or trace it) passes the game's news on too.
@@ -101,6 +112,7 @@ public:
     void begin(int seat, std::string_view opponent) override { inner_.begin(seat, opponent); }
     GameObserver* watcher() override { return inner_.watcher(); }
     void end(const GameResult& result) override { inner_.end(result); }
+    void limit_next_move(std::optional<BankLeft> left) override { inner_.limit_next_move(left); }
 
 protected:
     Mover& inner_;

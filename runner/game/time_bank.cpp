@@ -8,14 +8,20 @@ namespace gol::runner {
 TimeBank::TimeBank(int seconds) : bank_(std::chrono::seconds(seconds)), seconds_(seconds) {}
 
 std::optional<Forfeit> TimeBank::spent(int seat) const {
+    if (seconds_ <= 0 || left(seat)) return std::nullopt;
     const std::chrono::microseconds used = used_[static_cast<std::size_t>(seat - 1)];
-    if (seconds_ <= 0 || used < bank_) return std::nullopt;
     // The same words for every move it forfeits: what it used stops growing once it is spent,
     // so a replay lists the rest of its game as one run of forfeits.
     char took[32];
     std::snprintf(took, sizeof took, "%.1f s", std::chrono::duration<double>(used).count());
     return Forfeit{ForfeitKind::time_bank, "time bank of " + std::to_string(seconds_) + " s spent (its moves took " +
                                                took + "): the bot is not run again this game"};
+}
+
+std::optional<BankLeft> TimeBank::left(int seat) const {
+    const std::chrono::microseconds used = used_[static_cast<std::size_t>(seat - 1)];
+    if (seconds_ <= 0 || used >= bank_) return std::nullopt;
+    return BankLeft{bank_ - used, seconds_};
 }
 
 void TimeBank::charge(int seat, std::chrono::microseconds elapsed) {

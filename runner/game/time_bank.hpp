@@ -1,6 +1,7 @@
-// A time budget per game for each seat (`--time-bank`, docs/rules.md): the game loop charges each
-// move's wall-clock time to its seat, and once a seat's bank is spent its later moves are
-// forfeited without running its bot.
+// A time budget per game for each seat (`--time-bank`, docs/rules.md): the game loop tells each
+// move what is left of its seat's bank, the most it may take, and charges the move's wall-clock
+// time to the seat; once a seat's bank is spent its later moves are forfeited without running
+// its bot.
 #pragma once
 
 #include "runner/game/move.hpp"
@@ -19,6 +20,8 @@ public:
     // The forfeit for `seat`'s (1 or 2) next move when its bank is spent (what it spent reached
     // the bank, exactly the bank included); none while some of it is left, or without a bank.
     std::optional<Forfeit> spent(int seat) const;
+    // What is left of `seat`'s bank for its next move; none without a bank or once it is spent.
+    std::optional<BankLeft> left(int seat) const;
     // Counts a move that ran against `seat`'s bank: its whole time, a forfeited move's too.
     void charge(int seat, std::chrono::microseconds elapsed);
 

@@ -82,11 +82,12 @@ TimeEstimate estimate_time(const std::vector<std::array<std::string, 2>>& to_pla
             }
         }
 
-    // A bot's moves in one game, in ms: each at its pace, all of them within its bank and one
-    // move that spends it (docs/rules.md).
+    // A bot's moves in one game, in ms: each at its pace, all of them within its bank, as a move
+    // gets at most what is left of it (docs/rules.md; a tlv bot's turn is not cut, but one turn
+    // is within the estimate's error).
     const auto moves_ms = [&](const std::string& bot) {
         const double all = generations * pace[bot];
-        return time_bank_s > 0 ? std::min(all, time_bank_s * 1000.0 + time_limit_ms) : all;
+        return time_bank_s > 0 ? std::min(all, time_bank_s * 1000.0) : all;
     };
     TimeEstimate e;
     for (const auto& [a, b] : to_play)
@@ -110,7 +111,7 @@ TimeEstimate estimate_time(const std::vector<std::array<std::string, 2>>& to_pla
                             list(unmeasured));
     if (time_bank_s > 0)
         e.assumed.push_back("a bot's moves take at most its time bank, " + std::to_string(time_bank_s) +
-                            " s a game, and one move past it, at the time limit (--time-bank)");
+                            " s a game, a move at most what is left of it (--time-bank)");
     e.assumed.push_back(timed_games > 0 ? "the runner's own time is " + ms_text(per_generation_ms) +
                                               " a generation, as in " + count_text(timed_games, "stored game")
                                         : "the runner's own time is left out (no stored game says how long it took)");

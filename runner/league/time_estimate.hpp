@@ -22,7 +22,7 @@ struct TimeEstimate {
 // `generations`, each move at its bot's mean wall time over its stored moves (at most
 // `time_limit_ms`; exactly that for a bot with none), plus the stored games' mean time per
 // generation beyond their moves. With a time bank (`time_bank_s` above 0) a bot's moves take at
-// most the bank and one move past it, at the time limit, a game.
+// most the bank a game.
 TimeEstimate estimate_time(const std::vector<std::array<std::string, 2>>& to_play,
                            const std::vector<GameRecord>& stored, int generations, int time_limit_ms, int jobs,
                            int time_bank_s = 0);

@@ -228,6 +228,31 @@ TEST_CASE("start-up: a persistent bot that starts slowly plays; one slower than 
     CHECK(m.forfeit->detail.find("--startup-limit") != std::string::npos);
 }
 
+TEST_CASE("time bank: a move gets at most what is left of the bot's bank, whichever way it runs and in either time mode") {
+    const WorkArea area;  // the players' scratch folders
+    // A 5000 ms limit a move and a 1 s bank: a 3 s move is cut where the bank ends.
+    const std::string slow = "sleep 3; echo '[]'";
+    for (const auto& [protocol, cpu_time] :
+         {std::pair{Protocol::argv, false}, std::pair{Protocol::persistent, false}, std::pair{Protocol::argv, true}}) {
+        CAPTURE(cpu_time);
+        const std::string script = protocol == Protocol::persistent ? "while read line; do " + slow + "; done" : slow;
+        BotPlayer p(shell_bot(script, protocol), move_limits(5000, 1024, 0, 0, cpu_time), {area});
+        p.limit_next_move(BankLeft{std::chrono::seconds(1), 1});
+        const MoveReport m = p.move(kBoard);
+        REQUIRE_FALSE(m.ok());
+        CHECK(m.forfeit->kind == ForfeitKind::timeout);
+        CHECK(m.forfeit->detail ==
+              "no reply within the 1000 ms left of its time bank of 1 s, which is now spent: the bot is not run again "
+              "this game");
+    }
+    // Without a bank the move has its own limit again.
+    BotPlayer p(shell_bot("sleep 0.2; echo '[]'", Protocol::argv), move_limits(5000, 1024, 0, 0), {area});
+    p.limit_next_move(BankLeft{std::chrono::milliseconds(50), 1});
+    CHECK_FALSE(p.move(kBoard).ok());
+    p.limit_next_move(std::nullopt);
+    CHECK(p.move(kBoard).ok());
+}
+
 TEST_CASE("time mode cpu: a bot that waits is not timed out, one that computes past the limit is") {
     const WorkArea area;  // the players' scratch folders
     const MoveLimits cpu = move_limits(200, 1024, 0, 0, true);

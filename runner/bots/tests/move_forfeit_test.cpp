@@ -205,3 +205,33 @@ TEST_CASE("move forfeit: a JVM that cannot start is named, with where its flags 
     CHECK(has(jvm, ForfeitKind::exit_status, "the JVM could not start under the memory limit"));
     CHECK(has(jvm, ForfeitKind::exit_status, "-Xmx of a quarter of --memory-limit"));
 }
+
+TEST_CASE("move forfeit: a move's wall-clock limit is at most what is left of its time bank, and a cut names the bank") {
+    MoveRules rules_of_game{rules(ForfeitRules::Run::cold), rules(ForfeitRules::Run::cold), std::nullopt};
+    rules_of_game.first.wall_limit = 5000ms;
+    rules_of_game.later.wall_limit = 1000ms;
+    CHECK(rules_of_game.of(true).wall_limit == 5000ms);  // no bank: its own limit
+    CHECK(rules_of_game.of(true).time_bank_s == 0);
+
+    // 339.2 ms left, rounded up: a move cut there has spent the bank.
+    rules_of_game.bank = BankLeft{339200us, 5};
+    const ForfeitRules cut = rules_of_game.of(true);
+    CHECK(cut.wall_limit == 340ms);
+    CHECK(cut.time_bank_s == 5);
+    CHECK(cut.time_limit == 300ms);  // what its own limit was stays for the other words
+    CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::timed_out), cut), ForfeitKind::timeout,
+              "no reply within the 340 ms left of its time bank of 5 s, which is now spent: the bot is not run "
+              "again this game"));
+    // The same words whichever way it runs, and in CPU-time mode, whose bank counts the wall clock.
+    ForfeitRules persistent = cut;
+    persistent.run = ForfeitRules::Run::persistent;
+    persistent.cpu_time = true;
+    CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::timed_out), persistent), ForfeitKind::timeout,
+              "340 ms left of its time bank of 5 s"));
+
+    // More left than its own limit: not cut, its own words.
+    rules_of_game.bank = BankLeft{2s, 5};
+    CHECK(rules_of_game.of(false).wall_limit == 1000ms);
+    CHECK(rules_of_game.of(false).time_bank_s == 0);
+    CHECK(rules_of_game.of(true).wall_limit == 2000ms);
+}

@@ -45,35 +45,38 @@ std::string line_starting(const std::string& text, const std::string& start) {
 
 }  // namespace
 
-TEST_CASE("e2e: duel --time-bank: once a bot's bank is spent, its moves are forfeited without running it") {
+TEST_CASE("e2e: duel --time-bank: a move gets at most what is left of the bank, and once it is spent the bot's "
+          "moves are forfeited without running it") {
     Fixture f;
-    // bank_spender's first move takes 1.2 s of its 1 s bank (within the first move's start-up
-    // allowance): it is not run for ticks 1-3, which its replay holds as time_bank forfeits.
+    // bank_spender's second move would take 1.2 s: it is cut where its 1 s bank ends, and the bot
+    // is not run for ticks 2-3, which its replay holds as time_bank forfeits.
     const fs::path replay = f.root.path() / "bank.replay";
     json j = f.duel("bank_spender", "idle", {"--generations", "4", "--time-bank", "1", "--no-sandbox", "--replay",
                                              replay.string()});
-    CHECK(read_text(f.bots / "bank_moves.txt") == "move\n");
+    CHECK(read_text(f.bots / "bank_moves.txt") == "move\nmove\n");
     CHECK(j["time_bank_s"] == 1);
     CHECK(j["generations"] == 4);
     CHECK(j["forfeits"]["bank_spender"] == 3);
-    CHECK(j["forfeit_reasons"]["bank_spender"] == json{{"time_bank", 3}});
+    CHECK(j["forfeit_reasons"]["bank_spender"] == json{{"time_bank", 2}, {"timeout", 1}});
     CHECK(j["forfeits"]["idle"] == 0);
     const std::string text = read_text(replay);
     CHECK(contains(text, "\"time_bank_s\":1"));
+    CHECK(contains(text, " ms left of its time bank of 1 s, which is now spent: the bot is not run again this game"));
     CHECK(contains(text, "{\"detail\":\"time bank of 1 s spent (its moves took 1."));
     CHECK(contains(text, "\"forfeit\":\"time_bank\"}"));
 
     // runner replay lists them by tick, and the duel's summary names the bank.
     RunOutcome listed = f.runner({"replay", replay.string()});
     CHECK(listed.exit_status == 0);
-    CHECK(contains(listed.out, "ticks 1-3, seat 1 (bank_spender): time_bank: time bank of 1 s spent"));
+    CHECK(contains(listed.out, "tick 1, seat 1 (bank_spender): timeout: no reply within the "));
+    CHECK(contains(listed.out, "ticks 2-3, seat 1 (bank_spender): time_bank: time bank of 1 s spent"));
     RunOutcome summary = f.runner({"duel", "bank_spender", "idle", "--bots", f.bots.string(), "--cache",
-                                   f.cache.string(), "--width", "20", "--height", "20", "--generations", "2",
+                                   f.cache.string(), "--width", "20", "--height", "20", "--generations", "3",
                                    "--time-bank", "1", "--no-sandbox", "--quiet"});
     CHECK(summary.exit_status == 0);
     CHECK(contains(summary.out, ", a time bank of 1 s a bot\n"));
-    CHECK(contains(summary.out, "forfeits (time_bank 1)"));
-    CHECK(read_text(f.bots / "bank_moves.txt") == "move\nmove\n");  // a new game, a new bank
+    CHECK(contains(summary.out, "forfeits (time_bank 1, timeout 1)"));
+    CHECK(read_text(f.bots / "bank_moves.txt") == "move\nmove\nmove\nmove\n");  // a new game, a new bank
 
     RunOutcome bad = f.runner({"duel", "bank_spender", "idle", "--bots", f.bots.string(), "--time-bank", "-5"});
     CHECK(bad.exit_status == 2);

@@ -15,16 +15,19 @@ using std::chrono::milliseconds;
 
 namespace {
 
-// Answers with the script's move, and counts the ticks it was asked at.
+// Answers with the script's move, and counts the ticks it was asked at and what it was told was
+// left of its bank before each (nullopt: no bank).
 class TimedMover : public Mover {
 public:
     using Script = std::function<MoveReport(int tick)>;
     explicit TimedMover(Script script) : script_(std::move(script)) {}
+    void limit_next_move(std::optional<BankLeft> left) override { told.push_back(left); }
     MoveReport move(const gol::Board&, int, int tick) override {
         asked.push_back(tick);
         return script_(tick);
     }
     std::vector<int> asked;
+    std::vector<std::optional<BankLeft>> told;
 
 private:
     Script script_;
@@ -97,7 +100,35 @@ TEST_CASE("time bank: once spent, the seat's later moves are forfeited without a
     CHECK(one.asked == std::vector<int>{0, 1});
 }
 
-TEST_CASE("time bank: a forfeited move's time counts, the move that spends it still runs to its end") {
+TEST_CASE("time bank: before each move, the mover is told what is left of its seat's bank") {
+    // Seat 1's moves take 300 ms of a 1 s bank; seat 2's take none.
+    TimedMover one([](int) { return took(300); });
+    TimedMover two([](int) { return took(0); });
+    GameObserver none;
+    play_game(one, two, banked(6, 1), none);
+    // Told before each move it was asked for, and not before those of its spent bank.
+    REQUIRE(one.told.size() == 4);
+    for (std::size_t i = 0; i < one.told.size(); ++i) {
+        REQUIRE(one.told[i]);
+        CHECK(one.told[i]->left == milliseconds(1000 - 300 * static_cast<int>(i)));
+        CHECK(one.told[i]->bank_s == 1);
+    }
+    REQUIRE(two.told.size() == 6);
+    CHECK(two.told[5]->left == milliseconds(1000));
+
+    TimeBank bank(1);  // 1 ms left is still some; none once spent
+    bank.charge(1, milliseconds(999));
+    CHECK(bank.left(1)->left == milliseconds(1));
+    bank.charge(1, milliseconds(1));
+    CHECK_FALSE(bank.left(1));
+
+    // Without a bank, told so before every move: its own limit alone.
+    TimedMover plain([](int) { return took(300); });
+    play_game(plain, two, GameConfig{10, 10, 3}, none);
+    CHECK(plain.told == std::vector<std::optional<BankLeft>>(3));
+}
+
+TEST_CASE("time bank: a forfeited move's time counts, a move of a mover that ignores what is left runs to its end") {
     // A 700 ms timeout, then a 2 s first move of the other seat: both moves are taken whole,
     // and each seat's next move after its bank is spent is forfeited.
     TimedMover one([](int tick) {

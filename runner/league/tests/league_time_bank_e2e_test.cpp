@@ -1,5 +1,5 @@
 // End to end: a league with a time bank from its tournament file (docs/rules.md, "Time bank"):
-// a bot that spends it is run once a game, the store keeps the bank in every key, record and its
+// a bot that spends it has its move cut where it ends and is not run after it, the store keeps the bank in every key, record and its
 // index, and the table, --plan and a bad key say what they should.
 #include "runner/testing/runner_fixture.hpp"
 
@@ -37,13 +37,15 @@ struct BankFixture : testing::RunnerFixture {
 
 }  // namespace
 
-TEST_CASE("league time bank e2e: a bot that spends its bank is run once a game, and the store keeps the bank") {
+TEST_CASE("league time bank e2e: a bot that spends its bank is cut short and not run after it, and the store keeps "
+          "the bank") {
     BankFixture f;
     RunOutcome r = f.league();
     INFO("stderr: " << r.err);
     REQUIRE(r.exit_status == 0);
-    // Two games, each a bank of its own: bank_spender ran at tick 0 of each, and not after.
-    CHECK(read_text(f.bots / "bank_moves.txt") == "move\nmove\n");
+    // Two games, each a bank of its own: bank_spender ran at ticks 0 and 1 of each (its second
+    // move cut where the bank ends), and not after.
+    CHECK(read_text(f.bots / "bank_moves.txt") == "move\nmove\nmove\nmove\n");
     const json table = json::parse(r.out);
     CHECK(table["games"]["played"] == 2);
     CHECK(contains(table["notes"].dump(), "each bot had a time bank of 1 s of move time a game"));
@@ -54,12 +56,12 @@ TEST_CASE("league time bank e2e: a bot that spends its bank is run once a game, 
         const json g = json::parse(read_text(entry.path()));
         CHECK(g["inputs"]["time_bank_s"] == 1);
         const int seat = g["inputs"]["bots"][0] == "bank_spender" ? 0 : 1;
-        CHECK(g["forfeit_reasons"][seat] == json{{"time_bank", 2}});
+        CHECK(g["forfeit_reasons"][seat] == json{{"time_bank", 1}, {"timeout", 1}});
         ++records;
     }
     CHECK(records == 2);
     // The end of the run says where the turns went: the bank, not a broken bot.
-    CHECK(contains(r.err, "league: bank_spender spent its time bank (--time-bank): 4 more of its turns were forfeited "
+    CHECK(contains(r.err, "league: bank_spender spent its time bank (--time-bank): 2 more of its turns were forfeited "
                           "without running it\n"));
     CHECK_FALSE(contains(r.err, "bank_spender forfeited every one"));
 

@@ -62,12 +62,12 @@ TEST_CASE("time estimate: games spread over the workers, the first free taking t
 }
 
 TEST_CASE("time estimate: a time bank bounds each bot's moves in a game, and says so") {
-    // slow takes 500 ms a move, 50 s in 100 generations; a 10 s bank holds it to 10 s and one
-    // 1000 ms move past it. fast's 0.2 s stays below its bank.
+    // slow takes 500 ms a move, 50 s in 100 generations; a 10 s bank holds it to 10 s, its last
+    // move cut where the bank ends. fast's 0.2 s stays below its bank.
     const std::vector<GameRecord> stored = {record("fast", "slow", 2, 500, 50'200)};
     const TimeEstimate banked = estimate_time({{"slow", "fast"}}, stored, 100, 1000, 1, 10);
-    CHECK(banked.game_seconds[0] == doctest::Approx(11.0 + 0.2));
-    CHECK(mentions(banked, "at most its time bank, 10 s a game, and one move past it"));
+    CHECK(banked.game_seconds[0] == doctest::Approx(10.0 + 0.2));
+    CHECK(mentions(banked, "at most its time bank, 10 s a game, a move at most what is left of it"));
     const TimeEstimate unbanked = estimate_time({{"slow", "fast"}}, stored, 100, 1000, 1);
     CHECK(unbanked.game_seconds[0] == doctest::Approx(50.0 + 0.2));
     CHECK_FALSE(mentions(unbanked, "time bank"));
