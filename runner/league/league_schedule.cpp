@@ -27,32 +27,6 @@ std::uint64_t game_seed(std::uint64_t league_seed, const std::string& a, const s
                            .add_u64(u64(game_index)));
 }
 
-// Game `g` of the pair of bots[i] and bots[j], i < j: the first in seat 1 when g is even.
-ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSettings& s, std::size_t i, std::size_t j,
-                        int g) {
-    ScheduledGame game;
-    game.seats = g % 2 == 0 ? std::array<int, 2>{int(i), int(j)} : std::array<int, 2>{int(j), int(i)};
-    const ScheduledBot& a = bots[game.seats[0]];
-    const ScheduledBot& b = bots[game.seats[1]];
-    GameInputs& in = game.inputs;
-    in.bots = {a.name, b.name};
-    in.hashes = {a.hash, b.hash};
-    in.game_index = g;
-    in.seed = game_seed(s.seed, a.name, b.name, g);
-    in.width = s.config.width;
-    in.height = s.config.height;
-    in.generations = s.config.generations;
-    in.clock_s = s.config.clock_s;
-    in.time_limit_ms = s.time_limit_ms;
-    in.memory_limit_mb = s.memory_limit_mb;
-    in.cpu_limit_s = s.cpu_limit_s;
-    in.sandboxed = s.sandboxed;
-    in.startup_limit_ms = s.startup_limit_ms;
-    in.cpu_time = s.cpu_time;
-    game.key = game_key(in);
-    return game;
-}
-
 }  // namespace
 
 std::string game_key(const GameInputs& in) {
@@ -79,6 +53,32 @@ std::uint64_t bot_seed(std::uint64_t league_seed, const std::string& key) {
     return leading_u64(Sha256().add_field("gol-runner bot seed").add_u64(league_seed).add_field(key));
 }
 
+ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSettings& s, std::size_t i, std::size_t j,
+                        int g) {
+    ScheduledGame game;
+    game.seats = g % 2 == 0 ? std::array<int, 2>{int(i), int(j)} : std::array<int, 2>{int(j), int(i)};
+    const ScheduledBot& a = bots[game.seats[0]];
+    const ScheduledBot& b = bots[game.seats[1]];
+    GameInputs& in = game.inputs;
+    in.bots = {a.name, b.name};
+    in.hashes = {a.hash, b.hash};
+    in.game_index = g;
+    in.seed = game_seed(s.seed, a.name, b.name, g);
+    in.width = s.config.width;
+    in.height = s.config.height;
+    in.generations = s.config.generations;
+    in.clock_s = s.config.clock_s;
+    in.time_limit_ms = s.time_limit_ms;
+    in.memory_limit_mb = s.memory_limit_mb;
+    in.cpu_limit_s = s.cpu_limit_s;
+    in.sandboxed = s.sandboxed;
+    in.startup_limit_ms = s.startup_limit_ms;
+    in.cpu_time = s.cpu_time;
+    game.key = game_key(in);
+    return game;
+}
+
+
 std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots, const LeagueSettings& s) {
     std::vector<ScheduledGame> games;
     for (std::size_t i = 0; i < bots.size(); ++i)
@@ -91,10 +91,14 @@ std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots
 
 std::vector<ScheduledGame> schedule_added(const std::vector<ScheduledBot>& bots, const LeagueSettings& s,
                                           const std::vector<AddedPair>& added) {
+    // Looked up by name: an arena's index adds a round for each pair that plays on, among up to
+    // thousands of bots.
+    std::map<std::string, std::size_t> positions;
+    for (std::size_t i = 0; i < bots.size(); ++i) positions.try_emplace(bots[i].name, i);
     const auto position = [&](const std::string& name) {
-        for (std::size_t i = 0; i < bots.size(); ++i)
-            if (bots[i].name == name) return i;
-        throw std::invalid_argument("an added game's bot " + name + " is not in the league");
+        const auto it = positions.find(name);
+        if (it == positions.end()) throw std::invalid_argument("an added game's bot " + name + " is not in the league");
+        return it->second;
     };
     std::map<std::pair<std::size_t, std::size_t>, int> next;  // by pair: its next game's index
     std::vector<ScheduledGame> games;
