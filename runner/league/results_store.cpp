@@ -87,17 +87,21 @@ std::string new_index_id() {
     return id;
 }
 
+// An index file's bytes (league.json, the rounds file), or none; its errors name it.
+std::optional<std::string> read_index_file(const fs::path& file) {
+    try {
+        return read_store_file(file, kIndexCap);
+    } catch (const StoreError& e) {
+        throw StoreError(file.string() + ": " + e.what());
+    }
+}
+
 // The rounds appended to the index read from league.json (`id` its id), added to it: each
 // complete line of the rounds file when its first line names the index. A last line without its
 // newline is one a crash cut short, never acknowledged, and is not read.
 void add_rounds(const fs::path& dir, const std::string& id, StoredIndex& index) {
     const fs::path file = rounds_file(dir);
-    std::optional<std::string> text;
-    try {
-        text = read_store_file(file, kIndexCap);
-    } catch (const StoreError& e) {
-        throw StoreError(file.string() + ": " + e.what());
-    }
+    const std::optional<std::string> text = read_index_file(file);
     if (!text || id.empty()) return;
     std::size_t at = 0, line = 0;
     for (std::size_t end; (end = text->find('\n', at)) != std::string::npos; at = end + 1) {
@@ -292,12 +296,7 @@ StoredIndex load_index(const fs::path& dir) {
 
 std::optional<StoredIndex> find_index(const fs::path& dir) {
     const fs::path file = index_file(dir);
-    std::optional<std::string> text;
-    try {
-        text = read_store_file(file, kIndexCap);
-    } catch (const StoreError& e) {
-        throw StoreError(file.string() + ": " + e.what());
-    }
+    const std::optional<std::string> text = read_index_file(file);
     if (!text) return std::nullopt;
     try {
         json j = json::parse(*text);
