@@ -102,7 +102,7 @@ std::optional<std::string> read_index_file(const fs::path& file) {
 void add_rounds(const fs::path& dir, const std::string& id, StoredIndex& index) {
     const fs::path file = rounds_file(dir);
     const std::optional<std::string> text = read_index_file(file);
-    if (!text || id.empty()) return;
+    if (!text) return;
     std::size_t at = 0, line = 0;
     for (std::size_t end; (end = text->find('\n', at)) != std::string::npos; at = end + 1) {
         ++line;
@@ -298,9 +298,10 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
     const fs::path file = index_file(dir);
     const std::optional<std::string> text = read_index_file(file);
     if (!text) return std::nullopt;
+    StoredIndex index;
+    std::string id;
     try {
         json j = json::parse(*text);
-        StoredIndex index;
         const json& s = j.at("settings");
         if (!s.contains("sandboxed") || !j.at("bots").is_array() || (!j["bots"].empty() && !j["bots"][0].is_object()))
             throw StoreError("written by an older runner; run the league again to replay its games under the "
@@ -335,13 +336,14 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
         // Indexes written before bots' paths were kept have none.
         index.paths = j.value("paths", std::map<std::string, std::string>{});
         // Indexes written before rounds were appended have no id, and no rounds.
-        add_rounds(dir, j.value("id", std::string{}), index);
-        return index;
+        id = j.value("id", std::string{});
     } catch (const json::exception& e) {
         throw StoreError(file.string() + ": " + e.what());
     } catch (const StoreError& e) {
         throw StoreError(file.string() + ": " + e.what());
     }
+    if (!id.empty()) add_rounds(dir, id, index);
+    return index;
 }
 
 std::vector<std::optional<GameRecord>> load_stored(const fs::path& dir, std::span<const ScheduledGame> games,
