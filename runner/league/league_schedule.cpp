@@ -29,30 +29,6 @@ std::uint64_t game_seed(std::uint64_t league_seed, const std::string& a, const s
 
 }  // namespace
 
-std::string game_key(const GameInputs& in) {
-    Sha256 h;
-    h.add_field("gol-runner league game").add_field(in.rules_version);
-    for (int seat = 0; seat < 2; ++seat) h.add_field(in.bots[seat]).add_field(in.hashes[seat]);
-    h.add_u64(u64(in.game_index))
-        .add_u64(in.seed)
-        .add_u64(u64(in.width))
-        .add_u64(u64(in.height))
-        .add_u64(u64(in.generations))
-        .add_u64(u64(in.time_limit_ms))
-        .add_u64(u64(in.memory_limit_mb))
-        .add_u64(u64(in.cpu_limit_s))
-        .add_u64(in.sandboxed ? 1 : 0);
-    if (in.startup_limit_ms != GameInputs{}.startup_limit_ms || in.cpu_time != GameInputs{}.cpu_time)
-        h.add_field("timing").add_u64(u64(in.startup_limit_ms)).add_u64(in.cpu_time ? 1 : 0);
-    // Only when there is one, so that every game without a clock keeps the key it had.
-    if (in.clock_s > 0) h.add_field("clock").add_u64(u64(in.clock_s));
-    return h.hex();
-}
-
-std::uint64_t bot_seed(std::uint64_t league_seed, const std::string& key) {
-    return leading_u64(Sha256().add_field("gol-runner bot seed").add_u64(league_seed).add_field(key));
-}
-
 ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSettings& s, std::size_t i, std::size_t j,
                         int g) {
     ScheduledGame game;
@@ -78,6 +54,29 @@ ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSetti
     return game;
 }
 
+std::string game_key(const GameInputs& in) {
+    Sha256 h;
+    h.add_field("gol-runner league game").add_field(in.rules_version);
+    for (int seat = 0; seat < 2; ++seat) h.add_field(in.bots[seat]).add_field(in.hashes[seat]);
+    h.add_u64(u64(in.game_index))
+        .add_u64(in.seed)
+        .add_u64(u64(in.width))
+        .add_u64(u64(in.height))
+        .add_u64(u64(in.generations))
+        .add_u64(u64(in.time_limit_ms))
+        .add_u64(u64(in.memory_limit_mb))
+        .add_u64(u64(in.cpu_limit_s))
+        .add_u64(in.sandboxed ? 1 : 0);
+    if (in.startup_limit_ms != GameInputs{}.startup_limit_ms || in.cpu_time != GameInputs{}.cpu_time)
+        h.add_field("timing").add_u64(u64(in.startup_limit_ms)).add_u64(in.cpu_time ? 1 : 0);
+    // Only when there is one, so that every game without a clock keeps the key it had.
+    if (in.clock_s > 0) h.add_field("clock").add_u64(u64(in.clock_s));
+    return h.hex();
+}
+
+std::uint64_t bot_seed(std::uint64_t league_seed, const std::string& key) {
+    return leading_u64(Sha256().add_field("gol-runner bot seed").add_u64(league_seed).add_field(key));
+}
 
 std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots, const LeagueSettings& s) {
     std::vector<ScheduledGame> games;
