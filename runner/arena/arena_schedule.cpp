@@ -34,61 +34,104 @@ ArenaSchedule::ArenaSchedule(ResultsStore& store, LeagueSettings settings, std::
     if (stored) index_ = *stored;
     index_.settings = settings;
     index_.scoring = stored ? stored->scoring : "kd";
+    // Written whole once, at the start: the rounds appended since the last start are folded in.
     const std::vector<ScheduledGame> games = store_.save_index(index_);
+    for (std::size_t i = 0; i < index_.bots.size(); ++i) positions_.try_emplace(index_.bots[i].name, i);
     const auto bad = [log](const StoreError& e) { std::fprintf(log, "arena: %s; not counted\n", e.what()); };
     const std::vector<std::optional<GameRecord>> records = load_stored(store.dir(), games, bad);
-    for (std::size_t i = 0; i < games.size(); ++i)
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        const GameInputs& in = games[i].inputs;
+        PairGames& pair = pairs_[pair_of(in.bots[0], in.bots[1])];
+        pair.listed = std::max(pair.listed, in.game_index + 1);
         if (records[i]) {
             taken_.insert(games[i].key);
-            ++met_[pair_of(games[i].inputs.bots[0], games[i].inputs.bots[1])];
+            ++pair.met;
+        } else {
+            pair.free.insert(in.game_index);
         }
-}
-
-bool ArenaSchedule::lists(const std::string& name) const {
-    return std::any_of(index_.bots.begin(), index_.bots.end(), [&](const ScheduledBot& b) { return b.name == name; });
+    }
 }
 
 int ArenaSchedule::met(const std::string& a, const std::string& b) const {
-    const auto it = met_.find(pair_of(a, b));
-    return it == met_.end() ? 0 : it->second;
+    const auto it = pairs_.find(pair_of(a, b));
+    return it == pairs_.end() ? 0 : it->second.met;
 }
 
-void ArenaSchedule::add_bot(const std::string& name, std::string_view hash) {
-    const auto same = [&](const ScheduledBot& b) { return b.name == name; };
-    const auto it = std::find_if(index_.bots.begin(), index_.bots.end(), same);
-    // A training bot whose content changed plays under its new hash: its old games are not its.
-    if (it == index_.bots.end()) index_.bots.push_back({name, std::string(hash)});
-    else it->hash = hash;
+ScheduledGame ArenaSchedule::game(const Pair& pair, int g) const {
+    const std::size_t i = positions_.at(pair.first), j = positions_.at(pair.second);
+    return pair_game(index_.bots, index_.settings, std::min(i, j), std::max(i, j), g);
+}
+
+void ArenaSchedule::rehash(const std::string& name, std::string_view hash) {
+    LeagueIndex changed = index_;
+    changed.bots[positions_.at(name)].hash = hash;
+    store_.save_index(changed);
+    index_ = std::move(changed);
+    for (auto& [pair, games] : pairs_) {
+        if (pair.first != name && pair.second != name) continue;
+        games.free.clear();
+        for (int g = 0; g < games.listed; ++g)
+            if (!taken_.contains(game(pair, g).key)) games.free.insert(g);
+    }
+}
+
+void ArenaSchedule::add_round(const std::string& a, const std::string& b, std::string_view hash_b) {
+    const std::size_t bots_before = index_.bots.size();
+    const auto list = [&](const std::string& name, std::string_view hash) {
+        if (positions_.try_emplace(name, index_.bots.size()).second) index_.bots.push_back({name, std::string(hash)});
+    };
+    list(a, arena_client_hash);
+    list(b, hash_b);
+    const Pair pair = pair_of(a, b);
+    PairGames& games = pairs_[pair];
+    IndexRound round{{index_.bots.begin() + static_cast<std::ptrdiff_t>(bots_before), index_.bots.end()},
+                     {a, b},
+                     {game(pair, games.listed).key, game(pair, games.listed + 1).key}};
+    index_.added.push_back(round.pair);
+    try {
+        try {
+            store_.append_index(round);
+        } catch (const StoreError&) {
+            // The line could not be appended: the index written whole holds the round as well.
+            store_.save_index(index_);
+        }
+    } catch (...) {
+        index_.added.pop_back();
+        for (std::size_t i = bots_before; i < index_.bots.size(); ++i) positions_.erase(index_.bots[i].name);
+        index_.bots.resize(bots_before);
+        throw;
+    }
+    games.free.insert({games.listed, games.listed + 1});
+    games.listed += 2;
 }
 
 ScheduledGame ArenaSchedule::begin(const std::string& a, const std::string& b, std::string_view hash_b) {
     // Refused before the index changes: an index that paired a bot with itself could not be read again.
     if (a == b) throw std::invalid_argument("a game of " + a + " with itself");
-    const auto next = [&]() -> std::optional<ScheduledGame> {
-        for (ScheduledGame& g : schedule_added(index_.bots, index_.settings, index_.added))
-            if (pair_of(g.inputs.bots[0], g.inputs.bots[1]) == pair_of(a, b) && !taken_.contains(g.key)) return g;
-        return std::nullopt;
-    };
-    // New bots go to the end of the list, so no pair's games change.
-    const std::vector<ScheduledBot> before = index_.bots;
-    add_bot(a, arena_client_hash);
-    add_bot(b, hash_b);
-    std::optional<ScheduledGame> game = next();
-    if (!game) index_.added.push_back({a, b});
-    if (!game || index_.bots.size() != before.size() ||
-        !std::equal(before.begin(), before.end(), index_.bots.begin(),
-                    [](const ScheduledBot& x, const ScheduledBot& y) { return x.hash == y.hash; }))
-        store_.save_index(index_);
-    if (!game) game = next();
-    taken_.insert(game->key);
-    ++met_[pair_of(a, b)];
-    return *game;
+    using Named = std::pair<const std::string&, std::string_view>;
+    for (const auto& [name, hash] : {Named{a, arena_client_hash}, Named{b, hash_b}})
+        if (const auto it = positions_.find(name); it != positions_.end() && index_.bots[it->second].hash != hash)
+            rehash(name, hash);
+    const Pair pair = pair_of(a, b);
+    if (const auto it = pairs_.find(pair); it == pairs_.end() || it->second.free.empty()) add_round(a, b, hash_b);
+    PairGames& games = pairs_.at(pair);
+    ScheduledGame next = game(pair, *games.free.begin());
+    games.free.erase(games.free.begin());
+    taken_.insert(next.key);
+    ++games.met;
+    return next;
 }
 
 void ArenaSchedule::end(const ScheduledGame& game, bool stored) {
     if (stored) return;
     taken_.erase(game.key);
-    --met_[pair_of(game.inputs.bots[0], game.inputs.bots[1])];
+    PairGames& games = pairs_.at(pair_of(game.inputs.bots[0], game.inputs.bots[1]));
+    --games.met;
+    // Free again under its key, unless a bot of it has been rehashed since it began.
+    const auto current = [&](int seat) {
+        return index_.bots[positions_.at(game.inputs.bots[seat])].hash == game.inputs.hashes[seat];
+    };
+    if (current(0) && current(1)) games.free.insert(game.inputs.game_index);
 }
 
 }  // namespace gol::runner

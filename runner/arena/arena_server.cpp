@@ -395,11 +395,15 @@ struct Arena::State {
     // pair waiting longest.
     void start_games() {
         while (static_cast<int>(running.size()) < o.jobs) {
+            // Among the clients that identified: under a flood, most of those waiting have not.
+            std::vector<std::size_t> ready;
+            for (std::size_t i = 0; i < waiting.size(); ++i)
+                if (!waiting[i].name.empty()) ready.push_back(i);
             std::optional<std::pair<std::size_t, std::size_t>> best;
             std::tuple<int, std::uint64_t, std::uint64_t> best_rank{};
-            for (std::size_t i = 0; i < waiting.size(); ++i)
-                for (std::size_t j = i + 1; j < waiting.size(); ++j) {
-                    if (waiting[i].name.empty() || waiting[j].name.empty()) continue;
+            for (std::size_t x = 0; x < ready.size(); ++x)
+                for (std::size_t y = x + 1; y < ready.size(); ++y) {
+                    const std::size_t i = ready[x], j = ready[y];
                     const std::uint64_t first = std::min(waiting[i].arrival, waiting[j].arrival);
                     const std::uint64_t second = std::max(waiting[i].arrival, waiting[j].arrival);
                     const std::tuple rank{schedule.met(waiting[i].name, waiting[j].name), first, second};

@@ -27,7 +27,8 @@ std::uint64_t game_seed(std::uint64_t league_seed, const std::string& a, const s
                            .add_u64(u64(game_index)));
 }
 
-// Game `g` of the pair of bots[i] and bots[j], i < j: the first in seat 1 when g is even.
+}  // namespace
+
 ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSettings& s, std::size_t i, std::size_t j,
                         int g) {
     ScheduledGame game;
@@ -53,8 +54,6 @@ ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSetti
     game.key = game_key(in);
     return game;
 }
-
-}  // namespace
 
 std::string game_key(const GameInputs& in) {
     Sha256 h;
@@ -94,10 +93,14 @@ std::vector<ScheduledGame> schedule_league(const std::vector<ScheduledBot>& bots
 
 std::vector<ScheduledGame> schedule_added(const std::vector<ScheduledBot>& bots, const LeagueSettings& s,
                                           const std::vector<AddedPair>& added) {
+    // Looked up by name: an arena's index adds a round for each pair that plays on, among up to
+    // thousands of bots.
+    std::map<std::string, std::size_t> positions;
+    for (std::size_t i = 0; i < bots.size(); ++i) positions.try_emplace(bots[i].name, i);
     const auto position = [&](const std::string& name) {
-        for (std::size_t i = 0; i < bots.size(); ++i)
-            if (bots[i].name == name) return i;
-        throw std::invalid_argument("an added game's bot " + name + " is not in the league");
+        const auto it = positions.find(name);
+        if (it == positions.end()) throw std::invalid_argument("an added game's bot " + name + " is not in the league");
+        return it->second;
     };
     std::map<std::pair<std::size_t, std::size_t>, int> next;  // by pair: its next game's index
     std::vector<ScheduledGame> games;

@@ -67,6 +67,11 @@ struct ScheduledGame {
     GameInputs inputs;
 };
 
+// Game `g` of the pair of bots[i] and bots[j], i < j, as the schedule and the added games give
+// it: the first in seat 1 when g is even. An arena makes its games one at a time with it.
+ScheduledGame pair_game(const std::vector<ScheduledBot>& bots, const LeagueSettings& settings, std::size_t i,
+                        std::size_t j, int g);
+
 // Every pair plays games_per_pair games, seat orders alternating, so each order is played
 // equally often (games_per_pair must be even). Bots are taken in the given order; with a
 // gauntlet, the pairs without its bot are left out, and the rest are as in the full league.

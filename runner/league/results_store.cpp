@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <random>
 
 namespace gol::runner {
 
@@ -74,6 +75,50 @@ std::optional<GameRecord> load_record(const fs::path& dir, const ScheduledGame& 
         throw StoreError(name + ": " + e.what());
     } catch (const RecordError& e) {
         throw StoreError(name + ": " + e.what());
+    }
+}
+
+// A new index's id, which its rounds file names: a rounds file left by an index written before
+// (a crash between the two writes) is not read with this one.
+std::string new_index_id() {
+    std::random_device random;
+    char id[17];
+    std::snprintf(id, sizeof id, "%08x%08x", random(), random());
+    return id;
+}
+
+// An index file's bytes (league.json, the rounds file), or none; its errors name it.
+std::optional<std::string> read_index_file(const fs::path& file) {
+    try {
+        return read_store_file(file, kIndexCap);
+    } catch (const StoreError& e) {
+        throw StoreError(file.string() + ": " + e.what());
+    }
+}
+
+// The rounds appended to the index read from league.json (`id` its id), added to it: each
+// complete line of the rounds file when its first line names the index. A last line without its
+// newline is one a crash cut short, never acknowledged, and is not read.
+void add_rounds(const fs::path& dir, const std::string& id, StoredIndex& index) {
+    const fs::path file = rounds_file(dir);
+    const std::optional<std::string> text = read_index_file(file);
+    if (!text) return;
+    std::size_t at = 0, line = 0;
+    for (std::size_t end; (end = text->find('\n', at)) != std::string::npos; at = end + 1) {
+        ++line;
+        try {
+            const json j = json::parse(std::string_view(*text).substr(at, end - at));
+            if (line == 1) {
+                if (j.at("index") != id) return;  // the rounds of an index written before this one
+                continue;
+            }
+            for (const json& b : j.at("bots"))
+                index.bots.push_back({b.at("name").get<std::string>(), b.at("hash").get<std::string>()});
+            index.added.push_back(j.at("pair").get<AddedPair>());
+            for (const std::string& key : j.at("games").get<std::array<std::string, 2>>()) index.keys.push_back(key);
+        } catch (const json::exception& e) {
+            throw StoreError(file.string() + ": line " + std::to_string(line) + ": " + e.what());
+        }
     }
 }
 
@@ -170,6 +215,7 @@ std::vector<std::string> keys_of(std::span<const ScheduledGame> games) {
 }
 
 fs::path index_file(const fs::path& dir) { return dir / "league.json"; }
+fs::path rounds_file(const fs::path& dir) { return dir / "league-rounds.jsonl"; }
 
 void to_json(json& j, const RepositoryBot& r) {
     j = {{"bot", r.bot}, {"url", r.url}, {"branch", r.branch}, {"commit", r.commit}, {"warning", r.warning}};
@@ -198,14 +244,53 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
               {"bots", bots},
               {"games", keys_of(games)},
               {"excluded", excluded},
-              {"paths", index.paths}};
+              {"paths", index.paths},
+              {"id", new_index_id()}};
     if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
     if (s.config.clock_s > 0) j["settings"]["clock_s"] = s.config.clock_s;
     if (s.config.time_bank_s > 0) j["settings"]["time_bank_s"] = s.config.time_bank_s;
     if (!index.added.empty()) j["added"] = index.added;
     if (!index.repositories.empty()) j["repositories"] = index.repositories;
     write_file_atomically(index_file(dir_), json_text(j, 2) + "\n");
+    index_id_ = j["id"];
+    // The rounds of the index before are in this one or gone; their file, which names that index,
+    // would not be read with this one, and goes.
+    rounds_.reset();
+    std::error_code ignored;
+    fs::remove(rounds_file(dir_), ignored);
     return games;
+}
+
+void ResultsStore::append_index(const IndexRound& round) {
+    const fs::path file = rounds_file(dir_);
+    if (index_id_.empty()) throw StoreError(file.string() + ": no index written whole to add a round to");
+    json bots = json::array();
+    for (const ScheduledBot& b : round.bots) bots.push_back({{"name", b.name}, {"hash", b.hash}});
+    const std::string line = json_text({{"bots", bots}, {"pair", round.pair}, {"games", round.keys}}) + "\n";
+    if (!rounds_) {
+        try {
+            write_file_atomically(file, json_text({{"index", index_id_}}) + "\n");
+        } catch (const std::runtime_error& e) {
+            throw StoreError(e.what());
+        }
+        rounds_.reset(::open(file.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC));
+        if (!rounds_) throw StoreError(file.string() + ": " + std::strerror(errno));
+    }
+    struct stat st {};
+    if (::fstat(rounds_.get(), &st) != 0) throw StoreError(file.string() + ": " + std::strerror(errno));
+    // One write of the whole line, durable before the round's games begin.
+    const ssize_t n = ::write(rounds_.get(), line.data(), line.size());
+    const bool written = n == static_cast<ssize_t>(line.size());
+    if (!written || ::fdatasync(rounds_.get()) != 0) {
+        const int why = written || n < 0 ? errno : ENOSPC;
+        // A line written in part is taken back, so that no round follows a broken line; when it
+        // cannot be, no round is appended until the index is written whole again.
+        if (::ftruncate(rounds_.get(), st.st_size) != 0) {
+            rounds_.reset();
+            index_id_.clear();
+        }
+        throw StoreError(file.string() + ": cannot append a round: " + std::strerror(why));
+    }
 }
 
 StoredIndex load_index(const fs::path& dir) {
@@ -217,16 +302,12 @@ StoredIndex load_index(const fs::path& dir) {
 
 std::optional<StoredIndex> find_index(const fs::path& dir) {
     const fs::path file = index_file(dir);
-    std::optional<std::string> text;
-    try {
-        text = read_store_file(file, kIndexCap);
-    } catch (const StoreError& e) {
-        throw StoreError(file.string() + ": " + e.what());
-    }
+    const std::optional<std::string> text = read_index_file(file);
     if (!text) return std::nullopt;
+    StoredIndex index;
+    std::string id;
     try {
         json j = json::parse(*text);
-        StoredIndex index;
         const json& s = j.at("settings");
         if (!s.contains("sandboxed") || !j.at("bots").is_array() || (!j["bots"].empty() && !j["bots"][0].is_object()))
             throw StoreError("written by an older runner; run the league again to replay its games under the "
@@ -267,12 +348,15 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
             index.repositories.push_back({r.at("bot").get<std::string>(), r.at("url").get<std::string>(),
                                           r.at("branch").get<std::string>(), r.at("commit").get<std::string>(),
                                           r.at("warning").get<std::string>()});
-        return index;
+        // Indexes written before rounds were appended have no id, and no rounds.
+        id = j.value("id", std::string{});
     } catch (const json::exception& e) {
         throw StoreError(file.string() + ": " + e.what());
     } catch (const StoreError& e) {
         throw StoreError(file.string() + ": " + e.what());
     }
+    if (!id.empty()) add_rounds(dir, id, index);
+    return index;
 }
 
 std::vector<std::optional<GameRecord>> load_stored(const fs::path& dir, std::span<const ScheduledGame> games,

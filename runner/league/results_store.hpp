@@ -6,6 +6,7 @@
 #include "runner/league/league_schedule.hpp"
 #include "runner/sys/unique_fd.hpp"
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -66,6 +67,14 @@ struct StoredIndex : LeagueIndex {
 // std::invalid_argument for an added pair naming a bot the index does not have.
 std::vector<ScheduledGame> expected_games(const LeagueIndex& index);
 
+// One round an arena adds to its index (docs/arena.md, "What the arena keeps"): the bots new
+// with it, the pair given two more games, and those games' keys, in order.
+struct IndexRound {
+    std::vector<ScheduledBot> bots;  // appended to the index's bots
+    AddedPair pair;                  // appended to its added pairs
+    std::array<std::string, 2> keys;  // appended to its games
+};
+
 // The games' keys, in order.
 std::vector<std::string> keys_of(std::span<const ScheduledGame> games);
 
@@ -95,8 +104,15 @@ public:
     const std::filesystem::path& dir() const { return dir_; }
     // Replay and log first, the record last: a record never points at a missing replay.
     void save(const GameRecord& record, const std::string& replay, const std::string& log);
-    // Writes the index, listing the games it expects, and returns them (expected_games).
+    // Writes the index, listing the games it expects, and returns them (expected_games). The
+    // rounds appended since the last one are in it, if they are in `index`, or gone.
     std::vector<ScheduledGame> save_index(const LeagueIndex& index);
+    // Adds a round to the index save_index last wrote, as a line of the rounds file: a cost that
+    // does not grow with the index. Only for an index whose schedule lists no games (an arena's,
+    // games_per_pair 0), where new bots add no games but the round's. Throws StoreError, the
+    // index as it was: also before save_index, and after a failure that left the rounds file
+    // broken, until save_index writes the index whole again.
+    void append_index(const IndexRound& round);
     // Removes what the store holds of the game `key`, its record first (a replay without a
     // record is not counted), and returns the files removed. Throws StoreError.
     std::vector<std::filesystem::path> forget(const std::string& key);
@@ -118,6 +134,8 @@ private:
 
     std::filesystem::path dir_;
     UniqueFd lock_;
+    std::string index_id_;  // of the index save_index last wrote, which the rounds file names
+    UniqueFd rounds_;       // the rounds file, once a round has been appended to that index
 };
 
 // Whether a league run holds the store at `dir` now (games played with --game do not count). It
@@ -125,11 +143,14 @@ private:
 // league starting in that instant is refused as by a --game run.
 bool league_playing_into(const std::filesystem::path& dir);
 
-// The store's index file (league.json), as messages name it.
+// The store's index file (league.json), as messages name it, and the file of the rounds added
+// to it since (league-rounds.jsonl).
 std::filesystem::path index_file(const std::filesystem::path& dir);
+std::filesystem::path rounds_file(const std::filesystem::path& dir);
 
-// Reading needs no lock: every file is replaced atomically. Throws StoreError, also when the
-// store has no index.
+// Reading needs no lock: every file is replaced atomically, and a round is one line, appended
+// whole (a last line cut short by a crash is not read). The index is league.json with the rounds
+// of its rounds file, when that file names it. Throws StoreError, also when the store has no index.
 StoredIndex load_index(const std::filesystem::path& dir);
 
 // The index, or none when the store has none yet. Throws StoreError when it cannot be read.
