@@ -318,7 +318,13 @@ std::string as_in_the_game(const CheckOptions& o, const BoardMove& move, Protoco
     else line += move.game ? "no GOL_SEED (the replay does not record the game's; --seed N sets one)"
                            : "no GOL_SEED (a board file does not carry the game's: --board GAME --tick T reads it, "
                              "or --seed N)";
-    return line + "\n";
+    line += "\n";
+    // A replay keeps no move's time, so what was left of a bank at this tick is not known.
+    if (move.game && move.game->config.time_bank_s > 0)
+        line += "  note:     the game had a time bank of " + std::to_string(move.game->config.time_bank_s) +
+                " s a bot, and a move got at most what was left of it; the replay does not record that, so "
+                "this move gets the whole limit above\n";
+    return line;
 }
 
 // One bot's line of the summary table that a check of several bots ends with.

@@ -218,6 +218,17 @@ TEST_CASE("check e2e: check --board GAME --tick T plays a move as the game gave 
                           "only), GOL_SEED 4242 (the game's)\n"));
     CHECK(contains(r.out, "FORFEIT timeout: no reply within the limit of 400 ms per move"));
     CHECK_FALSE(contains(r.out, "-generation game takes about"));  // one board says nothing of a game's time
+    CHECK_FALSE(contains(r.out, "time bank"));
+    // A game with a time bank: what was left of it at a tick is not in the replay, and check says so.
+    const fs::path banked = f.root.path() / "banked.replay";
+    REQUIRE(f.runner({"duel", (f.bots / "seeded.sh").string(), (f.bots / "seeded.sh").string(), "--cache",
+                      f.cache.string(), "--width", "20", "--height", "20", "--generations", "3", "--seed", "4242",
+                      "--time-limit", "400", "--time-bank", "60", "--quiet", "--replay", banked.string(),
+                      "--no-sandbox"})
+                .exit_status == 0);
+    r = f.check("seeded.sh", {"--board", banked.string(), "--tick", "0"});
+    CHECK(contains(r.out, "  note:     the game had a time bank of 60 s a bot, and a move got at most what was left "
+                          "of it; the replay does not record that, so this move gets the whole limit above\n"));
     // A board file carries no seed: --seed gives one.
     const fs::path board = f.root.path() / "tick1.json";
     std::ofstream(board) << f.runner({"replay", replay.string(), "--board", "1"}).out;
