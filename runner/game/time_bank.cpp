@@ -5,7 +5,7 @@
 
 namespace gol::runner {
 
-TimeBank::TimeBank(int seconds) : bank_(std::chrono::seconds(seconds)), seconds_(seconds) {}
+TimeBank::TimeBank(int seconds) : seconds_(seconds) {}
 
 std::optional<Forfeit> TimeBank::spent(int seat) const {
     if (seconds_ <= 0 || left(seat)) return std::nullopt;
@@ -20,8 +20,9 @@ std::optional<Forfeit> TimeBank::spent(int seat) const {
 
 std::optional<BankLeft> TimeBank::left(int seat) const {
     const std::chrono::microseconds used = used_[static_cast<std::size_t>(seat - 1)];
-    if (seconds_ <= 0 || used >= bank_) return std::nullopt;
-    return BankLeft{bank_ - used, seconds_};
+    const std::chrono::microseconds bank = std::chrono::seconds(seconds_);
+    if (seconds_ <= 0 || used >= bank) return std::nullopt;
+    return BankLeft{bank - used, seconds_};
 }
 
 void TimeBank::charge(int seat, std::chrono::microseconds elapsed) {

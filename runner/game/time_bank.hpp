@@ -26,7 +26,6 @@ public:
     void charge(int seat, std::chrono::microseconds elapsed);
 
 private:
-    std::chrono::microseconds bank_;
     int seconds_;
     std::array<std::chrono::microseconds, 2> used_{};
 };

@@ -147,8 +147,8 @@ class CgroupV2 final : public CgroupVersion {
         hand_down(h, h.dir, true);
     }
     void limit_memory(const fs::path& dir, std::uint64_t bytes) const override {
-        write_text(dir / "memory.max", std::to_string(bytes));
         // TCP buffers are counted in memory.max with the rest.
+        write_text(dir / "memory.max", std::to_string(bytes));
         if (fs::exists(dir / "memory.swap.max")) write_text(dir / "memory.swap.max", "0");
     }
     const char* oom_file() const override { return "memory.events"; }
