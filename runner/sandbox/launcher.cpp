@@ -229,7 +229,6 @@ Launcher::Request Launcher::make_request(const CommandSpec& spec, const std::str
     if (persistent) h.flags |= GOL_LAUNCH_PERSISTENT;
     r.strings = spec.cwd.string();
     r.strings += '\0';
-    r.strings.append(spec.argv[0]).push_back('\0');
     if (!warm_script.empty()) {
         h.flags |= GOL_LAUNCH_WARM;
         r.strings.append((helpers_ / warm_script).string()).push_back('\0');
