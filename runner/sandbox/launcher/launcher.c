@@ -31,7 +31,7 @@
 #include "launch_protocol.h"
 #include "../../sys/child_setup.h"
 #include "pid_namespace.h"
-#include "pass_fds.h"
+#include "socket_io.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -68,11 +68,8 @@ static int children = -1;
 /* A report, its unnamed fields zero. */
 #define REPORT(...) (&(struct gol_launch_report){__VA_ARGS__})
 
-static void send_report(const struct gol_launch_report* r) {
-    /* Nothing to do if the runner is gone: the next read sees its end of file. */
-    while (send(control, r, sizeof *r, MSG_NOSIGNAL) < 0 && errno == EINTR) {
-    }
-}
+/* Nothing to do if the runner is gone: the next read sees its end of file. */
+static void send_report(const struct gol_launch_report* r) { gol_send_all(control, r, sizeof *r); }
 
 static void report_failed(int error, const char* step) {
     struct gol_launch_report* r = REPORT(.kind = GOL_LAUNCH_FAILED, .value = error);
@@ -258,35 +255,10 @@ static void end_all_others(void) {
     }
 }
 
-/* Exactly `size` bytes from `fd`, waiting at most `timeout_ms` for each part (-1: no limit). 0,
- * or -1 with errno: ETIMEDOUT, EPIPE at end of file. */
-static int read_exact(int fd, void* buffer, size_t size, int timeout_ms) {
-    char* at = buffer;
-    while (size > 0) {
-        struct pollfd p = {fd, POLLIN, 0};
-        const int ready = poll(&p, 1, timeout_ms);
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) errno = ETIMEDOUT;
-        if (ready <= 0) return -1;
-        const ssize_t got = read(fd, at, size);
-        if (got < 0 && errno == EINTR) continue;
-        if (got == 0) errno = EPIPE;
-        if (got <= 0) return -1;
-        at += got;
-        size -= (size_t)got;
-    }
-    return 0;
-}
-
 /* One request's header and the descriptors it carries (up to GOL_LAUNCH_MAX_FDS; -1 where
  * none). At end of file the runner is gone, and so is everything here. */
 static void read_request(struct gol_launch_request* request, int fds[GOL_LAUNCH_MAX_FDS]) {
-    const ssize_t got = gol_receive_with_fds(control, request, sizeof *request, fds);
-    if (got <= 0) {
-        end_all_others();
-        _exit(0);
-    }
-    if ((size_t)got < sizeof *request && read_exact(control, (char*)request + got, sizeof *request - (size_t)got, -1) != 0) {
+    if (gol_read_exact(control, request, sizeof *request, -1, fds) != 0) {
         end_all_others();
         _exit(0);
     }
@@ -349,7 +321,9 @@ static int own_proc(void) {
 }
 
 /* The interpreter's next reply, within a few seconds. 0, or -1 with errno when it did not come. */
-static int read_warm_reply(struct gol_warm_reply* reply) { return read_exact(warm_socket, reply, sizeof *reply, 10000); }
+static int read_warm_reply(struct gol_warm_reply* reply) {
+    return gol_read_exact(warm_socket, reply, sizeof *reply, 10000, NULL);
+}
 
 /* The option a warm interpreter starts with, by its script's language, so that nothing a bot can
  * write is on its way in: HOME is the bot's scratch folder. python3 -I reads no user
@@ -418,14 +392,8 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[G
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     *started_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-    ssize_t put = gol_send_with_fds(warm_socket, request, sizeof *request, fds, count);
-    int sent = put == (ssize_t)sizeof *request;
-    for (size_t done = 0; sent && done < request->strings_bytes;) {
-        put = send(warm_socket, strings + done, request->strings_bytes - done, MSG_NOSIGNAL);
-        if (put < 0 && errno == EINTR) continue;
-        if (put <= 0) sent = 0;
-        else done += (size_t)put;
-    }
+    const int sent = gol_send_message(warm_socket, request, sizeof *request, fds, count) == 0 &&
+                     gol_send_all(warm_socket, strings, request->strings_bytes) == 0;
     if (!sent || read_warm_reply(&reply) != 0 || reply.kind != GOL_LAUNCH_STARTED) {
         const int error = !sent ? EPIPE : reply.kind == GOL_LAUNCH_FAILED ? reply.value : errno;
         stop_warm();
@@ -470,7 +438,7 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     const uint32_t bytes = request->strings_bytes;
     int ok = bytes <= GOL_LAUNCH_MAX_STRINGS && request->argc >= 1 && request->argc < (1u << 20) &&
              request->envc < (1u << 20) && (strings = at_least(&strings_kept, bytes + 1)) != NULL;
-    if (!ok || read_exact(control, strings, bytes, -1) != 0) {
+    if (!ok || gol_read_exact(control, strings, bytes, -1, NULL) != 0) {
         /* Unreadable: the stream can no longer be trusted to be in step. */
         end_all_others();
         _exit(127);
@@ -617,7 +585,7 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
      * on the socket behind this. */
     if (warm_move && warm_pid > 0) {
         const struct gol_launch_request spare = {.kind = GOL_LAUNCH_SPARE};
-        if (send(warm_socket, &spare, sizeof spare, MSG_NOSIGNAL) != (ssize_t)sizeof spare) stop_warm();
+        if (gol_send_all(warm_socket, &spare, sizeof spare) != 0) stop_warm();
     }
 }
 
@@ -640,9 +608,8 @@ static void listen_for_bot(void) {
         report_failed(error, step);
         return;
     }
-    /* The report is smaller than the socket's buffer: it goes whole, or the runner is gone. */
-    gol_send_with_fds(control, REPORT(.kind = GOL_LAUNCH_LISTENING, .value = ntohs(address.sin_port)),
-                      sizeof(struct gol_launch_report), &fd, 1);
+    gol_send_message(control, REPORT(.kind = GOL_LAUNCH_LISTENING, .value = ntohs(address.sin_port)),
+                     sizeof(struct gol_launch_report), &fd, 1);
     close(fd);
 }
 
