@@ -89,10 +89,6 @@ std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, con
 
 Launcher::~Launcher() { stop(); }
 
-void Launcher::release_group() {
-    if (group_) group_->release();
-}
-
 Launcher::GroupCount Launcher::count() const {
     if (!group_) return {};
     return {group_->cpu(), group_->oom_kills()};
@@ -109,7 +105,8 @@ void Launcher::counted(const GroupCount& before, std::optional<std::chrono::micr
 int Launcher::pid() const { return process_ ? process_->pid() : -1; }
 
 void Launcher::stop() {
-    release_group();
+    // A held group's processes take a signal only when its quota comes round again.
+    if (group_) group_->release();
     control_.reset();
     if (process_) process_->end();
     process_.reset();
@@ -275,7 +272,8 @@ int Launcher::read_end(Clock::time_point by, RunOutcome* outcome) {
 }
 
 int Launcher::kill_move(RunOutcome* outcome) {
-    release_group();
+    // A held launcher reads its next request at 1% of a CPU.
+    if (group_) group_->release();
     if (!send_plain(GOL_LAUNCH_KILL)) {
         stop();
         return W_EXITCODE(0, SIGKILL);

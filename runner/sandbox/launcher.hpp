@@ -141,9 +141,6 @@ private:
     // memory and CPU time when given.
     int read_end(Clock::time_point by, RunOutcome* outcome);
 
-    // Releases the group when it is held: a held launcher reads its next request at 1% of a CPU,
-    // a frozen one not at all.
-    void release_group();
     // The group's CPU time and deaths for memory so far; `counted` sets what a move took since.
     struct GroupCount {
         std::optional<std::chrono::microseconds> cpu;

@@ -124,20 +124,22 @@ static int reap_ended(void) {
 }
 
 /* What /proc/PID/stat says of a process not yet reaped: its parent, and its user plus system
- * CPU time in microseconds with that of the children it reaped. -1 when it cannot be read (gone). */
+ * CPU time in microseconds with that of the children it reaped; 0 and -1 when it cannot be read
+ * (gone). */
 struct stat_line {
     pid_t parent;
     int64_t cpu_us;
 };
 
-static int read_stat(long pid, struct stat_line* out) {
+static struct stat_line read_stat(long pid) {
+    const struct stat_line unknown = {0, -1};
     char path[64], text[1024];
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
+    if (fd < 0) return unknown;
     const ssize_t n = read(fd, text, sizeof text - 1);
     close(fd);
-    if (n <= 0) return -1;
+    if (n <= 0) return unknown;
     text[n] = '\0';
     /* "pid (comm) state ppid ...": comm may hold anything, so from its last ')'; utime to cstime
      * are the 14th to 17th fields. */
@@ -146,20 +148,9 @@ static int read_stat(long pid, struct stat_line* out) {
     unsigned long long utime, stime, cutime, cstime;
     if (!after || sscanf(after + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &ppid, &utime,
                          &stime, &cutime, &cstime) != 5)
-        return -1;
-    out->parent = (pid_t)ppid;
-    out->cpu_us = (int64_t)((utime + stime + cutime + cstime) * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
-    return 0;
-}
-
-static pid_t parent_of(long pid) {
-    struct stat_line line;
-    return read_stat(pid, &line) == 0 ? line.parent : 0;
-}
-
-static int64_t cpu_of(pid_t pid) {
-    struct stat_line line;
-    return read_stat(pid, &line) == 0 ? line.cpu_us : -1;
+        return unknown;
+    const unsigned long long ticks = utime + stime + cutime + cstime;
+    return (struct stat_line){(pid_t)ppid, (int64_t)(ticks * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK))};
 }
 
 /* Calls `each` for every process of the namespace but this one, as /proc lists them; -1 when
@@ -184,8 +175,8 @@ static int64_t reaped_cpu_us(void) {
 }
 
 static void add_cpu(long pid, void* total) {
-    struct stat_line line;
-    if (read_stat(pid, &line) == 0) *(int64_t*)total += line.cpu_us;
+    const int64_t cpu_us = read_stat(pid).cpu_us;
+    if (cpu_us >= 0) *(int64_t*)total += cpu_us;
 }
 
 /* Stops every process of the namespace (a persistent bot between its moves) and returns their
@@ -202,7 +193,7 @@ static int64_t freeze_all(void) {
 
 static void kill_unless_warm(long pid, void* sent) {
     if (pid == warm_pid) return;
-    if (kill((pid_t)pid, SIGKILL) == 0 && parent_of(pid) != warm_pid) ++*(int*)sent;
+    if (kill((pid_t)pid, SIGKILL) == 0 && read_stat(pid).parent != warm_pid) ++*(int*)sent;
 }
 
 /* SIGKILL to every process of the namespace but this one and the warm interpreter, as /proc
@@ -529,7 +520,7 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
              * own process only, which could end its move early by exiting as well. Once the
              * interpreter has reaped it, /proc has no CPU time of it: the interpreter's ENDED,
              * on its way, has. */
-            if (!ended && done && (cpu_us = cpu_of(child)) >= 0) {
+            if (!ended && done && (cpu_us = read_stat(child).cpu_us) >= 0) {
                 interpreter_owes_end = warm_pid > 0;
                 ended = 1;
             }
