@@ -119,7 +119,8 @@ static void stop_warm(void) {
 /* Reaps what has ended without waiting; the warm interpreter's end is noted. Returns how many. */
 static int reap_ended(void) {
     int reaped = 0;
-    for (pid_t pid; (pid = reap(-1, NULL, WNOHANG, NULL)) > 0 || (pid < 0 && errno == EINTR);) reaped += pid > 0;
+    for (pid_t pid; (pid = reap(-1, NULL, WNOHANG, NULL)) > 0 || (pid < 0 && errno == EINTR);)
+        reaped += pid > 0;
     return reaped;
 }
 
