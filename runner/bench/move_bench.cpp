@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
     const bool python = program.ends_with(".py"), ruby = program.ends_with(".rb");
     bot.spec.kind = python ? SourceKind::python : ruby ? SourceKind::ruby : SourceKind::executable;
     bot.command = {program};
-    if (python || ruby) bot.command.insert(bot.command.begin(), python ? "python3" : "ruby");
+    if (python || ruby) bot.command.insert(bot.command.begin(), *find_in_path(python ? "python3" : "ruby", bot_path));
     bot.dir = bot.spec.dir;
     bot.files = {std::filesystem::absolute(argv[1])};
     const BotHost host{area, sandbox ? &*sandbox : nullptr, nullptr, !cold};

@@ -1,5 +1,5 @@
 #include "runner/sandbox/launcher.hpp"
-#include "runner/sandbox/launcher/pass_fds.h"
+#include "runner/sandbox/launcher/socket_io.h"
 
 #include "runner/sandbox/helper_programs.hpp"
 #include "runner/sandbox/launcher/launch_protocol.h"
@@ -33,46 +33,15 @@ constexpr auto kKillLimit = std::chrono::seconds(2);
 // descriptor that comes with it (LISTENING's) goes to `passed`, or is closed when none is given.
 std::optional<gol_launch_report> read_report(int fd, Clock::time_point deadline, UniqueFd* passed = nullptr) {
     gol_launch_report report{};
-    auto* at = reinterpret_cast<char*>(&report);
-    std::size_t left = sizeof report;
-    while (left > 0) {
-        pollfd p{fd, POLLIN, 0};
-        const auto wait_ms = std::max<long>(0, std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count());
-        const int ready = ::poll(&p, 1, static_cast<int>(wait_ms));
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready <= 0) return std::nullopt;
-        int fds[GOL_LAUNCH_MAX_FDS];
-        const ssize_t got = gol_receive_with_fds(fd, at, left, fds);
-        for (int i = 0; i < GOL_LAUNCH_MAX_FDS && fds[i] >= 0; ++i) {
-            UniqueFd owned(fds[i]);
-            if (passed && i == 0) *passed = std::move(owned);
-        }
-        if (got <= 0) return std::nullopt;
-        at += got;
-        left -= static_cast<std::size_t>(got);
+    int fds[GOL_LAUNCH_MAX_FDS];
+    const auto wait_ms = std::max<long>(0, std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count());
+    const int got = gol_read_exact(fd, &report, sizeof report, static_cast<int>(wait_ms), fds);
+    for (int i = 0; i < GOL_LAUNCH_MAX_FDS && fds[i] >= 0; ++i) {
+        UniqueFd owned(fds[i]);
+        if (passed && i == 0) *passed = std::move(owned);
     }
+    if (got != 0) return std::nullopt;
     return report;
-}
-
-// The whole of `data`, or false once the launcher is gone (MSG_NOSIGNAL: no SIGPIPE then).
-bool send_all(int fd, const char* data, std::size_t size) {
-    while (size > 0) {
-        const ssize_t put = ::send(fd, data, size, MSG_NOSIGNAL);
-        if (put < 0 && errno == EINTR) continue;
-        if (put <= 0) return false;
-        data += put;
-        size -= static_cast<std::size_t>(put);
-    }
-    return true;
-}
-
-// A request's header with its descriptors attached (at most GOL_LAUNCH_MAX_FDS).
-bool send_request(int fd, const gol_launch_request& request, const std::vector<int>& fds) {
-    const ssize_t put = gol_send_with_fds(fd, &request, sizeof request, fds.data(), static_cast<int>(fds.size()));
-    // The descriptors went with the first byte; a short header is finished as plain bytes.
-    if (put < 0) return false;
-    const auto* bytes = reinterpret_cast<const char*>(&request);
-    return send_all(fd, bytes + put, sizeof request - static_cast<std::size_t>(put));
 }
 
 }  // namespace
@@ -120,10 +89,6 @@ std::unique_ptr<Launcher> Launcher::make(Sandbox* sandbox, SandboxView view, con
 
 Launcher::~Launcher() { stop(); }
 
-void Launcher::release_group() {
-    if (group_) group_->release();
-}
-
 Launcher::GroupCount Launcher::count() const {
     if (!group_) return {};
     return {group_->cpu(), group_->oom_kills()};
@@ -140,7 +105,8 @@ void Launcher::counted(const GroupCount& before, std::optional<std::chrono::micr
 int Launcher::pid() const { return process_ ? process_->pid() : -1; }
 
 void Launcher::stop() {
-    release_group();
+    // A held group's processes take a signal only when its quota comes round again.
+    if (group_) group_->release();
     control_.reset();
     if (process_) process_->end();
     process_.reset();
@@ -178,7 +144,8 @@ Clock::time_point Launcher::deliver(const gol_launch_request& request, const std
         if (!control_) launch();
         if (before) *before = count();
         const Clock::time_point at = Clock::now();
-        if (send_request(control_.get(), request, fds)) return at;
+        if (gol_send_message(control_.get(), &request, sizeof request, fds.data(), static_cast<int>(fds.size())) == 0)
+            return at;
         stop();
     }
     throw RunnerFault("the bot's launcher ended each time it was sent a request");
@@ -229,7 +196,6 @@ Launcher::Request Launcher::make_request(const CommandSpec& spec, const std::str
     if (persistent) h.flags |= GOL_LAUNCH_PERSISTENT;
     r.strings = spec.cwd.string();
     r.strings += '\0';
-    r.strings.append(spec.argv[0]).push_back('\0');
     if (!warm_script.empty()) {
         h.flags |= GOL_LAUNCH_WARM;
         r.strings.append((helpers_ / warm_script).string()).push_back('\0');
@@ -263,7 +229,7 @@ Launcher::Sent Launcher::send(Request& request, const std::string& name) {
     // the move is not run again, and reads as killed, as its namespace was.
     Sent sent;
     sent.at = deliver(request.header, request.fds, &sent.before);
-    if (send_all(control_.get(), request.strings.data(), request.strings.size()))
+    if (gol_send_all(control_.get(), request.strings.data(), request.strings.size()) == 0)
         sent.started = read_report(control_.get(), sent.at + kStartLimit);
     // Only the child has these ends now: their EOF is its end.
     request.out.write.reset();
@@ -289,7 +255,7 @@ Launcher::Sent Launcher::send(Request& request, const std::string& name) {
 bool Launcher::send_plain(std::uint32_t kind) {
     gol_launch_request request{};
     request.kind = kind;
-    return control_ && send_request(control_.get(), request, {});
+    return control_ && gol_send_message(control_.get(), &request, sizeof request, nullptr, 0) == 0;
 }
 
 int Launcher::read_end(Clock::time_point by, RunOutcome* outcome) {
@@ -306,7 +272,8 @@ int Launcher::read_end(Clock::time_point by, RunOutcome* outcome) {
 }
 
 int Launcher::kill_move(RunOutcome* outcome) {
-    release_group();
+    // A held launcher reads its next request at 1% of a CPU.
+    if (group_) group_->release();
     if (!send_plain(GOL_LAUNCH_KILL)) {
         stop();
         return W_EXITCODE(0, SIGKILL);

@@ -60,8 +60,8 @@ public:
     Launcher(const Launcher&) = delete;
     Launcher& operator=(const Launcher&) = delete;
 
-    // Runs one move's process as run_process would: spec's argv (argv[0] without a slash is
-    // looked up in spec.env's PATH, inside), env (required), cwd, stdin_data, pass_fd, limits,
+    // Runs one move's process as run_process would: spec's argv (argv[0] a path: no PATH is
+    // searched), env (required), cwd, stdin_data, pass_fd, limits,
     // timeout (counted from the request) and caps. Every other process of the namespace is
     // killed before it returns. A launcher that is not running is started first; one that dies
     // during the move ends it as killed by SIGKILL, and the next move starts a new one.
@@ -141,9 +141,6 @@ private:
     // memory and CPU time when given.
     int read_end(Clock::time_point by, RunOutcome* outcome);
 
-    // Releases the group when it is held: a held launcher reads its next request at 1% of a CPU,
-    // a frozen one not at all.
-    void release_group();
     // The group's CPU time and deaths for memory so far; `counted` sets what a move took since.
     struct GroupCount {
         std::optional<std::chrono::microseconds> cpu;

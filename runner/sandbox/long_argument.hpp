@@ -16,11 +16,9 @@
 
 namespace gol::runner {
 
-// Linux refuses a single argument longer than this (MAX_ARG_STRLEN, including the NUL).
-inline constexpr std::size_t max_argument_bytes = GOL_MAX_ARGUMENT_BYTES;
-
-// Whether `text` needs the library to travel as one argument.
-inline bool too_long_for_argv(std::string_view text) { return text.size() + 1 > max_argument_bytes; }
+// Whether `text` needs the library to travel as one argument: Linux refuses one longer than
+// GOL_MAX_ARGUMENT_BYTES (MAX_ARG_STRLEN, its NUL included).
+inline bool too_long_for_argv(std::string_view text) { return text.size() + 1 > GOL_MAX_ARGUMENT_BYTES; }
 
 // What the bot's argv holds until the library replaces it.
 inline constexpr const char* long_argument_placeholder = GOL_LONG_ARGUMENT_PLACEHOLDER;

@@ -1,14 +1,14 @@
 #include "runner/sandbox/tmpfs_mount.hpp"
 
+#include <mntent.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -43,33 +43,13 @@ BoundedFolder::~BoundedFolder() {
     if (mounted_) ::umount2(path().c_str(), MNT_DETACH);
 }
 
-namespace {
-
-// A mount point as /proc/self/mountinfo writes it: a space, tab, newline or backslash as \ooo.
-std::string unescaped(const std::string& field) {
-    std::string out;
-    for (std::size_t i = 0; i < field.size(); ++i) {
-        if (field[i] == '\\' && i + 3 < field.size() && std::isdigit(static_cast<unsigned char>(field[i + 1]))) {
-            out += static_cast<char>(std::stoi(field.substr(i + 1, 3), nullptr, 8));
-            i += 3;
-        } else {
-            out += field[i];
-        }
-    }
-    return out;
-}
-
-}  // namespace
-
 void unmount_below(const fs::path& dir) {
-    std::ifstream mountinfo("/proc/self/mountinfo");
     const std::string top = dir.lexically_normal().string();
     std::vector<std::string> points;
-    for (std::string line; std::getline(mountinfo, line);) {
-        std::istringstream fields(line);
-        std::string field;
-        for (int i = 0; i < 5 && fields >> field; ++i) {}
-        const std::string point = unescaped(field);
+    // getmntent undoes the octal escapes of a space, tab, newline or backslash in a mount point.
+    const std::unique_ptr<FILE, int (*)(FILE*)> mounts(::setmntent("/proc/self/mounts", "re"), ::endmntent);
+    while (const mntent* m = mounts ? ::getmntent(mounts.get()) : nullptr) {
+        const std::string point = m->mnt_dir;
         if (point == top || point.starts_with(top + "/")) points.push_back(point);
     }
     // Deepest first: a mount below another goes before it.

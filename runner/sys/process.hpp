@@ -55,7 +55,7 @@ struct Identity {
 // What runs, with what and under which limits, wherever it is started: a bot's move through its
 // launcher (launcher.hpp) or a process of the runner's own (SpawnSpec).
 struct CommandSpec {
-    std::vector<std::string> argv;  // argv[0] without a slash is looked up in the PATH
+    std::vector<std::string> argv;  // argv[0] a path; a SpawnSpec's may be a name, looked up in the PATH
     std::filesystem::path cwd;
     std::optional<std::string> stdin_data;  // nullopt: stdin is /dev/null
     std::optional<std::vector<std::string>> env;  // nullopt: inherit the runner's

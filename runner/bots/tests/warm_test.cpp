@@ -56,7 +56,7 @@ struct WarmFixture {
         b.spec.dir = file.parent_path();
         b.spec.kind = ruby ? SourceKind::ruby : SourceKind::python;
         b.spec.protocol = protocol;
-        b.command = {ruby ? "ruby" : "python3", file.string()};
+        b.command = {*find_in_path(ruby ? "ruby" : "python3", bot_path), file.string()};
         b.dir = b.spec.dir;
         b.files = {file};
         return b;

@@ -4,12 +4,13 @@
  * Runner to launcher: a request, struct gol_launch_request, sent in one sendmsg that carries
  * the move's descriptors (SCM_RIGHTS): stdout, stderr, then stdin when GOL_LAUNCH_STDIN, then a
  * descriptor to pass when GOL_LAUNCH_PASS_FD. `strings_bytes` of NUL-terminated strings follow
- * on the stream: the working directory, the program, argc arguments, envc environment entries.
- * With GOL_LAUNCH_WARM a third string follows the program: a warm interpreter's script
- * (warm_python.py, warm_ruby.rb). The launcher then keeps one `program OPTION SCRIPT` running
- * between moves (OPTION isolates it from the bot's writable folders: launcher.c, warm_option) and
- * has it fork the move (argv[1] is the bot's file) instead of starting argv afresh; a launcher
- * that cannot reports FAILED with step "warm", and the runner runs the bot the plain way.
+ * on the stream: the working directory, argc arguments (the first the program's path: the runner
+ * resolved it, no PATH is searched), envc environment entries. With GOL_LAUNCH_WARM a warm
+ * interpreter's script (warm_python.py, warm_ruby.rb) comes after the working directory. The
+ * launcher then keeps one `argv[0] OPTION SCRIPT` running between moves (OPTION isolates it from
+ * the bot's writable folders: launcher.c, warm_option) and has it fork the move (argv[1] is the
+ * bot's file) instead of starting argv afresh; a launcher that cannot reports FAILED with step
+ * "warm", and the runner runs the bot the plain way.
  *
  * With GOL_LAUNCH_PERSISTENT the process lives for the game (the persistent protocol): the
  * runner keeps its stdin, stdout and stderr and speaks to it a line at a time. Between moves it

@@ -31,7 +31,7 @@
 #include "launch_protocol.h"
 #include "../../sys/child_setup.h"
 #include "pid_namespace.h"
-#include "pass_fds.h"
+#include "socket_io.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -65,30 +65,17 @@ static int warm_socket = -1;
 static int children = -1;
 #define DONE SIGUSR1
 
-static void send_report(const struct gol_launch_report* r) {
-    /* Nothing to do if the runner is gone: the next read sees its end of file. */
-    while (send(control, r, sizeof *r, MSG_NOSIGNAL) < 0 && errno == EINTR) {
-    }
-}
+/* A report, its unnamed fields zero. */
+#define REPORT(...) (&(struct gol_launch_report){__VA_ARGS__})
 
-static void report_started_at(int32_t kind, int32_t value, int64_t max_rss_kb, int64_t started_ns,
-                              const char* step) {
-    struct gol_launch_report r;
-    memset(&r, 0, sizeof r);
-    r.kind = kind;
-    r.value = value;
-    r.max_rss_kb = max_rss_kb;
-    r.started_ns = started_ns;
-    if (step) strncpy(r.step, step, sizeof r.step - 1);
-    send_report(&r);
-}
+/* Nothing to do if the runner is gone: the next read sees its end of file. */
+static void send_report(const struct gol_launch_report* r) { gol_send_all(control, r, sizeof *r); }
 
-static void report(int32_t kind, int32_t value, int64_t max_rss_kb, const char* step) {
-    report_started_at(kind, value, max_rss_kb, 0, step);
+static void report_failed(int error, const char* step) {
+    struct gol_launch_report* r = REPORT(.kind = GOL_LAUNCH_FAILED, .value = error);
+    strncpy(r->step, step, sizeof r->step - 1);
+    send_report(r);
 }
-
-static void stop_warm_reaped(int reaped);
-static void stop_warm(void);
 
 static int64_t usage_cpu_us(const struct rusage* u) {
     return (int64_t)(u->ru_utime.tv_sec + u->ru_stime.tv_sec) * 1000000 + u->ru_utime.tv_usec + u->ru_stime.tv_usec;
@@ -104,7 +91,7 @@ static pid_t move_pid = 0;
 static int move_reaped = 0;
 
 /* wait4(pid, status, options): a warm interpreter's end is noted (not a stop), its CPU time kept
- * apart in interpreters_cpu_us; the move's is noted in move_reaped. */
+ * apart in interpreters_cpu_us and its socket closed; the move's is noted in move_reaped. */
 static pid_t reap(pid_t pid, int* status, int options, struct rusage* usage) {
     int own_status;
     struct rusage own_usage;
@@ -114,37 +101,46 @@ static pid_t reap(pid_t pid, int* status, int options, struct rusage* usage) {
     if (got > 0 && got == move_pid) move_reaped = 1;
     if (got > 0 && got == warm_pid && !WIFSTOPPED(*status)) {
         interpreters_cpu_us += usage_cpu_us(usage);
-        stop_warm_reaped(1);
+        close(warm_socket);
+        warm_pid = 0;
+        warm_socket = -1;
     }
     return got;
+}
+
+/* Ends the warm interpreter, when one runs (reap() notes its end). */
+static void stop_warm(void) {
+    if (warm_pid <= 0) return;
+    kill(warm_pid, SIGKILL);
+    while (reap(warm_pid, NULL, 0, NULL) < 0 && errno == EINTR) {
+    }
 }
 
 /* Reaps what has ended without waiting; the warm interpreter's end is noted. Returns how many. */
 static int reap_ended(void) {
     int reaped = 0;
-    pid_t pid;
-    while ((pid = reap(-1, NULL, WNOHANG, NULL)) > 0 || (pid < 0 && errno == EINTR)) {
-        if (pid < 0) continue;
-        ++reaped;
-    }
+    for (pid_t pid; (pid = reap(-1, NULL, WNOHANG, NULL)) > 0 || (pid < 0 && errno == EINTR);)
+        reaped += pid > 0;
     return reaped;
 }
 
 /* What /proc/PID/stat says of a process not yet reaped: its parent, and its user plus system
- * CPU time in microseconds with that of the children it reaped. -1 when it cannot be read (gone). */
+ * CPU time in microseconds with that of the children it reaped; 0 and -1 when it cannot be read
+ * (gone). */
 struct stat_line {
     pid_t parent;
     int64_t cpu_us;
 };
 
-static int read_stat(long pid, struct stat_line* out) {
+static struct stat_line read_stat(long pid) {
+    const struct stat_line unknown = {0, -1};
     char path[64], text[1024];
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
+    if (fd < 0) return unknown;
     const ssize_t n = read(fd, text, sizeof text - 1);
     close(fd);
-    if (n <= 0) return -1;
+    if (n <= 0) return unknown;
     text[n] = '\0';
     /* "pid (comm) state ppid ...": comm may hold anything, so from its last ')'; utime to cstime
      * are the 14th to 17th fields. */
@@ -153,20 +149,9 @@ static int read_stat(long pid, struct stat_line* out) {
     unsigned long long utime, stime, cutime, cstime;
     if (!after || sscanf(after + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &ppid, &utime,
                          &stime, &cutime, &cstime) != 5)
-        return -1;
-    out->parent = (pid_t)ppid;
-    out->cpu_us = (int64_t)((utime + stime + cutime + cstime) * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
-    return 0;
-}
-
-static pid_t parent_of(long pid) {
-    struct stat_line line;
-    return read_stat(pid, &line) == 0 ? line.parent : 0;
-}
-
-static int64_t cpu_of(pid_t pid) {
-    struct stat_line line;
-    return read_stat(pid, &line) == 0 ? line.cpu_us : -1;
+        return unknown;
+    const unsigned long long ticks = utime + stime + cutime + cstime;
+    return (struct stat_line){(pid_t)ppid, (int64_t)(ticks * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK))};
 }
 
 /* Calls `each` for every process of the namespace but this one, as /proc lists them; -1 when
@@ -191,8 +176,8 @@ static int64_t reaped_cpu_us(void) {
 }
 
 static void add_cpu(long pid, void* total) {
-    struct stat_line line;
-    if (read_stat(pid, &line) == 0) *(int64_t*)total += line.cpu_us;
+    const int64_t cpu_us = read_stat(pid).cpu_us;
+    if (cpu_us >= 0) *(int64_t*)total += cpu_us;
 }
 
 /* Stops every process of the namespace (a persistent bot between its moves) and returns their
@@ -209,7 +194,7 @@ static int64_t freeze_all(void) {
 
 static void kill_unless_warm(long pid, void* sent) {
     if (pid == warm_pid) return;
-    if (kill((pid_t)pid, SIGKILL) == 0 && parent_of(pid) != warm_pid) ++*(int*)sent;
+    if (kill((pid_t)pid, SIGKILL) == 0 && read_stat(pid).parent != warm_pid) ++*(int*)sent;
 }
 
 /* SIGKILL to every process of the namespace but this one and the warm interpreter, as /proc
@@ -262,28 +247,10 @@ static void end_all_others(void) {
     }
 }
 
-/* Exactly `size` bytes; 0, or -1 at end of file or on an error. */
-static int read_exact(void* buffer, size_t size) {
-    char* at = buffer;
-    while (size > 0) {
-        ssize_t got = read(control, at, size);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return -1;
-        at += got;
-        size -= (size_t)got;
-    }
-    return 0;
-}
-
 /* One request's header and the descriptors it carries (up to GOL_LAUNCH_MAX_FDS; -1 where
  * none). At end of file the runner is gone, and so is everything here. */
 static void read_request(struct gol_launch_request* request, int fds[GOL_LAUNCH_MAX_FDS]) {
-    const ssize_t got = gol_receive_with_fds(control, request, sizeof *request, fds);
-    if (got <= 0) {
-        end_all_others();
-        _exit(0);
-    }
-    if ((size_t)got < sizeof *request && read_exact((char*)request + got, sizeof *request - (size_t)got) != 0) {
+    if (gol_read_exact(control, request, sizeof *request, -1, fds) != 0) {
         end_all_others();
         _exit(0);
     }
@@ -294,34 +261,12 @@ static void read_request(struct gol_launch_request* request, int fds[GOL_LAUNCH_
 struct move {
     const struct gol_launch_request* request;
     const char* cwd;
-    const char* program;
-    char** argv;
+    char** argv; /* argv[0] is the program's path: the runner resolved it */
     char** envp;
-    const char* path; /* the request's PATH, for a program named without a slash */
     int stdin_fd, stdout_fd, stderr_fd, pass_fd;
     int error;
     const char* step;
 };
-
-static int exec_in_path(struct move* m) {
-    if (strchr(m->program, '/')) return execve(m->program, m->argv, m->envp);
-    char candidate[4096];
-    int error = ENOENT;
-    for (const char* dir = m->path; dir;) {
-        const char* colon = strchr(dir, ':');
-        size_t length = colon ? (size_t)(colon - dir) : strlen(dir);
-        if (length + strlen(m->program) + 2 <= sizeof candidate) {
-            memcpy(candidate, dir, length);
-            candidate[length] = '/';
-            strcpy(candidate + length + 1, m->program);
-            execve(candidate, m->argv, m->envp);
-            if (errno != ENOENT) error = errno;
-        }
-        dir = colon ? colon + 1 : NULL;
-    }
-    errno = error;
-    return -1;
-}
 
 /* The move's process: only async-signal-safe calls until execve. */
 static int start_move(void* arg) {
@@ -343,27 +288,13 @@ static int start_move(void* arg) {
                                           (r->flags & GOL_LAUNCH_NPROC) ? r->processes : 0};
     const char* failed = gol_set_up_child(&setup);
     if (failed == NULL) {
-        exec_in_path(m);
+        execve(m->argv[0], m->argv, m->envp);
         failed = "execve";
     }
     m->error = errno;
     m->step = failed;
     _exit(127);
 }
-
-/* The warm interpreter ended (`reaped`: already waited for) or made to end. */
-static void stop_warm_reaped(int reaped) {
-    if (warm_pid > 0 && !reaped) {
-        kill(warm_pid, SIGKILL);
-        while (reap(warm_pid, NULL, 0, NULL) < 0 && errno == EINTR) {
-        }
-    }
-    if (warm_socket >= 0) close(warm_socket);
-    warm_pid = 0;
-    warm_socket = -1;
-}
-
-static void stop_warm(void) { stop_warm_reaped(0); }
 
 /* Whether /proc is this namespace's own, as kill_all_but_warm needs: bubblewrap mounts one;
  * contained, this process mounts one in a mount namespace of its own (it may: it is root, or
@@ -383,24 +314,7 @@ static int own_proc(void) {
 
 /* The interpreter's next reply, within a few seconds. 0, or -1 with errno when it did not come. */
 static int read_warm_reply(struct gol_warm_reply* reply) {
-    char* at = (char*)reply;
-    size_t left = sizeof *reply;
-    while (left > 0) {
-        struct pollfd p = {warm_socket, POLLIN, 0};
-        int ready = poll(&p, 1, 10000);
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) errno = ETIMEDOUT;
-        if (ready <= 0) return -1;
-        ssize_t got = read(warm_socket, at, left);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) {
-            if (got == 0) errno = EPIPE;
-            return -1;
-        }
-        at += got;
-        left -= (size_t)got;
-    }
-    return 0;
+    return gol_read_exact(warm_socket, reply, sizeof *reply, 10000, NULL);
 }
 
 /* The option a warm interpreter starts with, by its script's language, so that nothing a bot can
@@ -426,9 +340,6 @@ static int start_warm(const struct move* m, const char* script) {
     }
     if (own_proc() != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) return -1;
     char* argv[] = {m->argv[0], (char*)option, (char*)script, NULL};
-    struct move warm = *m;
-    warm.program = m->program;
-    warm.argv = argv;
     const pid_t pid = fork();
     if (pid < 0) {
         const int error = errno;
@@ -444,7 +355,7 @@ static int start_warm(const struct move* m, const char* script) {
         const int null = open("/dev/null", O_RDWR | O_CLOEXEC);
         const struct gol_child_setup setup = {null, null, null, sv[1], 3, m->cwd, 0, 0, 0, 0, 0};
         if (null < 0 || gol_set_up_child(&setup) != NULL || syscall(SYS_close_range, 4, ~0u, 0) != 0) _exit(127);
-        exec_in_path(&warm);
+        execve(argv[0], argv, m->envp);
         _exit(127);
     }
     close(sv[1]);
@@ -473,14 +384,8 @@ static pid_t fork_warm(const struct gol_launch_request* request, const int fds[G
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     *started_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-    ssize_t put = gol_send_with_fds(warm_socket, request, sizeof *request, fds, count);
-    int sent = put == (ssize_t)sizeof *request;
-    for (size_t done = 0; sent && done < request->strings_bytes;) {
-        put = send(warm_socket, strings + done, request->strings_bytes - done, MSG_NOSIGNAL);
-        if (put < 0 && errno == EINTR) continue;
-        if (put <= 0) sent = 0;
-        else done += (size_t)put;
-    }
+    const int sent = gol_send_message(warm_socket, request, sizeof *request, fds, count) == 0 &&
+                     gol_send_all(warm_socket, strings, request->strings_bytes) == 0;
     if (!sent || read_warm_reply(&reply) != 0 || reply.kind != GOL_LAUNCH_STARTED) {
         const int error = !sent ? EPIPE : reply.kind == GOL_LAUNCH_FAILED ? reply.value : errno;
         stop_warm();
@@ -525,7 +430,7 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     const uint32_t bytes = request->strings_bytes;
     int ok = bytes <= GOL_LAUNCH_MAX_STRINGS && request->argc >= 1 && request->argc < (1u << 20) &&
              request->envc < (1u << 20) && (strings = at_least(&strings_kept, bytes + 1)) != NULL;
-    if (!ok || read_exact(strings, bytes) != 0) {
+    if (!ok || gol_read_exact(control, strings, bytes, -1, NULL) != 0) {
         /* Unreadable: the stream can no longer be trusted to be in step. */
         end_all_others();
         _exit(127);
@@ -539,23 +444,16 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     char* at = strings;
     char* const end = strings + bytes;
     const char* cwd = next_string(&at, end);
-    const char* program = next_string(&at, end);
     const int warm_move = (request->flags & GOL_LAUNCH_WARM) != 0;
     const char* warm_script = warm_move ? next_string(&at, end) : NULL;
     for (uint32_t i = 0; i < request->argc; ++i) argv[i] = next_string(&at, end);
-    const char* path = "/usr/bin:/bin";
-    for (uint32_t i = 0; i < request->envc; ++i) {
-        envp[i] = next_string(&at, end);
-        if (strncmp(envp[i], "PATH=", 5) == 0) path = envp[i] + 5;
-    }
+    for (uint32_t i = 0; i < request->envc; ++i) envp[i] = next_string(&at, end);
     const int has_stdin = (request->flags & GOL_LAUNCH_STDIN) != 0;
     const int persistent = (request->flags & GOL_LAUNCH_PERSISTENT) != 0;
     struct move m = {request,
                      cwd,
-                     program,
                      argv,
                      envp,
-                     path,
                      has_stdin ? fds[2] : -1,
                      fds[0],
                      fds[1],
@@ -582,16 +480,15 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
         if (fds[i] >= 0) close(fds[i]);
     if (child < 0 || m.error != 0) {
         end_all_others();
-        report(GOL_LAUNCH_FAILED, error, 0, warm_move ? "warm" : m.step[0] ? m.step : "clone");
+        report_failed(error, warm_move ? "warm" : m.step[0] ? m.step : "clone");
         return;
     }
-    report_started_at(GOL_LAUNCH_STARTED, 0, 0, started_ns, NULL);
+    send_report(REPORT(.kind = GOL_LAUNCH_STARTED, .started_ns = started_ns));
 
     /* Orphans of the namespace are ours: reap them all until the move's process ends, which a
      * warm move's interpreter reports (the move is its child, and ours once it is gone). */
     int status = 0;
-    struct rusage usage;
-    memset(&usage, 0, sizeof usage);
+    struct rusage usage = {0};
     /* A warm move is the interpreter's child: its CPU time is the interpreter's to tell, or
      * /proc's when it said DONE. */
     int64_t cpu_us = -1;
@@ -624,7 +521,7 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
              * own process only, which could end its move early by exiting as well. Once the
              * interpreter has reaped it, /proc has no CPU time of it: the interpreter's ENDED,
              * on its way, has. */
-            if (!ended && done && (cpu_us = cpu_of(child)) >= 0) {
+            if (!ended && done && (cpu_us = read_stat(child).cpu_us) >= 0) {
                 interpreter_owes_end = warm_pid > 0;
                 ended = 1;
             }
@@ -654,11 +551,7 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
             for (int i = 0; i < GOL_LAUNCH_MAX_FDS; ++i)
                 if (more[i] >= 0) close(more[i]);
             if (persistent && next.kind == GOL_LAUNCH_FREEZE) {
-                struct gol_launch_report frozen;
-                memset(&frozen, 0, sizeof frozen);
-                frozen.kind = GOL_LAUNCH_FROZEN;
-                frozen.cpu_us = freeze_all() - cpu_before;
-                send_report(&frozen);
+                send_report(REPORT(.kind = GOL_LAUNCH_FROZEN, .cpu_us = freeze_all() - cpu_before));
             } else if (persistent && next.kind == GOL_LAUNCH_THAW) {
                 kill(-1, SIGCONT);
             } else {
@@ -675,13 +568,7 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     const int64_t reaped = reaped_cpu_us() - cpu_before - (interpreters_cpu_us - interpreters_before);
     cpu_us = move_reaped ? reaped : cpu_us >= 0 ? cpu_us + reaped : -1;
     move_pid = 0;
-    struct gol_launch_report done;
-    memset(&done, 0, sizeof done);
-    done.kind = GOL_LAUNCH_ENDED;
-    done.value = status;
-    done.max_rss_kb = usage.ru_maxrss;
-    done.cpu_us = cpu_us;
-    send_report(&done);
+    send_report(REPORT(.kind = GOL_LAUNCH_ENDED, .value = status, .max_rss_kb = usage.ru_maxrss, .cpu_us = cpu_us));
     struct gol_warm_reply late;
     if (interpreter_owes_end && warm_pid > 0 && (read_warm_reply(&late) != 0 || late.kind != GOL_LAUNCH_ENDED))
         stop_warm();
@@ -689,10 +576,8 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
      * report, so that the fork, woken first, does not delay it; the runner's next request waits
      * on the socket behind this. */
     if (warm_move && warm_pid > 0) {
-        struct gol_launch_request spare;
-        memset(&spare, 0, sizeof spare);
-        spare.kind = GOL_LAUNCH_SPARE;
-        if (send(warm_socket, &spare, sizeof spare, MSG_NOSIGNAL) != (ssize_t)sizeof spare) stop_warm();
+        const struct gol_launch_request spare = {.kind = GOL_LAUNCH_SPARE};
+        if (gol_send_all(warm_socket, &spare, sizeof spare) != 0) stop_warm();
     }
 }
 
@@ -701,10 +586,7 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
 static void listen_for_bot(void) {
     const char* step = "socket";
     const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in address;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t length = sizeof address;
     if (fd >= 0) {
         if (bind(fd, (struct sockaddr*)&address, sizeof address) != 0) step = "bind";
@@ -715,15 +597,11 @@ static void listen_for_bot(void) {
     if (step) {
         const int error = errno;
         if (fd >= 0) close(fd);
-        report(GOL_LAUNCH_FAILED, error, 0, step);
+        report_failed(error, step);
         return;
     }
-    struct gol_launch_report r;
-    memset(&r, 0, sizeof r);
-    r.kind = GOL_LAUNCH_LISTENING;
-    r.value = ntohs(address.sin_port);
-    /* The report is smaller than the socket's buffer: it goes whole, or the runner is gone. */
-    gol_send_with_fds(control, &r, sizeof r, &fd, 1);
+    gol_send_message(control, REPORT(.kind = GOL_LAUNCH_LISTENING, .value = ntohs(address.sin_port)),
+                     sizeof(struct gol_launch_report), &fd, 1);
     close(fd);
 }
 
@@ -748,7 +626,7 @@ int main(int argc, char** argv) {
     sigprocmask(SIG_BLOCK, &chld, NULL);
     children = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
     if (children < 0) return 127;
-    report(GOL_LAUNCH_READY, 0, 0, NULL);
+    send_report(REPORT(.kind = GOL_LAUNCH_READY));
     for (;;) {
         struct gol_launch_request request;
         int fds[GOL_LAUNCH_MAX_FDS];

@@ -25,11 +25,10 @@ static const struct {
     long value;
 } constants[] = {
     {"CONTROL_FD", GOL_LAUNCH_CONTROL_FD}, {"MAX_FDS", GOL_LAUNCH_MAX_FDS},
-    {"RUN", GOL_LAUNCH_RUN},               {"KILL", GOL_LAUNCH_KILL},
     {"SPARE", GOL_LAUNCH_SPARE},           {"STDIN_FLAG", GOL_LAUNCH_STDIN},
-    {"PASS_FD_FLAG", GOL_LAUNCH_PASS_FD},  {"NPROC_FLAG", GOL_LAUNCH_NPROC},
-    {"READY", GOL_LAUNCH_READY},           {"STARTED", GOL_LAUNCH_STARTED},
-    {"FAILED", GOL_LAUNCH_FAILED},         {"ENDED", GOL_LAUNCH_ENDED},
+    {"NPROC_FLAG", GOL_LAUNCH_NPROC},      {"READY", GOL_LAUNCH_READY},
+    {"STARTED", GOL_LAUNCH_STARTED},       {"FAILED", GOL_LAUNCH_FAILED},
+    {"ENDED", GOL_LAUNCH_ENDED},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

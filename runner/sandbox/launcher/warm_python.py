@@ -6,7 +6,7 @@
 # run here, before any move's clock (issue 39); so no user site-packages, no PYTHON* variables.
 #
 # The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
-# stderr and stdin when STDIN_FLAG attached, then the strings: cwd, program, this script,
+# stderr and stdin when STDIN_FLAG attached, then the strings: cwd, this script,
 # argv, env); and SPARE after each move, when the launcher has ended its processes: the process
 # for the next move is forked then, and reads the next request itself (fork_spare). Replies,
 # struct gol_warm_reply (kind, value, detail, cpu): READY once started; per request STARTED (value: the move's
@@ -259,7 +259,7 @@ def become_move(sock, fields, fds, strings, ready):
         # As the launcher reports a failed start (the runner's "could not start").
         os.write(2, ("could not start the move in the warm python3: %s\n" % e).encode())
         os._exit(127)
-    argv = [os.fsdecode(a) for a in strings[3:3 + fields[REQUEST_ARGC]]]
+    argv = [os.fsdecode(a) for a in strings[2:2 + fields[REQUEST_ARGC]]]
     # As python3 saw its command line when it started (its program may have been a wrapper that
     # exec'd it, as pyenv's shims do): the place of -I and this script is the bot's.
     sys.orig_argv = sys.orig_argv[:-2] + argv[1:]
@@ -270,7 +270,7 @@ def set_up(sock, fields, fds, strings):
     flags, argc, envc = fields[REQUEST_FLAGS], fields[REQUEST_ARGC], fields[REQUEST_ENVC]
     limits = fields[REQUEST_ADDRESS_SPACE:REQUEST_PROCESSES + 1]
     cwd = strings[0]
-    env = strings[3 + argc:3 + argc + envc]
+    env = strings[2 + argc:2 + argc + envc]
     sock.close()
     stdin = fds[2] if flags & STDIN_FLAG else os.open("/dev/null", os.O_RDONLY)
     os.dup2(stdin, 0)
@@ -336,10 +336,10 @@ def fork_spare(sock, last, ready):
             # The move runs once it has the request, not before; its time is the launcher's to count.
             sock.sendall(REPLY.pack(STARTED, os.getpid(), 0, 0))
             argc, envc = fields[REQUEST_ARGC], fields[REQUEST_ENVC]
-            here = (strings[0], strings[4]) if argc > 1 else (b"", b"")
+            here = (strings[0], strings[3]) if argc > 1 else (b"", b"")
             # The environment only while this process has none to compare with: a pipe holds 64 KiB
             # unread, and later moves' are read once they have ended (serve).
-            env = strings[3 + argc:3 + argc + envc] if started_with is None else []
+            env = strings[2 + argc:2 + argc + envc] if started_with is None else []
             os.write(tell, b"\0".join([*here, *env]))
             os.close(tell)
             if here != last:
@@ -412,12 +412,8 @@ def serve(sock):
 
 def wait_for(move):
     """(wait status, peak memory in KiB, CPU time in microseconds) of the move once it has ended."""
-    while True:
-        try:
-            _, status, usage = os.wait4(move, 0)
-        except InterruptedError:
-            continue
-        return status, usage.ru_maxrss, round((usage.ru_utime + usage.ru_stime) * 1e6)
+    _, status, usage = os.wait4(move, 0)  # retried on EINTR by Python itself (PEP 475)
+    return status, usage.ru_maxrss, round((usage.ru_utime + usage.ru_stime) * 1e6)
 
 
 def main():

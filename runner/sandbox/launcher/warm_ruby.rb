@@ -40,14 +40,10 @@ module GolWarmRuby
 
   module_function
 
+  # Exactly `size` bytes, or nil at end of file (IO#read itself reads until it has them).
   def read_exact(sock, size)
-    data = +""
-    while data.bytesize < size
-      chunk = sock.read(size - data.bytesize)
-      return nil if chunk.nil? || chunk.empty?
-      data << chunk
-    end
-    data
+    data = sock.read(size)
+    data if data&.bytesize == size
   end
 
   # One request: its header fields, descriptors (IOs) and strings; nil at end of file.
@@ -76,7 +72,7 @@ module GolWarmRuby
       $stderr.syswrite("could not start the move in the warm ruby: #{e.message}\n")
       exit!(127)
     end
-    argv = strings[3, fields[REQUEST_ARGC]]
+    argv = strings[2, fields[REQUEST_ARGC]]
     run_bot(argv[1], argv[2..])
   end
 
@@ -84,7 +80,7 @@ module GolWarmRuby
     flags, argc, envc = fields[REQUEST_FLAGS], fields[REQUEST_ARGC], fields[REQUEST_ENVC]
     limits = fields[REQUEST_ADDRESS_SPACE..REQUEST_PROCESSES]
     cwd = strings[0]
-    env = strings[3 + argc, envc]
+    env = strings[2 + argc, envc]
     sock.close
     stdin = (flags & STDIN_FLAG) != 0 ? ios[2] : File.open("/dev/null")
     $stdin.reopen(stdin)
@@ -176,7 +172,7 @@ module GolWarmRuby
       fields, ios, strings = request
       # No time: the launcher's clock times the move.
       reply(sock, STARTED, Process.pid, 0)
-      env = strings[3 + fields[REQUEST_ARGC], fields[REQUEST_ENVC]]
+      env = strings[2 + fields[REQUEST_ARGC], fields[REQUEST_ENVC]]
       tell.write("+" + env.join("\0"))
       tell.close
       become_move(sock, fields, ios, strings, started_with)

@@ -54,7 +54,7 @@ struct Box {
 
     static SpawnSpec move(const std::string& script, std::chrono::milliseconds timeout = 5000ms) {
         SpawnSpec spec;
-        spec.argv = {"sh", "-c", script};
+        spec.argv = {"/bin/sh", "-c", script};
         spec.env = std::vector<std::string>{"PATH=/usr/bin:/bin"};
         spec.cwd = "/";
         spec.timeout = timeout;
@@ -264,7 +264,7 @@ while True:
 )";
     Box box(false);
     SpawnSpec spec = Box::move("", 1000ms);
-    spec.argv = {"python3", "bot.py"};
+    spec.argv = {"/usr/bin/python3", "bot.py"};
     const std::optional<RunOutcome> r = box.launcher->run_warm(spec, script.string());
     REQUIRE(r);
     CHECK(r->kind == RunOutcome::Kind::timed_out);
@@ -459,7 +459,7 @@ TEST_CASE("launcher: LISTEN gives a socket in the bot's namespace, which the bot
                                    std::to_string(host_port) +
                                    ") 2>/dev/null && r=reached || r=unreachable; read x; echo \"got $l\"; read x; echo $r";
         SpawnSpec spec = Box::move(script);
-        spec.argv = {"bash", "-c", script};
+        spec.argv = {"/bin/bash", "-c", script};
         Lines lines(*box.launcher, spec);
         CHECK(box.launcher->release());
         UniqueFd connection = accept_one(listener.fd.get());

@@ -1,10 +1,11 @@
-/* Bytes with descriptors attached (SCM_RIGHTS) over the launcher's Unix sockets: the one way the
- * runner (sandbox/launcher.cpp) and the launcher (launcher.c) send and take them. C, so that
- * both compile it. */
-#ifndef GOL_PASS_FDS_H
-#define GOL_PASS_FDS_H
+/* Messages over the launcher's Unix sockets, whole, with descriptors attached (SCM_RIGHTS) or
+ * not: the one way the runner (sandbox/launcher.cpp) and the launcher (launcher.c) send and take
+ * them. C, so that both compile it. */
+#ifndef GOL_SOCKET_IO_H
+#define GOL_SOCKET_IO_H
 
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -71,6 +72,48 @@ static inline ssize_t gol_receive_with_fds(int socket, void* data, size_t size, 
         }
     }
     return got;
+}
+
+/* The whole of `data`, without SIGPIPE: 0, or -1 with errno once the peer is gone. */
+static inline int gol_send_all(int socket, const void* data, size_t size) {
+    const char* at = (const char*)data;
+    while (size > 0) {
+        const ssize_t put = send(socket, at, size, MSG_NOSIGNAL);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) return -1;
+        at += put;
+        size -= (size_t)put;
+    }
+    return 0;
+}
+
+/* The whole of `data` with `count` descriptors attached to its first byte: 0, or -1 with errno. */
+static inline int gol_send_message(int socket, const void* data, size_t size, const int* fds, int count) {
+    const ssize_t put = gol_send_with_fds(socket, data, size, fds, count);
+    return put < 0 ? -1 : gol_send_all(socket, (const char*)data + put, size - (size_t)put);
+}
+
+/* Exactly `size` bytes, waiting at most `timeout_ms` for each part (-1: no limit), and when `fds`
+ * is given the descriptors that came with the first part, as gol_receive_with_fds gives them
+ * (those of any later part are the kernel's to close): 0, or -1 with errno (ETIMEDOUT; EPIPE at
+ * end of file). */
+static inline int gol_read_exact(int socket, void* buffer, size_t size, int timeout_ms, int* fds) {
+    char* at = (char*)buffer;
+    for (int i = 0; fds && i < GOL_LAUNCH_MAX_FDS; ++i) fds[i] = -1;
+    while (size > 0) {
+        struct pollfd p = {socket, POLLIN, 0};
+        const int ready = poll(&p, 1, timeout_ms);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready == 0) errno = ETIMEDOUT;
+        if (ready <= 0) return -1;
+        const ssize_t got = fds && at == buffer ? gol_receive_with_fds(socket, at, size, fds) : read(socket, at, size);
+        if (got < 0 && errno == EINTR) continue;
+        if (got == 0) errno = EPIPE;
+        if (got <= 0) return -1;
+        at += got;
+        size -= (size_t)got;
+    }
+    return 0;
 }
 
 #endif
