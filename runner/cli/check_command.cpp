@@ -7,6 +7,7 @@
 #include "runner/game/replay.hpp"
 #include "runner/game/traced_mover.hpp"
 #include "runner/sandbox/long_argument.hpp"
+#include "runner/text/json_text.hpp"
 #include "runner/text/terminal_text.hpp"
 #include "runner/text/text_width.hpp"
 #include "runner/text/time_text.hpp"
@@ -57,10 +58,7 @@ std::string shorten(std::string_view s, int columns = 163) {
 // A reply on one line: its cells as JSON, shortened, or its forfeit.
 std::string reply_text(const Move& m) {
     if (!m.ok()) return "FORFEIT " + std::string(name(m.forfeit->kind)) + ": " + terminal_line(m.forfeit->detail);
-    std::string reply = "[";
-    for (const Cell& cell : m.cells)
-        reply += (reply.size() > 1 ? ",[" : "[") + std::to_string(cell.y) + "," + std::to_string(cell.x) + "]";
-    return shorten(reply + "]");
+    return shorten(json_text(m));  // the replay's words for a move (replay.hpp)
 }
 
 // Prints the last kStderrLines of a bot's `lines`, each escaped, cut and marked as the bot's after
@@ -279,11 +277,9 @@ std::vector<CheckBoard> board_to_check(const CheckOptions& o, const BoardMove& m
     if (move.respelled)
         about += "  note:     the file is not byte for byte what the runner sends; the bot gets the runner's encoding "
                  "of the same board\n";
-    std::vector<CheckBoard> boards;
-    boards.push_back(CheckBoard{"board from --board", move.sent.board, too_long_for_argv(move.json), move.sent.bot_id,
-                                static_cast<int>(move.sent.tick_id)});
-    boards.back().same_tick = true;  // the game's one move, every run
-    return boards;
+    // The game's one move, every run.
+    return {{.what = "board from --board", .board = move.sent.board, .over_argument_limit = too_long_for_argv(move.json),
+             .seat = move.sent.bot_id, .tick = static_cast<int>(move.sent.tick_id), .same_tick = true}};
 }
 
 // The move of --board as the game gave it: a replay's time limit, start-up allowance, time mode

@@ -7,16 +7,20 @@
 
 namespace gol::runner::cli {
 
-void add_game_options(CLI::App& cmd, GameOptions& o) {
-    cmd.add_option("--width", o.config.width, "Board width, x_size")
+void add_board_options(CLI::App& cmd, GameConfig& config) {
+    cmd.add_option("--width", config.width, "Board width, x_size")
         ->check(CLI::Range(1, Board::max_side))
         ->capture_default_str();
-    cmd.add_option("--height", o.config.height, "Board height, y_size")
+    cmd.add_option("--height", config.height, "Board height, y_size")
         ->check(CLI::Range(1, Board::max_side))
         ->capture_default_str();
-    cmd.add_option("--generations", o.config.generations, "Generations in a game")
+    cmd.add_option("--generations", config.generations, "Generations in a game")
         ->check(CLI::Range(1, GameConfig::max_generations))
         ->capture_default_str();
+}
+
+void add_game_options(CLI::App& cmd, GameOptions& o) {
+    add_board_options(cmd, o.config);
     cmd.add_option("--time-limit", o.time_limit_ms, "Wall-clock limit per move, in milliseconds")
         ->check(CLI::Range(1, 600'000))
         ->capture_default_str();

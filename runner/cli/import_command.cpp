@@ -143,13 +143,9 @@ int run_import(ImportOptions o) {
     if (o.repositories && o.tournament.empty()) throw UsageError("--repositories fetches those a tournament file lists: give --tournament FILE");
     Tournament tournament;
     if (!o.tournament.empty()) {
-        try {
-            tournament = read_tournament(o.tournament);
-            // Where the league of that tournament finds its bots.
-            o.bots_dir = tournament.bots.value_or("bots");
-        } catch (const TournamentError& e) {
-            throw UsageError(e.what());
-        }
+        tournament = read_tournament(o.tournament);
+        // Where the league of that tournament finds its bots.
+        o.bots_dir = tournament.bots.value_or("bots");
     }
     if (std::error_code ec; std::filesystem::exists(o.bots_dir, ec) && !std::filesystem::is_directory(o.bots_dir, ec))
         throw UsageError("--bots " + terminal_line(o.bots_dir.string()) + ": not a folder");
