@@ -47,10 +47,6 @@ void check_name(const std::string& name, const fs::path& where, std::string_view
                        "\" holds control characters or bytes that are not UTF-8; " + std::string(fix));
 }
 
-bool is_executable_file(const fs::path& p) {
-    return fs::is_regular_file(p) && ::access(p.c_str(), X_OK) == 0;
-}
-
 // The bot's program: a relative path that exists in the bot directory is that file; a bare
 // name that does not is looked up in PATH when the bot runs.
 std::string resolve_program(const std::string& program, const fs::path& dir) {
@@ -69,6 +65,14 @@ fs::path resolved(const fs::path& abs) {
     fs::path target = fs::canonical(abs, ec);
     if (ec) throw BotError(quoted(abs) + ": a link to nothing (" + ec.message() + ")");
     return target;
+}
+
+// A folder, which needs its bot.json, or a single file.
+BotSpec bot_at(const fs::path& p) {
+    if (!fs::is_directory(p)) return single_file_bot(p);
+    if (!fs::exists(p / "bot.json"))
+        throw BotError(quoted(p) + ": a bot directory needs a bot.json manifest with a \"run\" command");
+    return read_manifest(p);
 }
 
 }  // namespace
@@ -151,7 +155,7 @@ BotSpec single_file_bot(const fs::path& file) {
             bot.kind = rule.kind;
             return bot;
         }
-    if (is_executable_file(abs)) {
+    if (fs::is_regular_file(abs) && ::access(abs.c_str(), X_OK) == 0) {
         bot.kind = SourceKind::executable;
         return bot;
     }
@@ -162,12 +166,7 @@ BotSpec single_file_bot(const fs::path& file) {
 BotSpec find_bot(const std::string& name_or_path, const fs::path& bots_dir) {
     fs::path p(name_or_path);
     std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-        if (!fs::exists(p / "bot.json"))
-            throw BotError(quoted(p) + ": a bot directory needs a bot.json manifest with a \"run\" command");
-        return read_manifest(p);
-    }
-    if (fs::is_regular_file(p, ec)) return single_file_bot(p);
+    if (fs::is_directory(p, ec) || fs::is_regular_file(p, ec)) return bot_at(p);
     if (fs::exists(p, ec)) throw BotError(quoted(p) + ": not a file or directory");
     const bool bare = name_or_path.find('/') == std::string::npos;
     // A bare name is a folder or a file of the bots folder (blocky.py); a name or a path without
@@ -194,13 +193,7 @@ std::vector<Discovered> discover_bots(const fs::path& dir) {
     for (const fs::path& p : entries) {
         Discovered d{p, std::nullopt, {}};
         try {
-            if (fs::is_directory(p)) {
-                if (!fs::exists(p / "bot.json"))
-                    throw BotError(quoted(p) + ": a bot directory needs a bot.json manifest with a \"run\" command");
-                d.bot = read_manifest(p);
-            } else {
-                d.bot = single_file_bot(p);
-            }
+            d.bot = bot_at(p);
         } catch (const BotError& e) {
             d.error = e.what();
         }
