@@ -125,14 +125,6 @@ void print_summary(std::ostream& out, const std::array<PreparedBot, 2>& bots, co
     }
 }
 
-// A seat whose replies put most of their cells off the board: valid moves that place nothing.
-void print_off_board(std::ostream& out, const std::string& name, const OffBoardWatch& watch, const GameConfig& config) {
-    if (!watch.moves()) return;
-    out << "  warning: " << name << " put most of a move's cells off the board in " << watch.moves() << " of its moves; "
-        << "the first, at tick " << watch.first_tick() << ": "
-        << off_board_text(*watch.first(), config.height, config.width) << "\n";
-}
-
 nlohmann::json duel_json(const std::array<std::string, 2>& names, const GameResult& r, const GameStats& stats,
                            const GameConfig& config, std::uint64_t seed) {
     using nlohmann::json;
@@ -220,7 +212,12 @@ int run_duel(const DuelOptions& o) {
         std::cout << json_text(j) << std::endl;
     } else {
         print_summary(std::cout, bots, game, o.game.config, seed);
-        for (int seat = 1; seat <= 2; ++seat) print_off_board(std::cout, names[seat - 1], watched[seat - 1], o.game.config);
+        // A seat whose replies put most of their cells off the board: valid moves that place nothing.
+        for (int seat = 1; seat <= 2; ++seat)
+            if (const OffBoardWatch& w = watched[seat - 1]; w.moves())
+                std::cout << "  warning: " << names[seat - 1] << " put most of a move's cells off the board in "
+                          << w.moves() << " of its moves; the first, at tick " << w.first_tick() << ": "
+                          << off_board_text(*w.first(), o.game.config.height, o.game.config.width) << "\n";
         std::cout << (sandboxed ? "Bots ran in the sandbox, as in a league (--no-sandbox to leave it)\n"
                                 : "Bots ran without the sandbox (--no-sandbox; a league runs them inside it)\n");
         if (sandboxed) std::cout << "Limits: " << setup.sandbox()->limits_line() << "\n";

@@ -29,7 +29,8 @@ namespace gol::runner::cli {
 
 namespace {
 
-struct LeagueArgs {
+// Its GivenOptions override the tournament file.
+struct LeagueArgs : GivenOptions {
     std::string bots_dir;
     std::string tournament;
     std::string results;
@@ -50,9 +51,6 @@ struct LeagueArgs {
     std::string rerun;     // --rerun: a game's key or a bot's name
     int until_separated = 0;  // --until-separated: the budget of added games
     std::string format = "text";
-    const CLI::App* command = nullptr;
-    // Whether the user gave the option: it overrides the tournament file.
-    bool set(const std::string& name) const { return command->count(name) > 0; }
 };
 
 // html is the leaderboard page of the store in `results_dir`, whose links expect that folder around it.

@@ -15,7 +15,8 @@ namespace gol::runner::cli {
 
 namespace {
 
-struct ServeArgs {
+// Its GivenOptions override the tournament file.
+struct ServeArgs : GivenOptions {
     ArenaOptions arena;  // what the flags set directly
     std::string tournament;
     int identify_ms = 10'000;
@@ -25,9 +26,6 @@ struct ServeArgs {
     double training_after_s = 30;
     BotLocations where;
     bool no_sandbox = false;
-    const CLI::App* command = nullptr;
-    // Whether the user gave the option: it overrides the tournament file.
-    bool set(const std::string& name) const { return command->count(name) > 0; }
 };
 
 int run_serve_command(const ServeArgs& a) {
