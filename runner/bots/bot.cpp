@@ -80,13 +80,8 @@ BotSpec bot_at(const fs::path& p) {
 BotError::BotError(const std::string& message) : std::runtime_error(terminal_lines(message)) {}
 
 std::string_view name(Protocol protocol) {
-    switch (protocol) {
-        case Protocol::argv: return "argv";
-        case Protocol::stdin: return "stdin";
-        case Protocol::persistent: return "persistent";
-        case Protocol::tlv: return "tlv";
-    }
-    return "argv";
+    static constexpr std::array<std::string_view, 4> kNames = {"argv", "stdin", "persistent", "tlv"};  // by value
+    return kNames[static_cast<std::size_t>(protocol)];
 }
 
 BotSpec read_manifest(const fs::path& dir) {
