@@ -1,4 +1,5 @@
 #include "runner/bots/bot.hpp"
+#include "runner/game/json_fields.hpp"
 #include "runner/sys/small_file.hpp"
 #include "runner/text/terminal_text.hpp"
 
@@ -33,7 +34,6 @@ constexpr std::array<ExtensionRule, 9> kExtensions = {{
 }};
 
 constexpr std::string_view kExtensionList = ".py .rb .js .sh .pl .c .cpp .cc .java, or an executable file";
-constexpr std::array<std::string_view, 5> kManifestKeys = {"run", "build", "name", "protocol", "warm"};
 
 // A path in a message, on one line whatever bytes its file names hold.
 std::string quoted(const fs::path& p) { return terminal_line(p.string()); }
@@ -45,10 +45,6 @@ void check_name(const std::string& name, const fs::path& where, std::string_view
     if (!is_printable_text(name))
         throw BotError(quoted(where) + ": the bot's name \"" + terminal_line(name) +
                        "\" holds control characters or bytes that are not UTF-8; " + std::string(fix));
-}
-
-bool is_executable_file(const fs::path& p) {
-    return fs::is_regular_file(p) && ::access(p.c_str(), X_OK) == 0;
 }
 
 // The bot's program: a relative path that exists in the bot directory is that file; a bare
@@ -71,18 +67,21 @@ fs::path resolved(const fs::path& abs) {
     return target;
 }
 
+// A folder, which needs its bot.json, or a single file.
+BotSpec bot_at(const fs::path& p) {
+    if (!fs::is_directory(p)) return single_file_bot(p);
+    if (!fs::exists(p / "bot.json"))
+        throw BotError(quoted(p) + ": a bot directory needs a bot.json manifest with a \"run\" command");
+    return read_manifest(p);
+}
+
 }  // namespace
 
 BotError::BotError(const std::string& message) : std::runtime_error(terminal_lines(message)) {}
 
 std::string_view name(Protocol protocol) {
-    switch (protocol) {
-        case Protocol::argv: return "argv";
-        case Protocol::stdin: return "stdin";
-        case Protocol::persistent: return "persistent";
-        case Protocol::tlv: return "tlv";
-    }
-    return "argv";
+    static constexpr std::array<std::string_view, 4> kNames = {"argv", "stdin", "persistent", "tlv"};  // by value
+    return kNames[static_cast<std::size_t>(protocol)];
 }
 
 BotSpec read_manifest(const fs::path& dir) {
@@ -95,19 +94,11 @@ BotSpec read_manifest(const fs::path& dir) {
     }
 }
 
-BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
+BotSpec parse_manifest(std::string_view text, const fs::path& dir) try {
     const fs::path file = dir / "bot.json";
-    json j;
-    try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {  // parse errors, and numbers too large to hold
-        throw BotError(quoted(file) + ": invalid JSON: " + e.what());
-    }
-    if (!j.is_object()) throw BotError(quoted(file) + ": must be a JSON object with a \"run\" field");
-    for (const auto& [key, value] : j.items())
-        if (std::find(kManifestKeys.begin(), kManifestKeys.end(), key) == kManifestKeys.end())
-            throw BotError(quoted(file) + ": unknown key \"" + terminal_line(key) +
-                           "\" (allowed: run, build, name, protocol, warm)");
+    const json j = parse_json(text);
+    if (!j.is_object()) throw RecordError("must be a JSON object with a \"run\" field");
+    const JsonObject o(j, {"run", "build", "name", "protocol", "warm"});
 
     BotSpec bot;
     bot.path = dir;
@@ -118,43 +109,31 @@ BotSpec parse_manifest(std::string_view text, const fs::path& dir) {
     bot.kind = SourceKind::manifest;
     bot.name = entry.filename().string();
 
-    if (!j.contains("run")) throw BotError(quoted(file) + ": missing \"run\" (an array of strings: the command)");
-    const json& run = j["run"];
-    if (!run.is_array() || run.empty() ||
-        !std::all_of(run.begin(), run.end(), [](const json& a) { return a.is_string(); }) ||
-        run[0].get<std::string>().empty())
-        throw BotError(quoted(file) + ": \"run\" must be a non-empty array of strings, e.g. [\"python3\", \"bot.py\"]");
-    for (const json& a : run) bot.run.push_back(a.get<std::string>());
+    const json* run = o.find("run");
+    if (!run) throw RecordError("missing \"run\" (an array of strings: the command)");
+    if (!run->is_array() || run->empty() ||
+        !std::all_of(run->begin(), run->end(), [](const json& a) { return a.is_string(); }) ||
+        (*run)[0].get<std::string>().empty())
+        o.wrong("run", "a non-empty array of strings, e.g. [\"python3\", \"bot.py\"]");
+    for (const json& a : *run) bot.run.push_back(a.get<std::string>());
     bot.run[0] = resolve_program(bot.run[0], bot.dir);
 
-    if (j.contains("build")) {
-        if (!j["build"].is_string()) throw BotError(quoted(file) + ": \"build\" must be a string (a shell command)");
-        bot.build = j["build"].get<std::string>();
-    }
-    if (j.contains("name")) {
-        const json& n = j["name"];
-        if (!n.is_string() || n.get<std::string>().empty() || n.get<std::string>().size() > 64)
-            throw BotError(quoted(file) + ": \"name\" must be a non-empty string of at most 64 characters");
-        bot.name = n.get<std::string>();
+    bot.build = o.string("build", " (a shell command)");
+    if (const json* n = o.find("name")) {
+        if (!n->is_string() || n->get<std::string>().empty() || n->get<std::string>().size() > 64)
+            o.wrong("name", "a non-empty string of at most 64 characters");
+        bot.name = n->get<std::string>();
         check_name(bot.name, file, "choose a printable \"name\"");
     } else {
         check_name(bot.name, dir, "rename the folder, or set a printable \"name\" in its bot.json");
     }
-    if (j.contains("protocol")) {
-        const json& p = j["protocol"];
-        std::string v = p.is_string() ? p.get<std::string>() : "";
-        if (v == "argv") bot.protocol = Protocol::argv;
-        else if (v == "stdin") bot.protocol = Protocol::stdin;
-        else if (v == "persistent") bot.protocol = Protocol::persistent;
-        else if (v == "tlv") bot.protocol = Protocol::tlv;
-        else throw BotError(quoted(file) + ": \"protocol\" must be \"argv\", \"stdin\", \"persistent\" or \"tlv\"");
-    }
-    if (j.contains("warm")) {
-        if (!j["warm"].is_boolean())
-            throw BotError(quoted(file) + ": \"warm\" must be true or false (false: a new interpreter per move)");
-        bot.warm = j["warm"].get<bool>();
-    }
+    const std::string protocol = o.choice("protocol", {"argv", "stdin", "persistent", "tlv"}).value_or("argv");
+    for (Protocol p : {Protocol::argv, Protocol::stdin, Protocol::persistent, Protocol::tlv})
+        if (name(p) == protocol) bot.protocol = p;
+    bot.warm = o.boolean("warm", " (false: a new interpreter per move)").value_or(true);
     return bot;
+} catch (const RecordError& e) {
+    throw BotError(quoted(dir / "bot.json") + ": " + e.what());
 }
 
 BotSpec single_file_bot(const fs::path& file) {
@@ -171,7 +150,7 @@ BotSpec single_file_bot(const fs::path& file) {
             bot.kind = rule.kind;
             return bot;
         }
-    if (is_executable_file(abs)) {
+    if (fs::is_regular_file(abs) && ::access(abs.c_str(), X_OK) == 0) {
         bot.kind = SourceKind::executable;
         return bot;
     }
@@ -182,12 +161,7 @@ BotSpec single_file_bot(const fs::path& file) {
 BotSpec find_bot(const std::string& name_or_path, const fs::path& bots_dir) {
     fs::path p(name_or_path);
     std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-        if (!fs::exists(p / "bot.json"))
-            throw BotError(quoted(p) + ": a bot directory needs a bot.json manifest with a \"run\" command");
-        return read_manifest(p);
-    }
-    if (fs::is_regular_file(p, ec)) return single_file_bot(p);
+    if (fs::is_directory(p, ec) || fs::is_regular_file(p, ec)) return bot_at(p);
     if (fs::exists(p, ec)) throw BotError(quoted(p) + ": not a file or directory");
     const bool bare = name_or_path.find('/') == std::string::npos;
     // A bare name is a folder or a file of the bots folder (blocky.py); a name or a path without
@@ -214,13 +188,7 @@ std::vector<Discovered> discover_bots(const fs::path& dir) {
     for (const fs::path& p : entries) {
         Discovered d{p, std::nullopt, {}};
         try {
-            if (fs::is_directory(p)) {
-                if (!fs::exists(p / "bot.json"))
-                    throw BotError(quoted(p) + ": a bot directory needs a bot.json manifest with a \"run\" command");
-                d.bot = read_manifest(p);
-            } else {
-                d.bot = single_file_bot(p);
-            }
+            d.bot = bot_at(p);
         } catch (const BotError& e) {
             d.error = e.what();
         }

@@ -121,13 +121,6 @@ std::string bot_hash(const BotSpec& bot, const fs::path& path) {
     }
 }
 
-// `path` moved from under `from` to under `to`, or unchanged when it is not under `from`.
-std::string rebase(const std::string& path, const fs::path& from, const fs::path& to) {
-    const fs::path rel = fs::path(path).lexically_relative(from);
-    if (rel.empty() || *rel.begin() == "..") return path;
-    return (to / rel).string();
-}
-
 // A manifest's build runs on a copy of the bot's folder, never on the folder itself: what it
 // writes (or touches) cannot change the bot's source or its hash, and the bot plays from the
 // built copy, kept in the cache under the source's hash. Inside the sandbox the copy is built
@@ -156,7 +149,9 @@ PreparedBot prepare_manifest_bot(const BotSpec& bot, const BuildOptions& options
         publish(made, dest);
     }
     PreparedBot prepared{bot, bot.run, hash, dest, {dest}};
-    prepared.command[0] = rebase(prepared.command[0], bot.dir, dest);
+    // A program of the bot's own folder runs from the built copy.
+    if (const fs::path rel = fs::path(bot.run[0]).lexically_relative(bot.dir); !rel.empty() && *rel.begin() != "..")
+        prepared.command[0] = (dest / rel).string();
     return prepared;
 }
 

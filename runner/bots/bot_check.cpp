@@ -146,49 +146,6 @@ std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, con
     return compared;
 }
 
-}  // namespace
-
-RunMode run_mode(const BotPlayer& player) {
-    if (player.warm()) return RunMode::warm;
-    if (player.bot().spec.protocol == Protocol::persistent) return RunMode::persistent;
-    if (player.bot().spec.protocol == Protocol::tlv) return RunMode::tlv;
-    if (!player.bot().spec.warm) return RunMode::cold_by_manifest;
-    return RunMode::per_move;
-}
-
-int CheckBoard::tick_of(int run, int generations) const {
-    return same_tick ? tick : std::max(tick, std::min(tick + run, generations - 1));
-}
-
-std::vector<CheckBoard> check_boards(const GameConfig& config) {
-    // Where a game has such boards: a busy one early, a big one half way, a dense one late.
-    const int generations = config.generations;
-    std::vector<CheckBoard> boards = {CheckBoard{"empty board", Board(config.height, config.width)},
-                                      CheckBoard{"busy board", busy_board(config)}};
-    boards.back().tick = generations / 10;
-    if (std::optional<Board> big = big_board(config)) {
-        boards.push_back(CheckBoard{"big board", std::move(*big), true});
-        boards.back().tick = generations / 2;
-    }
-    Board late = dense_board(config, kLateGamePercent);
-    std::string json;
-    encode_board(late, 1, 0, json);
-    CheckBoard dense{"late-game board", std::move(late), too_long_for_argv(json)};
-    dense.late_game = true;
-    dense.dense = true;
-    dense.tick = generations * 9 / 10;
-    boards.push_back(std::move(dense));
-    return boards;
-}
-
-int CheckReport::warm_differs() const {
-    return static_cast<int>(std::count_if(warm_against_cold.begin(), warm_against_cold.end(), [](const WarmAgainstCold& w) {
-        return w.outcome == WarmAgainstCold::Outcome::different;
-    }));
-}
-
-namespace {
-
 // Plays the check's moves and keeps what the report needs of them.
 class CheckPlay {
 public:
@@ -244,11 +201,8 @@ public:
         late.slow_from_cells = late.live_cells;
         std::vector<std::chrono::microseconds> unused;
         for (const int percent : kDenserPercents) {
-            CheckBoard c{dense_board_name(percent), dense_board(config, percent)};
-            c.tick = tick;
-            c.same_tick = true;
-            c.seat = 1;
-            c.dense = true;
+            const CheckBoard c{.what = dense_board_name(percent), .board = dense_board(config, percent), .seat = 1,
+                               .tick = tick, .same_tick = true, .dense = true};
             const int before = report_.timeouts;
             if (!play(c, 1, 0, unused)) return;
             if (report_.timeouts > before) {
@@ -274,6 +228,40 @@ private:
 };
 
 }  // namespace
+
+RunMode run_mode(const BotPlayer& player) {
+    if (player.warm()) return RunMode::warm;
+    if (player.bot().spec.protocol == Protocol::persistent) return RunMode::persistent;
+    if (player.bot().spec.protocol == Protocol::tlv) return RunMode::tlv;
+    if (!player.bot().spec.warm) return RunMode::cold_by_manifest;
+    return RunMode::per_move;
+}
+
+int CheckBoard::tick_of(int run, int generations) const {
+    return same_tick ? tick : std::max(tick, std::min(tick + run, generations - 1));
+}
+
+std::vector<CheckBoard> check_boards(const GameConfig& config) {
+    // Where a game has such boards: a busy one early, a big one half way, a dense one late.
+    const int generations = config.generations;
+    std::vector<CheckBoard> boards = {{.what = "empty board", .board = Board(config.height, config.width)},
+                                      {.what = "busy board", .board = busy_board(config), .tick = generations / 10}};
+    if (std::optional<Board> big = big_board(config))
+        boards.push_back(
+            {.what = "big board", .board = std::move(*big), .over_argument_limit = true, .tick = generations / 2});
+    Board late = dense_board(config, kLateGamePercent);
+    std::string json;
+    encode_board(late, 1, 0, json);
+    boards.push_back({.what = "late-game board", .board = std::move(late), .over_argument_limit = too_long_for_argv(json),
+                      .tick = generations * 9 / 10, .late_game = true, .dense = true});
+    return boards;
+}
+
+int CheckReport::warm_differs() const {
+    return static_cast<int>(std::count_if(warm_against_cold.begin(), warm_against_cold.end(), [](const WarmAgainstCold& w) {
+        return w.outcome == WarmAgainstCold::Outcome::different;
+    }));
+}
 
 CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boards, const CheckSettings& settings,
                       const std::function<void(const CheckedMove&)>& on_move) {

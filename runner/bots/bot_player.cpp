@@ -37,21 +37,6 @@ std::string warm_script_name(const std::vector<std::string>& command) {
 // Whole seconds, rounded up: what RLIMIT_CPU takes.
 std::uint64_t seconds_up(std::chrono::milliseconds ms) { return static_cast<std::uint64_t>((ms.count() + 999) / 1000); }
 
-}  // namespace
-
-MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s, int startup_limit_ms, bool cpu_time) {
-    MoveLimits limits;
-    limits.startup_limit = std::chrono::milliseconds(startup_limit_ms);
-    limits.cpu_time = cpu_time;
-    limits.time_limit = std::chrono::milliseconds(time_limit_ms);
-    limits.resources.address_space = static_cast<std::uint64_t>(memory_limit_mb) << 20;
-    limits.resources.cpu_seconds =
-        static_cast<std::uint64_t>(cpu_limit_s > 0 ? cpu_limit_s : std::max(1, (time_limit_ms + 999) / 1000));
-    return limits;
-}
-
-namespace {
-
 // Where GOL_SCRATCH is inside the sandbox: outside any bot's own folder, even one directly in /tmp.
 constexpr const char* kScratchInside = "/run/gol/scratch";
 
@@ -86,6 +71,17 @@ std::optional<TempDir> make_scratch(const BotHost& host) {
 constexpr std::uint64_t kSandboxProcesses = 4;
 
 }  // namespace
+
+MoveLimits move_limits(int time_limit_ms, int memory_limit_mb, int cpu_limit_s, int startup_limit_ms, bool cpu_time) {
+    MoveLimits limits;
+    limits.startup_limit = std::chrono::milliseconds(startup_limit_ms);
+    limits.cpu_time = cpu_time;
+    limits.time_limit = std::chrono::milliseconds(time_limit_ms);
+    limits.resources.address_space = static_cast<std::uint64_t>(memory_limit_mb) << 20;
+    limits.resources.cpu_seconds =
+        static_cast<std::uint64_t>(cpu_limit_s > 0 ? cpu_limit_s : std::max(1, (time_limit_ms + 999) / 1000));
+    return limits;
+}
 
 BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     : bot_(std::move(bot)),

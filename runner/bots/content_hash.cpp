@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -50,12 +49,9 @@ std::string Sha256::hex() const {
     unsigned int size = 0;
     if (!copy || EVP_MD_CTX_copy_ex(copy.get(), ctx_.get()) != 1 || EVP_DigestFinal_ex(copy.get(), digest, &size) != 1)
         throw std::runtime_error("SHA-256: OpenSSL cannot finish a digest");
+    static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
-    for (unsigned int i = 0; i < size; ++i) {
-        char buf[3];
-        std::snprintf(buf, sizeof buf, "%02x", digest[i]);
-        out += buf;
-    }
+    for (unsigned int i = 0; i < size; ++i) out += {kHex[digest[i] >> 4], kHex[digest[i] & 15]};
     return out;
 }
 

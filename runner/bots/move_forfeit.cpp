@@ -90,6 +90,12 @@ Forfeit ended(const MoveOutcome& o, const ForfeitRules& r) {
     return Forfeit{e.signal ? ForfeitKind::signal : ForfeitKind::exit_status, with_last_stderr_line(how, o.err) + hint(o.err)};
 }
 
+// "1000 ms", or "11000 ms (the time limit and the start-up allowance of a first move)".
+std::string within(const ForfeitRules& r) {
+    if (!r.startup) return std::to_string(r.time_limit.count()) + " ms";
+    return std::to_string(r.time_limit.count()) + " ms (the time limit and the start-up allowance of a first move)";
+}
+
 }  // namespace
 
 MoveOutcome move_outcome(const RunOutcome& run) {
@@ -113,16 +119,6 @@ MoveOutcome move_outcome(const RunOutcome& run) {
     o.cpu = run.cpu;
     return o;
 }
-
-namespace {
-
-// "1000 ms", or "11000 ms (the time limit and the start-up allowance of a first move)".
-std::string within(const ForfeitRules& r) {
-    if (!r.startup) return std::to_string(r.time_limit.count()) + " ms";
-    return std::to_string(r.time_limit.count()) + " ms (the time limit and the start-up allowance of a first move)";
-}
-
-}  // namespace
 
 ForfeitRules MoveRules::of(bool first_move) const {
     ForfeitRules rules = first_move ? first : later;

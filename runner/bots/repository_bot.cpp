@@ -1,5 +1,6 @@
 #include "runner/bots/repository_bot.hpp"
 
+#include "runner/game/json_fields.hpp"
 #include "runner/sys/atomic_file.hpp"
 #include "runner/sys/copy_tree.hpp"
 #include "runner/sys/small_file.hpp"
@@ -25,21 +26,23 @@ fs::path state_file(const fs::path& bots_dir, const std::string& name) { return 
 // The copy and its commit in one folder, NAME.good/{NAME/,commit.json}, replaced whole.
 fs::path good_dir(const fs::path& bots_dir, const std::string& name) { return repositories_dir(bots_dir) / (name + ".good"); }
 
-// The file's JSON object, none when there is no file.
-std::optional<json> read_object(const fs::path& file) {
+// The file's fields, each a string ("" when left out), none when there is no file. Throws
+// std::runtime_error naming the file when it is not an object of `keys`.
+std::optional<std::map<std::string, std::string>> read_strings(const fs::path& file, std::vector<std::string_view> keys) {
     std::error_code ec;
     if (!fs::exists(fs::symlink_status(file, ec))) return std::nullopt;
     try {
-        json j = json::parse(read_small_file(file, kMaxStateBytes));
-        if (j.is_object()) return j;
+        const json j = parse_json(read_small_file(file, kMaxStateBytes));
+        const JsonObject o(j, keys);
+        std::map<std::string, std::string> fields;
+        for (std::string_view key : keys) fields[std::string(key)] = o.string(std::string(key).c_str()).value_or("");
+        return fields;
     } catch (const SmallFileError& e) {
         throw std::runtime_error(file.string() + " " + e.what());
-    } catch (const json::exception&) {
+    } catch (const RecordError& e) {
+        throw std::runtime_error(file.string() + ": " + e.what());
     }
-    throw std::runtime_error(file.string() + ": not a JSON object");
 }
-
-std::string text(const json& j, const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : ""; }
 
 bool has_control_or_space(std::string_view s) {
     return std::any_of(s.begin(), s.end(), [](char c) {
@@ -109,10 +112,9 @@ std::string bot_name_from_url(std::string_view url) {
 fs::path repositories_dir(const fs::path& bots_dir) { return bots_dir / ".repositories"; }
 
 std::optional<RepositoryState> read_repository_state(const fs::path& bots_dir, const std::string& name) {
-    const std::optional<json> j = read_object(state_file(bots_dir, name));
-    if (!j) return std::nullopt;
-    return RepositoryState{text(*j, "url"),     text(*j, "branch"), text(*j, "commit"),
-                           text(*j, "fetched"), text(*j, "error"),  text(*j, "failed")};
+    auto f = read_strings(state_file(bots_dir, name), {"url", "branch", "commit", "fetched", "error", "failed"});
+    if (!f) return std::nullopt;
+    return RepositoryState{(*f)["url"], (*f)["branch"], (*f)["commit"], (*f)["fetched"], (*f)["error"], (*f)["failed"]};
 }
 
 std::map<std::string, RepositoryState> repository_states(const fs::path& bots_dir) {
@@ -138,11 +140,11 @@ void write_repository_state(const fs::path& bots_dir, const std::string& name, c
 }
 
 std::optional<GoodCommit> last_good_commit(const fs::path& bots_dir, const std::string& name) {
-    const std::optional<json> j = read_object(good_dir(bots_dir, name) / "commit.json");
+    const auto f = read_strings(good_dir(bots_dir, name) / "commit.json", {"commit"});
     const fs::path copy = good_dir(bots_dir, name) / name;
     std::error_code ec;
-    if (!j || text(*j, "commit").empty() || !fs::is_directory(fs::symlink_status(copy, ec))) return std::nullopt;
-    return GoodCommit{copy, text(*j, "commit")};
+    if (!f || f->at("commit").empty() || !fs::is_directory(fs::symlink_status(copy, ec))) return std::nullopt;
+    return GoodCommit{copy, f->at("commit")};
 }
 
 void keep_good_commit(const fs::path& bots_dir, const std::string& name, const fs::path& dir, const std::string& commit) {

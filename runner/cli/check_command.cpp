@@ -7,6 +7,7 @@
 #include "runner/game/replay.hpp"
 #include "runner/game/traced_mover.hpp"
 #include "runner/sandbox/long_argument.hpp"
+#include "runner/text/json_text.hpp"
 #include "runner/text/terminal_text.hpp"
 #include "runner/text/text_width.hpp"
 #include "runner/text/time_text.hpp"
@@ -24,7 +25,8 @@ namespace gol::runner::cli {
 
 namespace {
 
-struct CheckOptions {
+// Its GivenOptions: a limit given on the command line, which a replay's does not replace.
+struct CheckOptions : GivenOptions {
     std::vector<std::string> bots;  // paths, names under --bots, or folders of bots
     GameOptions game;
     BotLocations where;
@@ -35,8 +37,6 @@ struct CheckOptions {
     std::optional<int> tick;
     std::optional<int> seat;
     std::optional<std::uint64_t> seed;  // GOL_SEED (--seed); a replay's own by default
-    // The limits given on the command line, which a replay's do not replace.
-    bool time_limit_given = false, startup_limit_given = false, time_mode_given = false;
 };
 
 // The exit status of a bot that fails the check: apart from bad input (2) and the runner's own
@@ -57,10 +57,7 @@ std::string shorten(std::string_view s, int columns = 163) {
 // A reply on one line: its cells as JSON, shortened, or its forfeit.
 std::string reply_text(const Move& m) {
     if (!m.ok()) return "FORFEIT " + std::string(name(m.forfeit->kind)) + ": " + terminal_line(m.forfeit->detail);
-    std::string reply = "[";
-    for (const Cell& cell : m.cells)
-        reply += (reply.size() > 1 ? ",[" : "[") + std::to_string(cell.y) + "," + std::to_string(cell.x) + "]";
-    return shorten(reply + "]");
+    return shorten(json_text(m));  // the replay's words for a move (replay.hpp)
 }
 
 // Prints the last kStderrLines of a bot's `lines`, each escaped, cut and marked as the bot's after
@@ -101,13 +98,11 @@ std::string how_it_runs(const BotPlayer& player) {
 }
 
 // Prints each move as the check makes it; the same stderr every run would repeat its lines for nothing.
-class MovePrinter {
-public:
-    MovePrinter(Protocol protocol, int runs) : protocol_(protocol), runs_(runs) {}
-    void operator()(const CheckedMove& c) {
+std::function<void(const CheckedMove&)> move_printer(Protocol protocol, int runs) {
+    return [protocol, runs, last_err = std::string(), last_off_board = std::string()](const CheckedMove& c) mutable {
         const MoveReport& m = c.report;
         // Its runs' ticks count on from the first, as a game's do, unless it is played once or at one tick.
-        const bool one_tick = c.board.same_tick || c.board.dense || runs_ == 1;
+        const bool one_tick = c.board.same_tick || c.board.dense || runs == 1;
         if (c.run == 0)
             std::cout << "  " << c.board.what << " ("
                       << c.board.board.population(Player::one) + c.board.board.population(Player::two)
@@ -124,24 +119,18 @@ public:
         if (c.off_board) {
             const std::string off = off_board_text(*c.off_board, c.board.board.height(), c.board.board.width());
             std::cout << (c.off_board->mostly() ? "      warning: " : "      note: ")
-                      << (off == last_off_board_ ? "as above" : off) << "\n";
-            last_off_board_ = off;
+                      << (off == last_off_board ? "as above" : off) << "\n";
+            last_off_board = off;
         }
         if (m.ok()) return;
         if (!m.out.empty()) std::cout << "      stdout: " << shorten(m.out) << "\n";
-        if (!m.err.empty() && m.err == last_err_) std::cout << "      stderr: as above\n";
+        if (!m.err.empty() && m.err == last_err) std::cout << "      stderr: as above\n";
         else print_stderr(m.err);
-        if (m.err != last_err_)
-            if (const std::optional<std::string> hint = stdin_hint(protocol_, m.err)) std::cout << "      hint: " << *hint << "\n";
-        last_err_ = m.err;
-    }
-
-private:
-    Protocol protocol_;
-    int runs_;
-    std::string last_err_;
-    std::string last_off_board_;
-};
+        if (m.err != last_err)
+            if (const std::optional<std::string> hint = stdin_hint(protocol, m.err)) std::cout << "      hint: " << *hint << "\n";
+        last_err = m.err;
+    };
+}
 
 // What a move that failed in the sandbox tells of the sandbox, from its own stderr.
 void print_sandbox_refusals(const std::vector<std::string>& refused) {
@@ -221,11 +210,6 @@ struct BoardMove {
     bool respelled = false;  // a board file that is the same board written differently
 };
 
-// A replay's first line is its header, which names its format; a board's JSON never holds that.
-bool is_replay(std::string_view text) {
-    return text.substr(0, text.find('\n')).find("\"gol-replay\"") != std::string_view::npos;
-}
-
 // --board FILE: the JSON a replay says a seat was sent (runner replay GAME --board TICK --seat
 // N), or the replay itself with --tick and --seat.
 BoardMove board_move(const CheckOptions& o) {
@@ -238,7 +222,8 @@ BoardMove board_move(const CheckOptions& o) {
     std::ifstream in(file, std::ios::binary);
     std::string text(std::istreambuf_iterator<char>(in), {});
     if (!in && !in.eof()) throw UsageError("--board " + file + ": cannot be read");
-    if (is_replay(text)) {
+    // A replay's first line is its header, which names its format; a board's JSON never holds that.
+    if (text.substr(0, text.find('\n')).find("\"gol-replay\"") != std::string::npos) {
         if (!o.tick) throw UsageError("--board " + file + " is a game's replay: --tick TICK names the move to play (and --seat N its seat, 1 by default)");
         std::istringstream replay_text(std::move(text));
         try {
@@ -279,11 +264,9 @@ std::vector<CheckBoard> board_to_check(const CheckOptions& o, const BoardMove& m
     if (move.respelled)
         about += "  note:     the file is not byte for byte what the runner sends; the bot gets the runner's encoding "
                  "of the same board\n";
-    std::vector<CheckBoard> boards;
-    boards.push_back(CheckBoard{"board from --board", move.sent.board, too_long_for_argv(move.json), move.sent.bot_id,
-                                static_cast<int>(move.sent.tick_id)});
-    boards.back().same_tick = true;  // the game's one move, every run
-    return boards;
+    // The game's one move, every run.
+    return {{.what = "board from --board", .board = move.sent.board, .over_argument_limit = too_long_for_argv(move.json),
+             .seat = move.sent.bot_id, .tick = static_cast<int>(move.sent.tick_id), .same_tick = true}};
 }
 
 // The move of --board as the game gave it: a replay's time limit, start-up allowance, time mode
@@ -293,15 +276,15 @@ std::vector<CheckBoard> board_to_check(const CheckOptions& o, const BoardMove& m
 std::string as_in_the_game(const CheckOptions& o, const BoardMove& move, Protocol protocol, GameOptions& game,
                            std::optional<std::uint64_t>& seed) {
     if (move.game) {
-        if (!o.time_limit_given) game.time_limit_ms = move.game->time_limit_ms;
-        if (!o.startup_limit_given && move.game->startup_limit_ms) game.startup_limit_ms = *move.game->startup_limit_ms;
-        if (!o.time_mode_given && move.game->cpu_time) game.time_mode = *move.game->cpu_time ? "cpu" : "wall";
+        if (!o.set("--time-limit")) game.time_limit_ms = move.game->time_limit_ms;
+        if (!o.set("--startup-limit") && move.game->startup_limit_ms) game.startup_limit_ms = *move.game->startup_limit_ms;
+        if (!o.set("--time-mode") && move.game->cpu_time) game.time_mode = *move.game->cpu_time ? "cpu" : "wall";
         if (!seed) seed = move.game->gol_seed;
     }
     const bool starts_here = protocol == Protocol::persistent || protocol == Protocol::tlv;
     std::string line = "  move:     " + std::to_string(game.time_limit_ms) + " ms (" +
                        (game.time_mode == "cpu" ? "CPU time" : "wall clock") +
-                       (move.game && !o.time_limit_given ? ", the game's" : "") + "), ";
+                       (move.game && !o.set("--time-limit") ? ", the game's" : "") + "), ";
     if (move.sent.tick_id == 0 || game.startup_limit_ms == 0)
         line += game.startup_limit_ms == 0 ? "no start-up allowance"
                                            : "with the start-up allowance of a first move (" +
@@ -399,7 +382,7 @@ CheckRow check_one(const CheckOptions& o, const std::string& bot_name, PlaySetup
                                  return std::make_unique<BotPlayer>(bot, game.limits(), cold);
                              }};
     const CheckReport r = check_bot(checked, boards, CheckSettings{o.runs, config.generations, setup.sandbox() != nullptr},
-                                    MovePrinter(bot.spec.protocol, o.runs));
+                                    move_printer(bot.spec.protocol, o.runs));
     if (r.stopped)
         std::cout << "  stopped: the same failure " << kSameFailureStop
                   << " times in a row; its other moves would say no more\n";
@@ -551,12 +534,8 @@ void add_check(CLI::App& app, Action& run) {
         ->check(CLI::Range(1, 2))
         ->needs(tick);
     cmd->add_option("--seed", o->seed, "GOL_SEED for the bot's moves (by default none, or the game's with a replay as --board)");
-    cmd->callback([o, cmd, &run] {
-        o->time_limit_given = cmd->count("--time-limit") > 0;
-        o->startup_limit_given = cmd->count("--startup-limit") > 0;
-        o->time_mode_given = cmd->count("--time-mode") > 0;
-        run = [o] { return run_check(*o); };
-    });
+    o->command = cmd;
+    cmd->callback([o, &run] { run = [o] { return run_check(*o); }; });
 }
 
 }  // namespace gol::runner::cli

@@ -26,6 +26,13 @@ void add_table(CLI::App& app, Action& run);
 void add_import(CLI::App& app, Action& run);
 void add_serve(CLI::App& app, Action& run);
 
+// Which options a command was given (its App, set when it is added): those override the settings
+// of a tournament file or a replay.
+struct GivenOptions {
+    const CLI::App* command = nullptr;
+    bool set(const std::string& name) const { return command->count(name) > 0; }
+};
+
 // Options that name where bots and build products are.
 struct BotLocations {
     std::filesystem::path bots_dir = "bots";

@@ -125,14 +125,6 @@ void print_summary(std::ostream& out, const std::array<PreparedBot, 2>& bots, co
     }
 }
 
-// A seat whose replies put most of their cells off the board: valid moves that place nothing.
-void print_off_board(std::ostream& out, const std::string& name, const OffBoardWatch& watch, const GameConfig& config) {
-    if (!watch.moves()) return;
-    out << "  warning: " << name << " put most of a move's cells off the board in " << watch.moves() << " of its moves; "
-        << "the first, at tick " << watch.first_tick() << ": "
-        << off_board_text(*watch.first(), config.height, config.width) << "\n";
-}
-
 nlohmann::json duel_json(const std::array<std::string, 2>& names, const GameResult& r, const GameStats& stats,
                            const GameConfig& config, std::uint64_t seed) {
     using nlohmann::json;
@@ -140,11 +132,6 @@ nlohmann::json duel_json(const std::array<std::string, 2>& names, const GameResu
     j["winner"] = r.verdict.winner_seat == 0 ? json(nullptr) : json(names[r.verdict.winner_seat - 1]);
     j["reason"] = name(r.verdict.reason);
     j["generations"] = r.generations;
-    j["cells"] = json::object();
-    j["forfeits"] = json::object();
-    j["seats"] = json::object();
-    j["forfeit_reasons"] = json::object();
-    j["move_ms"] = json::object();
     for (int seat = 1; seat <= 2; ++seat) {
         const std::string& n = names[seat - 1];
         const SeatStats& s = stats.seat(seat);
@@ -196,8 +183,6 @@ int run_duel(const DuelOptions& o) {
     }
     std::array<OffBoardWatch, 2> watched = {OffBoardWatch(o.verbose ? static_cast<Mover&>(*traced_one) : one),
                                             OffBoardWatch(o.verbose ? static_cast<Mover&>(*traced_two) : two)};
-    Mover& seat1 = watched[0];
-    Mover& seat2 = watched[1];
     ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
     header.gol_seed = host.seed;
     header.startup_limit_ms = o.game.startup_limit_ms;
@@ -212,24 +197,27 @@ int run_duel(const DuelOptions& o) {
 
     PlayedGame game;
     try {
-        game = play_and_record(seat1, seat2, header, also, interrupt.token());
+        game = play_and_record(watched[0], watched[1], header, also, interrupt.token());
     } catch (const GameInterrupted&) {
         progress.reset();
         std::cerr << "duel: interrupted\n";
         return 128 + interrupt.signal();
     }
     progress.reset();
-    const GameResult& result = game.record.result;
-    const GameStats& stats = game.stats;
     const bool sandboxed = setup.sandbox() != nullptr;
     if (o.json) {
-        nlohmann::json j = duel_json(names, result, stats, o.game.config, seed);
+        nlohmann::json j = duel_json(names, game.record.result, game.stats, o.game.config, seed);
         for (int seat = 1; seat <= 2; ++seat) j["off_board_moves"][names[seat - 1]] = watched[seat - 1].moves();
         j["sandboxed"] = sandboxed;
         std::cout << json_text(j) << std::endl;
     } else {
         print_summary(std::cout, bots, game, o.game.config, seed);
-        for (int seat = 1; seat <= 2; ++seat) print_off_board(std::cout, names[seat - 1], watched[seat - 1], o.game.config);
+        // A seat whose replies put most of their cells off the board: valid moves that place nothing.
+        for (int seat = 1; seat <= 2; ++seat)
+            if (const OffBoardWatch& w = watched[seat - 1]; w.moves())
+                std::cout << "  warning: " << names[seat - 1] << " put most of a move's cells off the board in "
+                          << w.moves() << " of its moves; the first, at tick " << w.first_tick() << ": "
+                          << off_board_text(*w.first(), o.game.config.height, o.game.config.width) << "\n";
         std::cout << (sandboxed ? "Bots ran in the sandbox, as in a league (--no-sandbox to leave it)\n"
                                 : "Bots ran without the sandbox (--no-sandbox; a league runs them inside it)\n");
         if (sandboxed) std::cout << "Limits: " << setup.sandbox()->limits_line() << "\n";

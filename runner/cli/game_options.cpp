@@ -7,16 +7,20 @@
 
 namespace gol::runner::cli {
 
-void add_game_options(CLI::App& cmd, GameOptions& o) {
-    cmd.add_option("--width", o.config.width, "Board width, x_size")
+void add_board_options(CLI::App& cmd, GameConfig& config) {
+    cmd.add_option("--width", config.width, "Board width, x_size")
         ->check(CLI::Range(1, Board::max_side))
         ->capture_default_str();
-    cmd.add_option("--height", o.config.height, "Board height, y_size")
+    cmd.add_option("--height", config.height, "Board height, y_size")
         ->check(CLI::Range(1, Board::max_side))
         ->capture_default_str();
-    cmd.add_option("--generations", o.config.generations, "Generations in a game")
+    cmd.add_option("--generations", config.generations, "Generations in a game")
         ->check(CLI::Range(1, GameConfig::max_generations))
         ->capture_default_str();
+}
+
+void add_game_options(CLI::App& cmd, GameOptions& o) {
+    add_board_options(cmd, o.config);
     cmd.add_option("--time-limit", o.time_limit_ms, "Wall-clock limit per move, in milliseconds")
         ->check(CLI::Range(1, 600'000))
         ->capture_default_str();
@@ -72,14 +76,6 @@ void add_bot_locations(CLI::App& cmd, BotLocations& where) {
 
 namespace {
 
-std::string bubblewrap_or_throw() {
-    if (auto bwrap = Sandbox::find_bubblewrap()) return *bwrap;
-    throw UsageError("the sandbox needs bubblewrap, and it is not installed or cannot create its namespaces here (as "
-                     "an unprivileged user, when the runner is root): install it (apt-get install bubblewrap; "
-                     "scripts/setup does), or run the bots without it, which the runner does only when told to "
-                     "(--no-sandbox)");
-}
-
 // A root runner's sandboxed processes are another user, who must reach the work area.
 WorkArea work_area(bool sandboxed) {
     try {
@@ -92,16 +88,21 @@ WorkArea work_area(bool sandboxed) {
 }  // namespace
 
 PlaySetup::PlaySetup(bool sandboxed) : area_(work_area(sandboxed)) {
-    if (sandboxed) sandbox_.emplace(bubblewrap_or_throw(), area_);
+    if (!sandboxed) return;
+    const std::optional<std::string> bwrap = Sandbox::find_bubblewrap();
+    if (!bwrap)
+        throw UsageError("the sandbox needs bubblewrap, and it is not installed or cannot create its namespaces here (as "
+                         "an unprivileged user, when the runner is root): install it (apt-get install bubblewrap; "
+                         "scripts/setup does), or run the bots without it, which the runner does only when told to "
+                         "(--no-sandbox)");
+    sandbox_.emplace(*bwrap, area_);
 }
 
 PreparedBot load_bot(const std::string& name_or_path, const BotLocations& where, Sandbox* sandbox) {
-    BotSpec spec = find_bot(name_or_path, where.bots_dir);
-    BuildOptions build;
-    build.cache_dir = where.cache_dir.empty() ? default_cache_dir() : where.cache_dir;
-    build.interpreters = where.interpreters;
-    build.sandbox = sandbox;
-    return prepare_bot(spec, build);
+    const BuildOptions build{.cache_dir = where.cache_dir.empty() ? default_cache_dir() : where.cache_dir,
+                             .sandbox = sandbox,
+                             .interpreters = where.interpreters};
+    return prepare_bot(find_bot(name_or_path, where.bots_dir), build);
 }
 
 }  // namespace gol::runner::cli

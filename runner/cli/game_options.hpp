@@ -27,6 +27,8 @@ struct GameOptions {
     bool sandboxed() const;
 };
 
+// --width, --height, --generations; add_game_options adds them with the rest.
+void add_board_options(CLI::App& cmd, GameConfig& config);
 void add_game_options(CLI::App& cmd, GameOptions& options);
 // --time-bank SECONDS, of the commands that play whole games (duel, league): `config.time_bank_s`.
 CLI::Option* add_time_bank_option(CLI::App& cmd, GameConfig& config);

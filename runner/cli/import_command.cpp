@@ -121,13 +121,10 @@ int run_git_import(const ImportOptions& o, const std::vector<TournamentRepositor
                                                      : f.detail + "; keeps commit " + f.commit.substr(0, 12))
                   << "\n";
     }
-    std::cout << "import:";
-    const char* separator = " ";
-    for (GitStatus status : {GitStatus::imported, GitStatus::updated, GitStatus::unchanged, GitStatus::failed}) {
-        std::cout << separator << counts[status] << ' ' << name(status);
-        separator = ", ";
-    }
-    std::cout << "\n";
+    std::string line;
+    for (GitStatus status : {GitStatus::imported, GitStatus::updated, GitStatus::unchanged, GitStatus::failed})
+        line += (line.empty() ? " " : ", ") + std::to_string(counts[status]) + " " + std::string(name(status));
+    std::cout << "import:" << line << "\n";
     // One repository named on the command line: its failure is the command's. A tournament's: each
     // is its own row, the others are fetched, and the league warns of the failed ones.
     return !o.repositories && counts[GitStatus::failed] > 0 ? 1 : 0;
@@ -143,13 +140,9 @@ int run_import(ImportOptions o) {
     if (o.repositories && o.tournament.empty()) throw UsageError("--repositories fetches those a tournament file lists: give --tournament FILE");
     Tournament tournament;
     if (!o.tournament.empty()) {
-        try {
-            tournament = read_tournament(o.tournament);
-            // Where the league of that tournament finds its bots.
-            o.bots_dir = tournament.bots.value_or("bots");
-        } catch (const TournamentError& e) {
-            throw UsageError(e.what());
-        }
+        tournament = read_tournament(o.tournament);
+        // Where the league of that tournament finds its bots.
+        o.bots_dir = tournament.bots.value_or("bots");
     }
     if (std::error_code ec; std::filesystem::exists(o.bots_dir, ec) && !std::filesystem::is_directory(o.bots_dir, ec))
         throw UsageError("--bots " + terminal_line(o.bots_dir.string()) + ": not a folder");
@@ -181,16 +174,14 @@ int run_import(ImportOptions o) {
     std::cout << "import: " << count << (count == 1 ? " answer" : " answers") << " from " << answers.origin << " into "
               << terminal_line(o.bots_dir.string()) << (o.dry_run ? " (dry run: nothing is written)" : "") << "\n";
     print_table(plan);
-    std::cout << "import:";
-    const char* separator = " ";
+    std::string line;
     for (ImportStatus status : {ImportStatus::imported, ImportStatus::updated, ImportStatus::unchanged,
                                 ImportStatus::skipped, ImportStatus::deleted, ImportStatus::pruned}) {
         const auto n = std::count_if(plan.rows.begin(), plan.rows.end(), [&](const ImportRow& r) { return r.status == status; });
         if (n == 0 && (status == ImportStatus::deleted || status == ImportStatus::pruned)) continue;
-        std::cout << separator << n << ' ' << name(status);
-        separator = ", ";
+        line += (line.empty() ? " " : ", ") + std::to_string(n) + " " + std::string(name(status));
     }
-    std::cout << (o.dry_run ? " (dry run)" : "") << "\n";
+    std::cout << "import:" << line << (o.dry_run ? " (dry run)" : "") << "\n";
     return 0;
 }
 

@@ -29,7 +29,8 @@ namespace gol::runner::cli {
 
 namespace {
 
-struct LeagueArgs {
+// Its GivenOptions override the tournament file.
+struct LeagueArgs : GivenOptions {
     std::string bots_dir;
     std::string tournament;
     std::string results;
@@ -50,18 +51,7 @@ struct LeagueArgs {
     std::string rerun;     // --rerun: a game's key or a bot's name
     int until_separated = 0;  // --until-separated: the budget of added games
     std::string format = "text";
-    // Which options the user gave: they override the tournament file.
-    std::map<std::string, CLI::Option*> given;
-    bool set(const std::string& name) const { return given.at(name)->count() > 0; }
 };
-
-Tournament tournament_of(const std::string& file) {
-    try {
-        return read_tournament(file);
-    } catch (const TournamentError& e) {
-        throw UsageError(e.what());
-    }
-}
 
 // html is the leaderboard page of the store in `results_dir`, whose links expect that folder around it.
 std::string render(const LeagueTable& table, const std::string& format, const std::filesystem::path& results_dir) {
@@ -80,7 +70,7 @@ Resolved resolve(const LeagueArgs& a) {
     Resolved r;
     LeagueOptions& o = r.options;
     Tournament t;
-    if (!a.tournament.empty()) t = tournament_of(a.tournament);
+    if (!a.tournament.empty()) t = read_tournament(a.tournament);
     GameConfig& c = o.settings.config;
     c.width = a.set("--width") || !t.width ? a.game.config.width : *t.width;
     c.height = a.set("--height") || !t.height ? a.game.config.height : *t.height;
@@ -120,15 +110,7 @@ Resolved resolve(const LeagueArgs& a) {
 // to a league run, since other such runs may be storing games at the same time.
 int run_one_game(const LeagueOptions& o, const GameChoice& choice, bool quiet, ProcessRegistry& registry,
                  const InterruptWatcher& interrupt) {
-    OneGameOutcome outcome;
-    try {
-        outcome = play_league_game(o, choice, registry, interrupt.token(), stderr);
-    } catch (const GameChoiceError& e) {
-        throw UsageError(e.what());
-    } catch (const StoreError& e) {
-        std::cerr << "runner: error: " << e.what() << "\n";
-        return 1;
-    }
+    const OneGameOutcome outcome = play_league_game(o, choice, registry, interrupt.token(), stderr);
     const std::string game = "league: game " + std::to_string(outcome.game.index) + " of " +
                              std::to_string(outcome.total) + ", " + terminal_line(outcome.game.bots[0]) + " vs " +
                              terminal_line(outcome.game.bots[1]);
@@ -209,16 +191,9 @@ int run_league_command(const LeagueArgs& a) {
     o.settings.sandboxed = o.sandbox != nullptr;
     if (o.sandbox && !a.quiet && !a.plan) std::cerr << "league: limits: " << o.sandbox->limits_line() << "\n";
     if (a.plan) {
-        try {
-            const LeaguePlan plan = plan_league(o, stderr);
-            if (!a.quiet) std::cerr << plan_words(plan, o.jobs);
-            std::cout << plan_text(plan, resolved.format);
-        } catch (const GameChoiceError& e) {
-            throw UsageError(e.what());
-        } catch (const StoreError& e) {
-            std::cerr << "runner: error: " << e.what() << "\n";
-            return 1;
-        }
+        const LeaguePlan plan = plan_league(o, stderr);
+        if (!a.quiet) std::cerr << plan_words(plan, o.jobs);
+        std::cout << plan_text(plan, resolved.format);
         return 0;
     }
     LeaguePages pages(stderr, !choice);
@@ -226,15 +201,7 @@ int run_league_command(const LeagueArgs& a) {
     if (choice) return run_one_game(o, *choice, a.quiet, registry, interrupt);
     std::optional<LeagueProgressDisplay> progress;
     if (!a.quiet) o.progress = &progress.emplace(stderr);
-    LeagueOutcome outcome;
-    try {
-        outcome = run_league(o, registry, interrupt.token(), stderr);
-    } catch (const GameChoiceError& e) {
-        throw UsageError(e.what());
-    } catch (const StoreError& e) {
-        std::cerr << "runner: error: " << e.what() << "\n";
-        return 1;
-    }
+    const LeagueOutcome outcome = run_league(o, registry, interrupt.token(), stderr);
     if (outcome.interrupted) {
         std::cerr << "league: interrupted; " << outcome.stored << " of " << outcome.scheduled
                   << (o.settings.gauntlet.empty() ? "" : " gauntlet") << " games are stored, run the same command again"
@@ -259,7 +226,7 @@ int run_table_command(const TableArgs& a) {
     std::filesystem::path dir = a.results;
     std::string format = a.format;
     if (!a.tournament.empty()) {
-        const Tournament t = tournament_of(a.tournament);
+        const Tournament t = read_tournament(a.tournament);
         if (dir.empty()) dir = t.results_dir();
         if (!a.format_given->count() && t.format) format = *t.format;
     }
@@ -290,49 +257,45 @@ const auto kScorings = CLI::IsMember({"wins", "points", "half", "kd"});
 void add_league(CLI::App& app, Action& run) {
     auto a = std::make_shared<LeagueArgs>();
     CLI::App* cmd = app.add_subcommand("league", "Play every bot in a folder against every other");
-    a->given["DIR"] = cmd->add_option("DIR", a->bots_dir, "Folder of bots (default: bots, or the tournament's)");
-    a->given["--tournament"] = cmd->add_option("--tournament", a->tournament, "Tournament file with the settings");
+    a->command = cmd;
+    cmd->add_option("DIR", a->bots_dir, "Folder of bots (default: bots, or the tournament's)");
+    cmd->add_option("--tournament", a->tournament, "Tournament file with the settings");
     add_game_options(*cmd, a->game);
-    for (const char* n : {"--width", "--height", "--generations", "--time-limit", "--memory-limit", "--cpu-limit",
-                          "--startup-limit", "--time-mode"})
-        a->given[n] = cmd->get_option(n);
-    a->given["--time-bank"] = add_time_bank_option(*cmd, a->game.config);
-    a->given["--games-per-pair"] =
-        cmd->add_option("--games-per-pair", a->games_per_pair, "Games each pair plays, half in each seat order")
-            ->check(CLI::Range(2, 1000))
-            ->check(CLI::Validator([](std::string& v) { return std::stoi(v) % 2 ? "must be even" : ""; }, "EVEN"))
-            ->capture_default_str();
-    a->given["--scoring"] =
-        cmd->add_option("--scoring", a->scoring, "wins (2016), points 3/1/0, half 1/0.5/0, kd wins-losses")
-            ->check(kScorings)
-            ->capture_default_str();
-    a->given["--seed"] = cmd->add_option("--seed", a->seed, "League seed: games' seeds derive from it")->capture_default_str();
-    a->given["--jobs"] = cmd->add_option("-j,--jobs", a->jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
+    add_time_bank_option(*cmd, a->game.config);
+    cmd->add_option("--games-per-pair", a->games_per_pair, "Games each pair plays, half in each seat order")
+        ->check(CLI::Range(2, 1000))
+        ->check(CLI::Validator([](std::string& v) { return std::stoi(v) % 2 ? "must be even" : ""; }, "EVEN"))
+        ->capture_default_str();
+    cmd->add_option("--scoring", a->scoring, "wins (2016), points 3/1/0, half 1/0.5/0, kd wins-losses")
+        ->check(kScorings)
+        ->capture_default_str();
+    cmd->add_option("--seed", a->seed, "League seed: games' seeds derive from it")->capture_default_str();
+    cmd->add_option("-j,--jobs", a->jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
     cmd->add_option("--results", a->results, "Results store (default: the tournament's folder, or results/ beside DIR)");
     cmd->add_option("--cache", a->cache, "Build cache (default $XDG_CACHE_HOME/gol-runner or ~/.cache/gol-runner)");
-    a->given["--interpreter"] = add_interpreter_option(*cmd, a->interpreters);
-    a->given["--format"] = cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
+    add_interpreter_option(*cmd, a->interpreters);
+    cmd->add_option("--format", a->format, "Table format")->check(kFormats)->capture_default_str();
     cmd->add_flag("--quiet", a->quiet, "No progress: no live line, no line per game");
     CLI::Option* plan = cmd->add_flag(
         "--plan", a->plan, "Play nothing: list the games the store does not hold yet, a JSON object a line");
-    a->given["--game"] = cmd->add_option(
+    CLI::Option* game = cmd->add_option(
         "--game", a->one_game, "Play only this game of the schedule, by its index or key (as --plan lists it)");
-    plan->excludes(a->given["--game"]);
+    plan->excludes(game);
     cmd->add_option("--gauntlet", a->gauntlet, "Play only this bot's games, against every other bot")
         ->check(CLI::Validator([](std::string& v) { return v.empty() ? "must not be empty" : ""; }, "BOT"));
     CLI::Option* rerun = cmd->add_option(
         "--rerun", a->rerun, "Forget the stored results of this game (its key) or of every game of this bot, and play "
                              "them again with the rest of the league");
     rerun->check(CLI::Validator([](std::string& v) { return v.empty() ? "must not be empty" : ""; }, "KEY|BOT"));
-    rerun->excludes(plan)->excludes(a->given["--game"]);
-    a->given["--until-separated"] = cmd->add_option("--until-separated", a->until_separated,
+    rerun->excludes(plan)->excludes(game);
+    cmd->add_option("--until-separated", a->until_separated,
                     "After the schedule, add game pairs to adjacent bots whose order is uncertain (likelihood of "
                     "superiority between 5% and 95%) until none is, or BUDGET more games were played; a pair "
                     "whose bots, shown again boards of their games, make the same moves gets none")
         ->type_name("BUDGET")
         ->check(CLI::Range(2, 1000000))
         ->excludes(plan)
-        ->excludes(a->given["--game"]);
+        ->excludes(game);
     cmd->callback([a, &run] { run = [a] { return run_league_command(*a); }; });
 }
 

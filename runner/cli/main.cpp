@@ -1,6 +1,10 @@
 #include "runner/cli/command.hpp"
 
+#include "runner/arena/arena_keys.hpp"
+#include "runner/arena/arena_server.hpp"
 #include "runner/bots/bot.hpp"
+#include "runner/league/league.hpp"
+#include "runner/league/tournament.hpp"
 #include "runner/sandbox/launcher.hpp"
 #include "runner/sys/process.hpp"
 #include "runner/game/replay.hpp"
@@ -55,6 +59,11 @@ std::optional<std::string> mistake_message(CLI::App& app, int argc, char** argv)
     return std::nullopt;
 }
 
+template <typename... Errors>
+bool one_of(const std::exception& e) {
+    return (... || dynamic_cast<const Errors*>(&e));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,22 +103,20 @@ int main(int argc, char** argv) {
     }
     try {
         return run();
-    } catch (const cli::UsageError& e) {
-        std::cerr << "runner: error: " << e.what() << '\n';
-        return 2;
-    } catch (const BotError& e) {
-        std::cerr << "runner: error: " << e.what() << '\n';
-        return 2;
-    } catch (const ReplayError& e) {
-        std::cerr << "runner: error: " << e.what() << '\n';
-        return 2;
     } catch (const RunnerFault& e) {
         // A duel's or a check's: a league tells which games it could not play.
         std::cerr << "runner: error: stopped by a fault of the runner's, not of a bot (no result kept): " << e.what()
                   << '\n';
         return 1;
     } catch (const std::exception& e) {
-        std::cerr << "runner: internal error: " << e.what() << '\n';
+        // Bad input, from the command line or a file it names: exit status 2.
+        if (one_of<cli::UsageError, BotError, ReplayError, TournamentError, GameChoiceError, KeysError>(e)) {
+            std::cerr << "runner: error: " << e.what() << '\n';
+            return 2;
+        }
+        // A results store or an arena that cannot go on is no bug of the runner's.
+        std::cerr << (one_of<StoreError, ArenaError>(e) ? "runner: error: " : "runner: internal error: ") << e.what()
+                  << '\n';
         return 1;
     }
 }

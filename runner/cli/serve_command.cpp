@@ -9,63 +9,34 @@
 #include "runner/text/terminal_text.hpp"
 
 #include <iostream>
-#include <map>
 #include <memory>
 
 namespace gol::runner::cli {
 
 namespace {
 
-struct ServeArgs {
-    int port = -1;
-    std::string bind = "0.0.0.0";
-    std::string results;
+// Its GivenOptions override the tournament file.
+struct ServeArgs : GivenOptions {
+    ArenaOptions arena;  // what the flags set directly
     std::string tournament;
-    GameConfig config{1024, 1024, 10000};
-    int time_limit_ms = 1000;
-    int clock_s = 0;
-    int jobs = 1;
     int identify_ms = 10'000;
-    std::size_t max_waiting = 512;
-    std::size_t max_per_address = 32;
-    std::size_t max_names = 1000;
-    int names_per_address = 10;
-    int games_per_name = 600;
     double leaderboard_every_s = 10;
     std::string keys;
     std::string training;
     double training_after_s = 30;
     BotLocations where;
     bool no_sandbox = false;
-    std::map<std::string, CLI::Option*> given;
-    bool set(const std::string& name) const { return given.at(name)->count() > 0; }
 };
 
 int run_serve_command(const ServeArgs& a) {
-    ArenaOptions o;
-    o.bind = a.bind;
-    o.port = a.port;
-    o.jobs = a.jobs;
+    ArenaOptions o = a.arena;
     o.identify_within = std::chrono::milliseconds(a.identify_ms);
-    o.max_waiting = a.max_waiting;
-    o.max_per_address = a.max_per_address;
-    o.max_names = a.max_names;
-    o.names_per_address = a.names_per_address;
-    o.games_per_name = a.games_per_name;
     o.leaderboard_every = std::chrono::milliseconds(static_cast<long long>(a.leaderboard_every_s * 1000));
-    o.results_dir = a.results;
-    o.settings.config = a.config;
-    o.settings.time_limit_ms = a.time_limit_ms;
     // Clients run on their own machines: the runner limits neither their memory nor their CPU.
     o.settings.memory_limit_mb = 0;
     o.settings.sandboxed = false;
     if (!a.tournament.empty()) {
-        Tournament t;
-        try {
-            t = read_tournament(a.tournament);
-        } catch (const TournamentError& e) {
-            throw UsageError(e.what());
-        }
+        const Tournament t = read_tournament(a.tournament);
         o.results_dir = t.results_dir();
         GameConfig& c = o.settings.config;
         if (!a.set("--width") && t.width) c.width = *t.width;
@@ -73,17 +44,8 @@ int run_serve_command(const ServeArgs& a) {
         if (!a.set("--generations") && t.generations) c.generations = *t.generations;
         if (!a.set("--time-limit") && t.time_limit_ms) o.settings.time_limit_ms = *t.time_limit_ms;
     }
-    // The 2014 end: clock time. --generations still bounds the game, so that a pair that answers
-    // at once cannot make a record without end (docs/arena.md, "Limits").
-    if (a.clock_s > 0) o.settings.config.clock_s = a.clock_s;
     if (o.results_dir.empty()) throw UsageError("say where the arena keeps its games: --results DIR or --tournament FILE");
-    if (!a.keys.empty()) {
-        try {
-            o.keys = read_keys(a.keys);
-        } catch (const KeysError& e) {
-            throw UsageError(e.what());
-        }
-    }
+    if (!a.keys.empty()) o.keys = read_keys(a.keys);
     // Not live: the arena makes the leaderboard at most every --leaderboard-every, off its serving thread.
     LeaguePages pages(stderr, false);
     o.observer = &pages;
@@ -104,17 +66,9 @@ int run_serve_command(const ServeArgs& a) {
                                    std::chrono::milliseconds(static_cast<long long>(a.training_after_s * 1000))};
     }
     InterruptWatcher interrupt(registry);
-    try {
-        Arena arena(std::move(o), stderr);
-        std::cerr << "arena: listening on " << terminal_line(a.bind) << " port " << arena.port() << std::endl;
-        arena.serve(interrupt.token());
-    } catch (const ArenaError& e) {
-        std::cerr << "runner: error: " << e.what() << "\n";
-        return 1;
-    } catch (const StoreError& e) {
-        std::cerr << "runner: error: " << e.what() << "\n";
-        return 1;
-    }
+    Arena arena(std::move(o), stderr);
+    std::cerr << "arena: listening on " << terminal_line(a.arena.bind) << " port " << arena.port() << std::endl;
+    arena.serve(interrupt.token());
     std::cerr << "arena: stopped\n";
     return interrupt.signal() ? 128 + interrupt.signal() : 0;
 }
@@ -123,47 +77,42 @@ int run_serve_command(const ServeArgs& a) {
 
 void add_serve(CLI::App& app, Action& run) {
     auto a = std::make_shared<ServeArgs>();
+    ArenaOptions& o = a->arena;
+    o.settings.config = {1024, 1024, 10000};
     CLI::App* cmd = app.add_subcommand("serve", "The 2014 arena: play clients that connect over TCP (docs/arena.md)");
-    cmd->add_option("--port", a->port, "TCP port to listen on (0: any free one, printed)")
+    a->command = cmd;
+    cmd->add_option("--port", o.port, "TCP port to listen on (0: any free one, printed)")
         ->required()
         ->check(CLI::Range(0, 65535));
-    cmd->add_option("--bind", a->bind, "Address to listen on")->capture_default_str();
-    CLI::Option* results = cmd->add_option("--results", a->results, "Results store the arena's games go to");
+    cmd->add_option("--bind", o.bind, "Address to listen on")->capture_default_str();
+    CLI::Option* results = cmd->add_option("--results", o.results_dir, "Results store the arena's games go to");
     cmd->add_option("--tournament", a->tournament, "Tournament file: its results folder and settings")->excludes(results);
-    a->given["--width"] = cmd->add_option("--width", a->config.width, "Board width")
-                              ->check(CLI::Range(1, Board::max_side))
-                              ->capture_default_str();
-    a->given["--height"] = cmd->add_option("--height", a->config.height, "Board height")
-                               ->check(CLI::Range(1, Board::max_side))
-                               ->capture_default_str();
-    a->given["--generations"] = cmd->add_option("--generations", a->config.generations, "Generations in a game")
-                                    ->check(CLI::Range(1, GameConfig::max_generations))
-                                    ->capture_default_str();
-    cmd->add_option("--clock", a->clock_s,
+    add_board_options(*cmd, o.settings.config);
+    // --generations still bounds the game: a pair that answers at once makes no record without end.
+    cmd->add_option("--clock", o.settings.config.clock_s,
                     "Seconds of clock time a game lasts, the 2014 end (300 then); --generations still ends it first if reached")
         ->check(CLI::Range(1, 86400));
-    a->given["--time-limit"] =
-        cmd->add_option("--time-limit", a->time_limit_ms, "Milliseconds a client has to answer T with M")
-            ->check(CLI::Range(1, 600'000))
-            ->capture_default_str();
-    cmd->add_option("-j,--jobs", a->jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
+    cmd->add_option("--time-limit", o.settings.time_limit_ms, "Milliseconds a client has to answer T with M")
+        ->check(CLI::Range(1, 600'000))
+        ->capture_default_str();
+    cmd->add_option("-j,--jobs", o.jobs, "Games at once")->check(CLI::Range(1, 256))->capture_default_str();
     cmd->add_option("--identify-time", a->identify_ms, "Milliseconds a new connection has to send its whole I")
         ->check(CLI::Range(1, 600'000))
         ->capture_default_str();
-    cmd->add_option("--max-waiting", a->max_waiting,
+    cmd->add_option("--max-waiting", o.max_waiting,
                     "Connections identifying or waiting at once; when full, an identifying one makes room")
         ->check(CLI::Range(2, 65536))
         ->capture_default_str();
-    cmd->add_option("--max-per-address", a->max_per_address, "Connections identifying or waiting at once from one address")
+    cmd->add_option("--max-per-address", o.max_per_address, "Connections identifying or waiting at once from one address")
         ->check(CLI::Range(1, 65536))
         ->capture_default_str();
-    cmd->add_option("--max-names", a->max_names, "Names the arena lists; a new name beyond is refused")
+    cmd->add_option("--max-names", o.max_names, "Names the arena lists; a new name beyond is refused")
         ->check(CLI::Range(2, 1'000'000))
         ->capture_default_str();
-    cmd->add_option("--names-per-address", a->names_per_address, "New names one address may bring to play in an hour")
+    cmd->add_option("--names-per-address", o.names_per_address, "New names one address may bring to play in an hour")
         ->check(CLI::Range(1, 1'000'000))
         ->capture_default_str();
-    cmd->add_option("--games-per-name", a->games_per_name, "Games a name may begin in an hour")
+    cmd->add_option("--games-per-name", o.games_per_name, "Games a name may begin in an hour")
         ->check(CLI::Range(1, 1'000'000))
         ->capture_default_str();
     cmd->add_option("--leaderboard-every", a->leaderboard_every_s, "Seconds between rebuilds of the leaderboard page at most")

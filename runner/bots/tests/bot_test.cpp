@@ -64,17 +64,17 @@ TEST_CASE("manifest: run, build, name, protocol and warm are read, relative prog
 TEST_CASE("manifest: every mistake names the field") {
     CHECK(contains(manifest_error("{"), "invalid JSON"));
     CHECK(contains(manifest_error(R"({"run": ["x"], "name": -368934809474e51615})"), "invalid JSON"));  // found by fuzz-config
-    CHECK(contains(manifest_error("[]"), "must be a JSON object"));
+    CHECK(contains(manifest_error("[]"), "must be a JSON object with a \"run\" field"));
     CHECK(contains(manifest_error("{}"), "missing \"run\""));
-    CHECK(contains(manifest_error(R"({"run": "python3 bot.py"})"), "\"run\" must be a non-empty array"));
-    CHECK(contains(manifest_error(R"({"run": []})"), "\"run\" must be a non-empty array"));
-    CHECK(contains(manifest_error(R"({"run": [1]})"), "\"run\" must be a non-empty array"));
+    CHECK(contains(manifest_error(R"({"run": "python3 bot.py"})"), "\"run\" is \"python3 bot.py\", not a non-empty array"));
+    CHECK(contains(manifest_error(R"({"run": []})"), "\"run\" is [], not a non-empty array"));
+    CHECK(contains(manifest_error(R"({"run": [1]})"), "\"run\" is [1], not a non-empty array"));
     CHECK(contains(manifest_error(R"({"run": ["x"], "runn": 1})"), "unknown key \"runn\""));
-    CHECK(contains(manifest_error(R"({"run": ["x"], "build": ["make"]})"), "\"build\" must be a string"));
-    CHECK(contains(manifest_error(R"({"run": ["x"], "name": ""})"), "\"name\" must be"));
-    CHECK(contains(manifest_error(R"({"run": ["x"], "protocol": "tcp"})"), "\"protocol\" must be"));
-    CHECK(contains(manifest_error(R"({"run": ["x"], "warm": 3})"), "\"warm\" must be true or false"));
-    CHECK(contains(manifest_error(R"({"run": ["x"], "warm": "false"})"), "\"warm\" must be true or false"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "build": ["make"]})"), "\"build\" is [\"make\"], not a string (a shell command)"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "name": ""})"), "\"name\" is \"\", not a non-empty string of at most 64 characters"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "protocol": "tcp"})"), "\"protocol\" is \"tcp\", not \"argv\", \"stdin\", \"persistent\" or \"tlv\""));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "warm": 3})"), "\"warm\" is 3, not true or false (false: a new interpreter per move)"));
+    CHECK(contains(manifest_error(R"({"run": ["x"], "warm": "false"})"), "\"warm\" is \"false\", not true or false"));
     CHECK(contains(manifest_error(R"({"run": ["x"], "cold": true})"), "allowed: run, build, name, protocol, warm"));
 }
 

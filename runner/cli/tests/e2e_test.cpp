@@ -474,7 +474,7 @@ TEST_CASE("e2e: a bot.json's \"warm\" is true or false, and anything else is ref
     r = f.runner({"duel", "odd_block", "idle", "--bots", f.bots.string(), "--cache", f.cache.string()});
     CHECK(r.exit_status == 2);
     CHECK(contains(r.err, "odd_block/bot.json"));
-    CHECK(contains(r.err, "\"warm\" must be true or false"));
+    CHECK(contains(r.err, "\"warm\" is 3, not true or false"));
 }
 
 TEST_CASE("e2e: an unknown command or flag is named, with the close one it may have meant") {

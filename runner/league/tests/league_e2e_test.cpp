@@ -319,7 +319,7 @@ TEST_CASE("league e2e: unusable bots are excluded with their reasons, the rest p
     // Each reason names its bot once: the line's name, not the bot's path or name again.
     std::string all;
     for (const json& e : t["excluded"]) all += e["bot"].get<std::string>() + ": " + e["reason"].get<std::string>() + "\n";
-    CHECK(all.find("broken: bot.json: \"run\" must be a non-empty array") != std::string::npos);
+    CHECK(all.find("broken: bot.json: \"run\" is \"not a list\", not a non-empty array") != std::string::npos);
     CHECK(all.find("notes.dat: cannot tell how to run") != std::string::npos);
     CHECK(all.find("fails: compiling fails.c failed") != std::string::npos);
     CHECK(all.find("ghost: no-such-interpreter is not installed") != std::string::npos);

@@ -83,6 +83,6 @@ TEST_CASE("league time bank e2e: a bad time_bank_s is refused by name, before an
     std::ofstream(f.cup) << R"({"bots": "bots", "time_bank_s": "60"})";
     RunOutcome r = f.league();
     CHECK(r.exit_status == 2);
-    CHECK(contains(r.err, "cup.json: \"time_bank_s\" must be an integer from 0 to 1000000"));
+    CHECK(contains(r.err, "cup.json: \"time_bank_s\" is \"60\", not an integer from 0 to 1000000"));
     CHECK_FALSE(fs::exists(f.bots / "bank_moves.txt"));
 }

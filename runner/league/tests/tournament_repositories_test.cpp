@@ -35,12 +35,12 @@ TEST_CASE("tournament: repositories with their names, URLs and branches (main by
 
 TEST_CASE("tournament: a bad repository is refused, naming its place, the key and why") {
     CHECK(error(R"({"repositories": {"name": "a"}})") ==
-          R"(cup/t.json: "repositories" must be a list of {"name": ..., "url": ..., "branch": ...})");
+          R"(cup/t.json: "repositories" is {"name":"a"}, not a list of {"name": ..., "url": ..., "branch": ...})");
     CHECK(error(R"({"repositories": ["https://x/a.git"]})") ==
-          R"(cup/t.json: "repositories"[0] must be an object {"name": ..., "url": ..., "branch": ...})");
+          R"(cup/t.json: "repositories"[0] is "https://x/a.git", not an object {"name": ..., "url": ..., "branch": ...})");
     CHECK(error(R"({"repositories": [{"name": "a", "url": "https://x/a", "ref": "main"}]})") ==
           R"(cup/t.json: "repositories"[0]: unknown key "ref" (allowed: name, url, branch))");
-    CHECK(error(R"({"repositories": [{"name": "a", "url": 3}]})") == R"(cup/t.json: "repositories"[0]: "url" must be a string)");
+    CHECK(error(R"({"repositories": [{"name": "a", "url": 3}]})") == R"(cup/t.json: "repositories"[0]: "url" is 3, not a string)");
     CHECK(error(R"({"repositories": [{"name": "a", "url": "ext::sh -c touch% /tmp/x"}]})") ==
           R"(cup/t.json: "repositories"[0]: "url": a transport helper ("ext::"): git would run a program; only https://, git:// and ssh:// are fetched)");
     CHECK(error(R"({"repositories": [{"name": "a", "url": "http://x/a"}]})") ==
