@@ -257,8 +257,7 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
                           {"reused", t.reused}};
             j["game_list"] = nlohmann::json::array();
             for (const GameRecord& g : t.games) j["game_list"].push_back(game_json(g));
-            j["excluded"] = nlohmann::json::array();
-            for (const ExcludedBot& e : t.excluded) j["excluded"].push_back({{"bot", e.bot}, {"reason", e.reason}});
+            j["excluded"] = t.excluded;
             // Only a league with bots from git repositories: the commit each plays, and its warning.
             if (!t.repositories.empty()) j["repositories"] = t.repositories;
             j["scoring"] = name(t.scoring);
