@@ -100,6 +100,14 @@ void add_rounds(const fs::path& dir, const std::string& id, StoredIndex& index) 
     }
 }
 
+// Removes `file`: true when it was there. Throws StoreError.
+bool remove_file(const fs::path& file) {
+    std::error_code ec;
+    if (fs::remove(file, ec)) return true;
+    if (ec) throw StoreError(file.string() + ": cannot be removed: " + ec.message());
+    return false;
+}
+
 }  // namespace
 
 ResultsStore::ResultsStore(fs::path dir, StoreUse use) : dir_(std::move(dir)) {
@@ -160,21 +168,12 @@ void ResultsStore::save_repeat(const RepeatCheck& c) {
     write_file_atomically(repeat_path(c.hash), json_text(j, 2) + "\n");
 }
 
-bool ResultsStore::forget_repeat(const std::string& hash) {
-    std::error_code ec;
-    const fs::path file = repeat_path(hash);
-    if (fs::remove(file, ec)) return true;
-    if (ec) throw StoreError(file.string() + ": cannot be removed: " + ec.message());
-    return false;
-}
+bool ResultsStore::forget_repeat(const std::string& hash) { return remove_file(repeat_path(hash)); }
 
 std::vector<fs::path> ResultsStore::forget(const std::string& key) {
     std::vector<fs::path> removed;
-    for (const fs::path& file : {record_path(key), replay_path(key), log_path(key), viewer_path(key)}) {
-        std::error_code ec;
-        if (fs::remove(file, ec)) removed.push_back(file);
-        else if (ec) throw StoreError(file.string() + ": cannot be removed: " + ec.message());
-    }
+    for (const fs::path& file : {record_path(key), replay_path(key), log_path(key), viewer_path(key)})
+        if (remove_file(file)) removed.push_back(file);
     return removed;
 }
 
