@@ -50,9 +50,7 @@ std::optional<GameRecord> load_record(const fs::path& dir, const ScheduledGame& 
         std::optional<std::string> text = read_store_file(dir / name, kRecordCap);
         if (!text) return std::nullopt;
         return read_record(*text, game);
-    } catch (const StoreError& e) {
-        throw StoreError(name + ": " + e.what());
-    } catch (const RecordError& e) {
+    } catch (const std::runtime_error& e) {  // StoreError, RecordError
         throw StoreError(name + ": " + e.what());
     }
 }

@@ -151,9 +151,7 @@
     if (canvas.width !== width || canvas.height !== height) {
       canvas.width = width;
       canvas.height = height;
-      return true;
     }
-    return false;
   }
 
   // The visible cells at one pixel a cell, drawn scaled without smoothing. Zoomed out below a
