@@ -44,10 +44,11 @@ std::optional<double> mean_ms(std::chrono::microseconds total, int n) {
     return std::chrono::duration<double, std::milli>(total).count() / n;
 }
 
-std::string one_decimal(std::optional<double> v) {
-    if (!v) return "-";
+// `v` printed with `format`, or `none` when there is none (a CSV cell is empty, a table's "-").
+std::string number(std::optional<double> v, const char* format, const char* none = "") {
+    if (!v) return none;
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", *v);
+    std::snprintf(buf, sizeof buf, format, *v);
     return buf;
 }
 
@@ -77,19 +78,11 @@ nlohmann::json game_json(const GameRecord& g) {
             {"duration_s", g.when ? nlohmann::json(static_cast<double>(g.when->duration.count()) / 1000) : nlohmann::json()}};
 }
 
-// A number for CSV, empty when there is none.
-std::string csv_number(std::optional<double> v, const char* format) {
-    if (!v) return "";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, format, *v);
-    return buf;
-}
-
 // The time columns of a CSV row, empty for none.
 std::string csv_time(const std::optional<MoveTiming>& t) {
     if (!t) return ",,,,";
-    return csv_number(mean_ms(t->wall_total, t->moves), "%.3f") + "," + csv_number(ms(t->wall_max), "%.3f") + "," +
-           csv_number(mean_ms(t->cpu_total, t->cpu_moves), "%.3f") + "," + std::to_string(t->timeouts) + "," +
+    return number(mean_ms(t->wall_total, t->moves), "%.3f") + "," + number(ms(t->wall_max), "%.3f") + "," +
+           number(mean_ms(t->cpu_total, t->cpu_moves), "%.3f") + "," + std::to_string(t->timeouts) + "," +
            std::to_string(t->near_timeouts);
 }
 
@@ -137,18 +130,7 @@ std::string text_crosstable(const LeagueTable& t) {
 }
 
 // Points with a decimal only when they have one (half-point scoring).
-std::string format_points(double v) {
-    char buf[32];
-    if (v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
-    else std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
-}
-
-std::string format_mean_cells(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
-}
+std::string format_points(double v) { return number(v, v == std::floor(v) ? "%.0f" : "%.1f"); }
 
 // A rating as signed whole Elo points ("+147", "-32", "0").
 std::string format_elo(std::optional<double> elo) {
@@ -208,9 +190,9 @@ std::vector<std::string> standing_cells(const Standing& s) {
     return {std::to_string(s.rank), s.bot, std::to_string(s.played), played(std::to_string(s.wins)),
             played(std::to_string(s.draws)), played(std::to_string(s.losses)), played(format_points(s.points)),
             format_elo(s.elo), s.elo ? std::to_string(std::lround(s.elo_interval)) : "-", format_los(s.los_next),
-            played(std::to_string(s.forfeits)), played(format_mean_cells(s.mean_cells)),
-            t ? one_decimal(mean_ms(t->wall_total, t->moves)) : "-", t ? one_decimal(ms(t->wall_max)) : "-",
-            t ? one_decimal(mean_ms(t->cpu_total, t->cpu_moves)) : "-",
+            played(std::to_string(s.forfeits)), played(number(s.mean_cells, "%.1f")),
+            t ? number(mean_ms(t->wall_total, t->moves), "%.1f", "-") : "-", t ? number(ms(t->wall_max), "%.1f") : "-",
+            t ? number(mean_ms(t->cpu_total, t->cpu_moves), "%.1f", "-") : "-",
             t ? std::to_string(t->timeouts) + "/" + std::to_string(t->near_timeouts) : "-"};
 }
 
@@ -276,9 +258,9 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
                 out += std::to_string(s.rank) + "," + csv_text(s.bot) + "," + std::to_string(s.played) + "," +
                        std::to_string(s.wins) + "," + std::to_string(s.draws) + "," + std::to_string(s.losses) + "," +
                        format_points(s.points) + "," + std::to_string(s.forfeits) + "," +
-                       format_mean_cells(s.mean_cells) + "," + sandboxed + ",," + csv_number(s.elo, "%.1f") + "," +
-                       csv_number(s.elo ? std::optional(s.elo_interval) : std::nullopt, "%.1f") + "," +
-                       csv_number(s.los_next, "%.4f") + "," + csv_time(s.timing) + "\n";
+                       number(s.mean_cells, "%.1f") + "," + sandboxed + ",," + number(s.elo, "%.1f") + "," +
+                       number(s.elo ? std::optional(s.elo_interval) : std::nullopt, "%.1f") + "," +
+                       number(s.los_next, "%.4f") + "," + csv_time(s.timing) + "\n";
             for (const ExcludedBot& e : t.excluded)
                 out += "," + csv_text(e.bot) + ",,,,,,,," + sandboxed + "," + csv_text(e.reason) + ",,,,,,,,\n";
             return out;
