@@ -38,12 +38,10 @@ struct Roster {
 // A bot's path as the index keeps it: the same however the bots folder was named.
 std::string index_path(const fs::path& p) { return fs::absolute(p).lexically_normal().string(); }
 
-// The index's record of which bot held each name, or none: a new store, or an index written
-// before paths were kept.
-std::map<std::string, std::string> previous_paths(const fs::path& results_dir, std::FILE* log) {
+// The store's index as the league is prepared, or none: a new store, or one that cannot be read.
+std::optional<StoredIndex> index_found(const fs::path& results_dir, std::FILE* log) {
     try {
-        const std::optional<StoredIndex> index = find_index(results_dir);
-        return index ? index->paths : std::map<std::string, std::string>{};
+        return find_index(results_dir);
     } catch (const StoreError& e) {
         std::fprintf(log, "league: %s; taking no bot's name as held before\n", terminal_line(e.what()).c_str());
         return {};
@@ -148,9 +146,10 @@ void warn_of_unfetched(const std::map<std::string, RepositoryState>& states, con
               [](const RepositoryBot& a, const RepositoryBot& b) { return a.bot < b.bot; });
 }
 
-Roster build_roster(const LeagueOptions& o, std::FILE* log) {
+// `paths`: the index's record of which bot held each name (none in an index written before paths were kept).
+Roster build_roster(const LeagueOptions& o, std::map<std::string, std::string> paths, std::FILE* log) {
     Roster roster;
-    roster.paths = previous_paths(o.results_dir, log);
+    roster.paths = std::move(paths);
     const std::vector<Discovered> found = discover_bots(o.bots_dir);
     std::map<std::string, std::vector<fs::path>> claimants;  // by name
     for (const Discovered& d : found)
@@ -297,6 +296,7 @@ struct League {
     Roster roster;
     std::vector<ScheduledBot> names;
     std::vector<ScheduledGame> schedule;
+    std::optional<StoredIndex> found;  // index_found()
 };
 
 // Why `name` is not a bot of the league, for an option that names one.
@@ -314,7 +314,8 @@ std::string not_a_bot(const Roster& roster, const std::string& option, const std
 }
 
 League prepare_league(const LeagueOptions& o, std::FILE* log) {
-    League l{build_roster(o, log), {}, {}};
+    std::optional<StoredIndex> found = index_found(o.results_dir, log);
+    League l{build_roster(o, found ? found->paths : std::map<std::string, std::string>{}, log), {}, {}, std::move(found)};
     // Checked before the results store is made: a league of one bot or none plays no game. Why
     // each other bot was excluded is on `log` just above.
     if (const std::size_t usable = l.roster.bots.size(); usable < 2) {
@@ -373,19 +374,12 @@ MoveLimits league_limits(const LeagueSettings& s) {
     return move_limits(s.time_limit_ms, s.memory_limit_mb, s.cpu_limit_s, s.startup_limit_ms, s.cpu_time);
 }
 
-// The game's log, and each generation told on to whoever follows the league's progress.
-class GameWatch : public GameObserver {
-public:
-    GameWatch(GameObserver& log, std::function<void(int)> generation) : log_(log), generation_(std::move(generation)) {}
-    void on_move(int tick, int seat, const MoveReport& move) override { log_.on_move(tick, seat, move); }
-    void on_generation(int generation, std::int64_t cells1, std::int64_t cells2) override {
-        log_.on_generation(generation, cells1, cells2);
-        if (generation_) generation_(generation);
+// Each generation told on to whoever follows the league's progress.
+struct GenerationWatch : GameObserver {
+    std::function<void(int)> told;
+    void on_generation(int generation, std::int64_t, std::int64_t) override {
+        if (told) told(generation);
     }
-
-private:
-    GameObserver& log_;
-    std::function<void(int)> generation_;
 };
 
 // Plays `g` and stores it, telling `observer`, and `generation` (when set) of each generation
@@ -405,7 +399,9 @@ GameRecord play_and_store(const LeagueOptions& o, const League& l, const Schedul
     header.cpu_time = o.settings.cpu_time;
     std::ostringstream log_text;
     GameLog game_log(log_text, header.bots);
-    GameWatch watch(game_log, std::move(generation));
+    GenerationWatch generations;
+    generations.told = std::move(generation);
+    Observers watch({&game_log, &generations});
     const PlayedGame game = play_and_record(one, two, header, watch, stop);
     GameRecord record = make_record(g, game.record.result, game.stats);
     for (int seat = 0; seat < 2; ++seat)
@@ -464,14 +460,8 @@ std::optional<RepeatCheck> ask_again(const LeagueOptions& o, const League& l, Pr
 // A run of one game needs the schedule its plan (league.json, when the store has one) was made
 // from: the same index on another machine, with a bot excluded there, would be another game.
 void check_plan(const LeagueOptions& o, const League& l) {
-    const fs::path& results_dir = o.results_dir;
-    std::optional<StoredIndex> plan;
-    try {
-        plan = find_index(results_dir);
-    } catch (const StoreError&) {
-        return;  // build_roster has said so; a league run will write a new one
-    }
-    if (!plan) return;
+    const std::optional<StoredIndex>& plan = l.found;
+    if (!plan) return;  // a league run will write one
     std::vector<std::string> keys;
     try {
         // Games added by --until-separated follow the schedule's in the plan.
@@ -484,7 +474,7 @@ void check_plan(const LeagueOptions& o, const League& l) {
     for (const ScheduledBot& b : plan->bots)
         for (const ExcludedBot& e : l.roster.excluded)
             if (e.bot == b.name) why += "; " + e.bot + " is excluded here: " + e.reason;
-    throw GameChoiceError(index_file(results_dir).string() +
+    throw GameChoiceError(index_file(o.results_dir).string() +
                           " plans other games than this run schedules (a bot, a setting or the bots folder "
                           "differs)" + why + "; run the league with --plan again");
 }

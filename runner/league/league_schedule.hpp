@@ -3,6 +3,8 @@
 
 #include "runner/game/game_loop.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -29,6 +31,8 @@ struct ScheduledBot {
     std::string name;
     std::string hash;
 };
+// As league.json and its rounds file keep it.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ScheduledBot, name, hash)
 
 // Everything that decides one game's result. A game's key is the SHA-256 of exactly these, and
 // a stored result names them, so it can be checked against the game it is loaded for.

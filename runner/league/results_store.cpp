@@ -2,6 +2,7 @@
 #include "runner/text/json_text.hpp"
 
 #include "runner/sys/atomic_file.hpp"
+#include "runner/sys/small_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -25,42 +26,20 @@ namespace {
 constexpr std::size_t kRecordCap = std::size_t{1} << 20;
 constexpr std::size_t kIndexCap = std::size_t{256} << 20;
 
-// A store file's bytes, or none when it does not exist. Opened without following a symlink or
-// blocking on a fifo, and read only if it is a regular file no larger than `cap`: a planted
-// link to /proc or a fifo must not hang the runner.
+// A store file's bytes, or none when it does not exist. Read as a small file (small_file.hpp):
+// a planted link to /proc or a fifo must not hang the runner.
 std::optional<std::string> read_store_file(const fs::path& file, std::size_t cap) {
-    UniqueFd fd(::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
-    if (!fd) {
-        if (errno == ENOENT) return std::nullopt;
-        throw StoreError(errno == ELOOP ? "it is a symlink" : std::strerror(errno));
+    std::error_code ignored;  // a file that cannot be looked at is read, to say why
+    if (fs::symlink_status(file, ignored).type() == fs::file_type::not_found) return std::nullopt;
+    try {
+        return read_small_file(file, cap);
+    } catch (const SmallFileError& e) {
+        throw StoreError(std::string("it ") + e.what());
     }
-    struct stat st {};
-    if (::fstat(fd.get(), &st) != 0) throw StoreError(std::strerror(errno));
-    if (!S_ISREG(st.st_mode)) throw StoreError("it is not a regular file");
-    if (static_cast<std::uint64_t>(st.st_size) > cap)
-        throw StoreError("it is larger than " + std::to_string(cap >> 20) + " MiB");
-    // One byte more than its size, to notice a file that is not what its size says.
-    std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
-    std::size_t got = 0;
-    while (got < text.size()) {
-        const ssize_t n = ::read(fd.get(), text.data() + got, text.size() - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) throw StoreError(std::strerror(errno));
-        if (n == 0) break;
-        got += static_cast<std::size_t>(n);
-    }
-    if (got != static_cast<std::size_t>(st.st_size)) throw StoreError("it changed while being read");
-    text.resize(got);
-    return text;
 }
 
-// An integer setting; a float or a number out of int's range is an error, not a conversion.
-int int_setting(const json& s, const char* key) {
-    const json& v = s.at(key);
-    if (!v.is_number_integer() || v < INT_MIN || v > INT_MAX)
-        throw StoreError(std::string("\"") + key + "\" is not an integer");
-    return v.get<int>();
-}
+// An integer setting, read as strictly as a record's fields (json_fields.hpp).
+int int_setting(const json& s, const char* key) { return static_cast<int>(integer(field(s, key), key, INT_MIN, INT_MAX)); }
 
 // The record stored for `game`, or none. Throws StoreError when one is stored but does not hold
 // for the game, or cannot be read.
@@ -71,9 +50,7 @@ std::optional<GameRecord> load_record(const fs::path& dir, const ScheduledGame& 
         std::optional<std::string> text = read_store_file(dir / name, kRecordCap);
         if (!text) return std::nullopt;
         return read_record(*text, game);
-    } catch (const StoreError& e) {
-        throw StoreError(name + ": " + e.what());
-    } catch (const RecordError& e) {
+    } catch (const std::runtime_error& e) {  // StoreError, RecordError
         throw StoreError(name + ": " + e.what());
     }
 }
@@ -112,14 +89,21 @@ void add_rounds(const fs::path& dir, const std::string& id, StoredIndex& index) 
                 if (j.at("index") != id) return;  // the rounds of an index written before this one
                 continue;
             }
-            for (const json& b : j.at("bots"))
-                index.bots.push_back({b.at("name").get<std::string>(), b.at("hash").get<std::string>()});
+            for (const ScheduledBot& b : j.at("bots").get<std::vector<ScheduledBot>>()) index.bots.push_back(b);
             index.added.push_back(j.at("pair").get<AddedPair>());
             for (const std::string& key : j.at("games").get<std::array<std::string, 2>>()) index.keys.push_back(key);
         } catch (const json::exception& e) {
             throw StoreError(file.string() + ": line " + std::to_string(line) + ": " + e.what());
         }
     }
+}
+
+// Removes `file`: true when it was there. Throws StoreError.
+bool remove_file(const fs::path& file) {
+    std::error_code ec;
+    if (fs::remove(file, ec)) return true;
+    if (ec) throw StoreError(file.string() + ": cannot be removed: " + ec.message());
+    return false;
 }
 
 }  // namespace
@@ -167,9 +151,7 @@ std::optional<RepeatCheck> ResultsStore::load_repeat(const std::string& hash) co
         if (!text) return std::nullopt;
         const json j = json::parse(*text);
         if (j.at("format") != "gol-repeat-check" || j.at("version") != 1 || j.at("hash") != hash) return std::nullopt;
-        RepeatCheck c{j.at("bot").get<std::string>(), hash, j.at("game").get<std::string>(), j.at("seat").get<int>(),
-                      j.at("ticks").get<int>(), j.at("repeats").get<bool>(), j.at("why").get<std::string>()};
-        return c;
+        return j.get<RepeatCheck>();
     } catch (const StoreError&) {
         return std::nullopt;
     } catch (const json::exception&) {
@@ -178,27 +160,18 @@ std::optional<RepeatCheck> ResultsStore::load_repeat(const std::string& hash) co
 }
 
 void ResultsStore::save_repeat(const RepeatCheck& c) {
-    const json j = {{"format", "gol-repeat-check"}, {"version", 1}, {"bot", c.bot}, {"hash", c.hash},
-                    {"game", c.game},  {"seat", c.seat}, {"ticks", c.ticks}, {"repeats", c.repeats},
-                    {"why", c.why}};
+    json j = c;
+    j["format"] = "gol-repeat-check";
+    j["version"] = 1;
     write_file_atomically(repeat_path(c.hash), json_text(j, 2) + "\n");
 }
 
-bool ResultsStore::forget_repeat(const std::string& hash) {
-    std::error_code ec;
-    const fs::path file = repeat_path(hash);
-    if (fs::remove(file, ec)) return true;
-    if (ec) throw StoreError(file.string() + ": cannot be removed: " + ec.message());
-    return false;
-}
+bool ResultsStore::forget_repeat(const std::string& hash) { return remove_file(repeat_path(hash)); }
 
 std::vector<fs::path> ResultsStore::forget(const std::string& key) {
     std::vector<fs::path> removed;
-    for (const fs::path& file : {record_path(key), replay_path(key), log_path(key), viewer_path(key)}) {
-        std::error_code ec;
-        if (fs::remove(file, ec)) removed.push_back(file);
-        else if (ec) throw StoreError(file.string() + ": cannot be removed: " + ec.message());
-    }
+    for (const fs::path& file : {record_path(key), replay_path(key), log_path(key), viewer_path(key)})
+        if (remove_file(file)) removed.push_back(file);
     return removed;
 }
 
@@ -217,16 +190,8 @@ std::vector<std::string> keys_of(std::span<const ScheduledGame> games) {
 fs::path index_file(const fs::path& dir) { return dir / "league.json"; }
 fs::path rounds_file(const fs::path& dir) { return dir / "league-rounds.jsonl"; }
 
-void to_json(json& j, const RepositoryBot& r) {
-    j = {{"bot", r.bot}, {"url", r.url}, {"branch", r.branch}, {"commit", r.commit}, {"warning", r.warning}};
-}
-
 std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
     std::vector<ScheduledGame> games = expected_games(index);
-    json bots = json::array();
-    for (const ScheduledBot& b : index.bots) bots.push_back({{"name", b.name}, {"hash", b.hash}});
-    json excluded = json::array();
-    for (const ExcludedBot& e : index.excluded) excluded.push_back({{"bot", e.bot}, {"reason", e.reason}});
     const LeagueSettings& s = index.settings;
     json j = {{"settings",
                {{"width", s.config.width},
@@ -241,9 +206,9 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
                 {"startup_limit_ms", s.startup_limit_ms},
                 {"cpu_time", s.cpu_time},
                 {"scoring", index.scoring}}},
-              {"bots", bots},
+              {"bots", index.bots},
               {"games", keys_of(games)},
-              {"excluded", excluded},
+              {"excluded", index.excluded},
               {"paths", index.paths},
               {"id", new_index_id()}};
     if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
@@ -264,9 +229,7 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
 void ResultsStore::append_index(const IndexRound& round) {
     const fs::path file = rounds_file(dir_);
     if (index_id_.empty()) throw StoreError(file.string() + ": no index written whole to add a round to");
-    json bots = json::array();
-    for (const ScheduledBot& b : round.bots) bots.push_back({{"name", b.name}, {"hash", b.hash}});
-    const std::string line = json_text({{"bots", bots}, {"pair", round.pair}, {"games", round.keys}}) + "\n";
+    const std::string line = json_text({{"bots", round.bots}, {"pair", round.pair}, {"games", round.keys}}) + "\n";
     if (!rounds_) {
         try {
             write_file_atomically(file, json_text({{"index", index_id_}}) + "\n");
@@ -334,25 +297,20 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
         index.scoring = s.at("scoring").get<std::string>();
         // A full league's index has none.
         index.settings.gauntlet = s.value("gauntlet", std::string{});
-        for (const json& b : j.at("bots"))
-            index.bots.push_back({b.at("name").get<std::string>(), b.at("hash").get<std::string>()});
+        index.bots = j.at("bots").get<std::vector<ScheduledBot>>();
         index.keys = j.at("games").get<std::vector<std::string>>();
         // A league without --until-separated has none.
         index.added = j.value("added", std::vector<AddedPair>{});
-        for (const json& e : j.at("excluded"))
-            index.excluded.push_back({e.at("bot").get<std::string>(), e.at("reason").get<std::string>()});
+        index.excluded = j.at("excluded").get<std::vector<ExcludedBot>>();
         // Indexes written before bots' paths were kept have none.
         index.paths = j.value("paths", std::map<std::string, std::string>{});
         // Only a league with bots from git repositories has them.
-        for (const json& r : j.value("repositories", json::array()))
-            index.repositories.push_back({r.at("bot").get<std::string>(), r.at("url").get<std::string>(),
-                                          r.at("branch").get<std::string>(), r.at("commit").get<std::string>(),
-                                          r.at("warning").get<std::string>()});
+        index.repositories = j.value("repositories", std::vector<RepositoryBot>{});
         // Indexes written before rounds were appended have no id, and no rounds.
         id = j.value("id", std::string{});
     } catch (const json::exception& e) {
         throw StoreError(file.string() + ": " + e.what());
-    } catch (const StoreError& e) {
+    } catch (const std::runtime_error& e) {  // StoreError, RecordError
         throw StoreError(file.string() + ": " + e.what());
     }
     if (!id.empty()) add_rounds(dir, id, index);

@@ -6,6 +6,8 @@
 #include "runner/league/league_schedule.hpp"
 #include "runner/sys/unique_fd.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -27,6 +29,8 @@ struct ExcludedBot {
     std::string bot;
     std::string reason;
 };
+// As league.json and the JSON table write it, and the reader of league.json: the same fields.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ExcludedBot, bot, reason)
 
 // A bot from a git repository as the league played it (docs/league.md, "Bots from git
 // repositories"): where from, the commit it played, and a warning when that is not the branch's
@@ -38,8 +42,7 @@ struct RepositoryBot {
 
     bool operator==(const RepositoryBot&) const = default;
 };
-// As league.json and the JSON table write it.
-void to_json(nlohmann::json& j, const RepositoryBot& r);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RepositoryBot, bot, url, branch, commit, warning)
 
 // What `runner table` needs to rebuild the table without the bots: the league's bots with their
 // content hashes, exclusions and settings, as of the last league run. Its games are
@@ -89,6 +92,7 @@ struct RepeatCheck {
     bool repeats = false;
     std::string why;  // when it did not repeat: where it first differed
 };
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RepeatCheck, bot, hash, game, seat, ticks, repeats, why)
 
 // Who opens a store. A league (or its --plan) rewrites the index, so it holds the store alone; a
 // game played on its own (--game) adds only that game's files, so any number of them, on any

@@ -6,6 +6,7 @@
 #include "runner/text/html_text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 namespace gol::runner {
@@ -107,15 +108,14 @@ std::string standings_table(const LeagueTable& t) {
                       "<th title=\"mean CPU time per move\">CPU ms/<wbr>move</th>"
                       "<th title=\"timeouts / moves over 80% of the time limit\">Timeouts/<wbr>near</th>"
                       "</tr></thead><tbody>\n";
-    for (const Standing& s : t.standings)
-        out += "<tr>" + cell(std::to_string(s.rank)) + cell(s.bot, "bot") + cell(std::to_string(s.played)) +
-               cell(unless_unplayed(s, std::to_string(s.wins))) + cell(unless_unplayed(s, std::to_string(s.draws))) +
-               cell(unless_unplayed(s, std::to_string(s.losses))) + cell(unless_unplayed(s, format_points(s.points))) +
-               cell(format_elo(s.elo), "elo") + cell(s.elo ? format_interval(s.elo_interval) : "-") +
-               cell(format_los(s.los_next), "los") + cell(unless_unplayed(s, std::to_string(s.forfeits))) +
-               cell(unless_unplayed(s, format_mean_cells(s.mean_cells))) +
-               cell(format_mean_move(s.timing)) + cell(format_max_move(s.timing)) +
-               cell(format_mean_cpu(s.timing)) + cell(format_timeouts(s.timing)) + "</tr>\n";
+    // standing_cells' columns: the bot's name, its Elo and its LOS have a class.
+    constexpr std::array<std::string_view, 16> classes = {"", "bot", "", "", "", "", "", "elo", "", "los"};
+    for (const Standing& s : t.standings) {
+        const std::vector<std::string> cells = standing_cells(s);
+        out += "<tr>";
+        for (std::size_t i = 0; i < cells.size(); ++i) out += cell(cells[i], classes[i]);
+        out += "</tr>\n";
+    }
     return out + "</tbody></table></div>\n";
 }
 

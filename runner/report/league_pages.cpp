@@ -31,13 +31,12 @@ const char* speaker(const ResultsStore& store) {
 }  // namespace
 
 template <typename Page>
-bool LeaguePages::write_viewer(const ResultsStore& store, const std::string& key, Page page) {
+void LeaguePages::write_viewer(const ResultsStore& store, const std::string& key, Page page) {
     try {
         write_file_atomically(store.viewer_path(key), page());
-        return true;
+        remember(key);
     } catch (const std::exception& e) {
         std::fprintf(log_, "%s: no viewer page for game %s: %s\n", speaker(store), key.c_str(), e.what());
-        return false;
     }
 }
 
@@ -52,9 +51,7 @@ bool LeaguePages::remembered(const std::string& key) {
 }
 
 void LeaguePages::game_stored(const ResultsStore& store, const GameRecord& record, const PlayedGame& game) {
-    if (write_viewer(store, record.key,
-                     [&] { return viewer_page(game.record, game.counts.counts, kLeaderboardFromViewer); }))
-        remember(record.key);
+    write_viewer(store, record.key, [&] { return viewer_page(game.record, game.counts.counts, kLeaderboardFromViewer); });
     if (!live_) return;
     std::unique_lock busy(leaderboard_, std::try_to_lock);
     if (!busy) return;
@@ -91,8 +88,7 @@ void LeaguePages::run_finished(const ResultsStore& store, const LeagueTable& tab
                          store.replay_path(g.key).c_str());
             continue;
         }
-        if (write_viewer(store, g.key, [&] { return viewer_page(read_replay(in), kLeaderboardFromViewer); }))
-            remember(g.key);
+        write_viewer(store, g.key, [&] { return viewer_page(read_replay(in), kLeaderboardFromViewer); });
     }
     const std::lock_guard lock(leaderboard_);
     write_leaderboard(store, table, true);

@@ -30,9 +30,9 @@ public:
     void run_finished(const ResultsStore& store, const LeagueTable& table) override;
 
 private:
-    // True when the page is written; else says why on the log.
+    // Remembers the game when its page is written; else says why on the log.
     template <typename Page>
-    bool write_viewer(const ResultsStore& store, const std::string& key, Page page);
+    void write_viewer(const ResultsStore& store, const std::string& key, Page page);
     void remember(const std::string& key);
     bool remembered(const std::string& key);
     // Replaces leaderboard.html whole (a reader sees the old page or the new one); `say`: log its path.

@@ -129,15 +129,14 @@ void LeagueProgressDisplay::league_started(const LeagueCounts& counts) {
     });
 }
 
-void LeagueProgressDisplay::games_added(const LeagueCounts& counts) {
+void LeagueProgressDisplay::redraw(const LeagueCounts& counts) {
     std::lock_guard lock(mutex_);
     draw(counts);
 }
 
-void LeagueProgressDisplay::game_started(const LeagueCounts& counts) {
-    std::lock_guard lock(mutex_);
-    draw(counts);
-}
+void LeagueProgressDisplay::games_added(const LeagueCounts& counts) { redraw(counts); }
+
+void LeagueProgressDisplay::game_started(const LeagueCounts& counts) { redraw(counts); }
 
 void LeagueProgressDisplay::game_finished(const FinishedGame& game) {
     std::lock_guard lock(mutex_);
@@ -154,10 +153,7 @@ void LeagueProgressDisplay::game_finished(const FinishedGame& game) {
     draw(game.counts);
 }
 
-void LeagueProgressDisplay::game_abandoned(const LeagueCounts& counts) {
-    std::lock_guard lock(mutex_);
-    draw(counts);
-}
+void LeagueProgressDisplay::game_abandoned(const LeagueCounts& counts) { redraw(counts); }
 
 void LeagueProgressDisplay::work_done(const LeagueWork& work) {
     std::lock_guard lock(mutex_);

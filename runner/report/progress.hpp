@@ -97,6 +97,7 @@ public:
 private:
     using Clock = std::chrono::steady_clock;
     void draw(const LeagueCounts& counts);  // with mutex_ held
+    void redraw(const LeagueCounts& counts);  // takes mutex_
 
     std::mutex mutex_;
     std::condition_variable_any tick_;

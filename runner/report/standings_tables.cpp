@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -43,10 +44,11 @@ std::optional<double> mean_ms(std::chrono::microseconds total, int n) {
     return std::chrono::duration<double, std::milli>(total).count() / n;
 }
 
-std::string one_decimal(std::optional<double> v) {
-    if (!v) return "-";
+// `v` printed with `format`, or `none` when there is none (a CSV cell is empty, a table's "-").
+std::string number(std::optional<double> v, const char* format, const char* none = "") {
+    if (!v) return none;
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", *v);
+    std::snprintf(buf, sizeof buf, format, *v);
     return buf;
 }
 
@@ -76,19 +78,11 @@ nlohmann::json game_json(const GameRecord& g) {
             {"duration_s", g.when ? nlohmann::json(static_cast<double>(g.when->duration.count()) / 1000) : nlohmann::json()}};
 }
 
-// A number for CSV, empty when there is none.
-std::string csv_number(std::optional<double> v, const char* format) {
-    if (!v) return "";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, format, *v);
-    return buf;
-}
-
 // The time columns of a CSV row, empty for none.
 std::string csv_time(const std::optional<MoveTiming>& t) {
     if (!t) return ",,,,";
-    return csv_number(mean_ms(t->wall_total, t->moves), "%.3f") + "," + csv_number(ms(t->wall_max), "%.3f") + "," +
-           csv_number(mean_ms(t->cpu_total, t->cpu_moves), "%.3f") + "," + std::to_string(t->timeouts) + "," +
+    return number(mean_ms(t->wall_total, t->moves), "%.3f") + "," + number(ms(t->wall_max), "%.3f") + "," +
+           number(mean_ms(t->cpu_total, t->cpu_moves), "%.3f") + "," + std::to_string(t->timeouts) + "," +
            std::to_string(t->near_timeouts);
 }
 
@@ -135,6 +129,17 @@ std::string text_crosstable(const LeagueTable& t) {
     return out;
 }
 
+// Points with a decimal only when they have one (half-point scoring).
+std::string format_points(double v) { return number(v, v == std::floor(v) ? "%.0f" : "%.1f"); }
+
+// A rating as signed whole Elo points ("+147", "-32", "0").
+std::string format_elo(std::optional<double> elo) {
+    if (!elo) return "-";
+    const long points = std::lround(*elo);
+    return (points > 0 ? "+" : "") + std::to_string(points);
+}
+
+
 constexpr std::string_view kTimeNote =
     "Time: mean and longest wall time per move, mean CPU time per move (ms); timeouts/near-timeouts (over 80% "
     "of the time limit).";
@@ -178,41 +183,17 @@ std::vector<std::string> table_notes(const LeagueTable& t) {
     return notes;
 }
 
-std::string format_points(double v) {
-    char buf[32];
-    if (v == std::floor(v)) std::snprintf(buf, sizeof buf, "%.0f", v);
-    else std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
-}
-
-std::string unless_unplayed(const Standing& s, const std::string& figure) { return s.played == 0 ? "-" : figure; }
-
-std::string format_mean_cells(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
-}
-
-std::string format_elo(std::optional<double> elo) {
-    if (!elo) return "-";
-    const long points = std::lround(*elo);
-    return (points > 0 ? "+" : "") + std::to_string(points);
-}
-
-std::string format_interval(double half_width) { return std::to_string(std::lround(half_width)); }
-
-std::string format_mean_move(const std::optional<MoveTiming>& t) {
-    return t ? one_decimal(mean_ms(t->wall_total, t->moves)) : "-";
-}
-
-std::string format_max_move(const std::optional<MoveTiming>& t) { return t ? one_decimal(ms(t->wall_max)) : "-"; }
-
-std::string format_mean_cpu(const std::optional<MoveTiming>& t) {
-    return t ? one_decimal(mean_ms(t->cpu_total, t->cpu_moves)) : "-";
-}
-
-std::string format_timeouts(const std::optional<MoveTiming>& t) {
-    return t ? std::to_string(t->timeouts) + "/" + std::to_string(t->near_timeouts) : "-";
+std::vector<std::string> standing_cells(const Standing& s) {
+    // A bot without games: its zeros would read as results.
+    const auto played = [&s](const std::string& figure) { return s.played == 0 ? "-" : figure; };
+    const std::optional<MoveTiming>& t = s.timing;
+    return {std::to_string(s.rank), s.bot, std::to_string(s.played), played(std::to_string(s.wins)),
+            played(std::to_string(s.draws)), played(std::to_string(s.losses)), played(format_points(s.points)),
+            format_elo(s.elo), s.elo ? std::to_string(std::lround(s.elo_interval)) : "-", format_los(s.los_next),
+            played(std::to_string(s.forfeits)), played(number(s.mean_cells, "%.1f")),
+            t ? number(mean_ms(t->wall_total, t->moves), "%.1f", "-") : "-", t ? number(ms(t->wall_max), "%.1f") : "-",
+            t ? number(mean_ms(t->cpu_total, t->cpu_moves), "%.1f", "-") : "-",
+            t ? std::to_string(t->timeouts) + "/" + std::to_string(t->near_timeouts) : "-"};
 }
 
 std::string format_record(const PairRecord& r) {
@@ -257,8 +238,7 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
                           {"reused", t.reused}};
             j["game_list"] = nlohmann::json::array();
             for (const GameRecord& g : t.games) j["game_list"].push_back(game_json(g));
-            j["excluded"] = nlohmann::json::array();
-            for (const ExcludedBot& e : t.excluded) j["excluded"].push_back({{"bot", e.bot}, {"reason", e.reason}});
+            j["excluded"] = t.excluded;
             // Only a league with bots from git repositories: the commit each plays, and its warning.
             if (!t.repositories.empty()) j["repositories"] = t.repositories;
             j["scoring"] = name(t.scoring);
@@ -278,9 +258,9 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
                 out += std::to_string(s.rank) + "," + csv_text(s.bot) + "," + std::to_string(s.played) + "," +
                        std::to_string(s.wins) + "," + std::to_string(s.draws) + "," + std::to_string(s.losses) + "," +
                        format_points(s.points) + "," + std::to_string(s.forfeits) + "," +
-                       format_mean_cells(s.mean_cells) + "," + sandboxed + ",," + csv_number(s.elo, "%.1f") + "," +
-                       csv_number(s.elo ? std::optional(s.elo_interval) : std::nullopt, "%.1f") + "," +
-                       csv_number(s.los_next, "%.4f") + "," + csv_time(s.timing) + "\n";
+                       number(s.mean_cells, "%.1f") + "," + sandboxed + ",," + number(s.elo, "%.1f") + "," +
+                       number(s.elo ? std::optional(s.elo_interval) : std::nullopt, "%.1f") + "," +
+                       number(s.los_next, "%.4f") + "," + csv_time(s.timing) + "\n";
             for (const ExcludedBot& e : t.excluded)
                 out += "," + csv_text(e.bot) + ",,,,,,,," + sandboxed + "," + csv_text(e.reason) + ",,,,,,,,\n";
             return out;
@@ -289,16 +269,11 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             out = "| Rank | Bot | Played | Wins | Draws | Losses | Points | Elo | ±95% | LOS | Forfeits | Mean cells | "
                   "ms/move | Max ms | CPU ms/move | Timeouts/near |\n"
                   "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-            for (const Standing& s : t.standings)
-                out += "| " + std::to_string(s.rank) + " | " + markdown_cell(s.bot) + " | " +
-                       std::to_string(s.played) + " | " + unless_unplayed(s, std::to_string(s.wins)) + " | " +
-                       unless_unplayed(s, std::to_string(s.draws)) + " | " + unless_unplayed(s, std::to_string(s.losses)) +
-                       " | " + unless_unplayed(s, format_points(s.points)) + " | " +
-                       format_elo(s.elo) + " | " + (s.elo ? format_interval(s.elo_interval) : "-") + " | " +
-                       format_los(s.los_next) + " | " + unless_unplayed(s, std::to_string(s.forfeits)) + " | " +
-                       unless_unplayed(s, format_mean_cells(s.mean_cells)) + " | " + format_mean_move(s.timing) + " | " +
-                       format_max_move(s.timing) + " | " + format_mean_cpu(s.timing) + " | " +
-                       format_timeouts(s.timing) + " |\n";
+            for (const Standing& s : t.standings) {
+                out += "|";
+                for (const std::string& cell : standing_cells(s)) out += " " + markdown_cell(cell) + " |";
+                out += "\n";
+            }
             out += "\nScoring: " + std::string(name(t.scoring)) + ". " + games_line(t) + ".\n";
             out += "\n" + std::string(kRatingsNote) + "\n";
             out += "\n" + std::string(kTimeNote) + "\n";
@@ -313,26 +288,20 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             return out + markdown_crosstable(t);
         }
         case TableFormat::text: {
-            std::size_t w = 3;
-            for (const Standing& s : t.standings) w = std::max(w, s.bot.size());
-            char line[768];
-            const char* columns = "%4s  %-*s %6s %5s %5s %6s %7s %6s %6s %6s %8s %10s %8s %8s %8s %9s\n";
-            std::snprintf(line, sizeof line, columns, "rank", int(w), "bot", "played", "wins", "draws", "losses",
-                          "points", "elo", "+-95%", "los", "forfeits", "mean cells", "ms/move", "max ms", "cpu ms",
-                          "t/o near");
-            out += line;
-            for (const Standing& s : t.standings) {
-                const auto count = [&s](int n) { return unless_unplayed(s, std::to_string(n)); };
-                std::snprintf(line, sizeof line, columns, std::to_string(s.rank).c_str(), int(w), s.bot.c_str(),
-                              std::to_string(s.played).c_str(), count(s.wins).c_str(), count(s.draws).c_str(),
-                              count(s.losses).c_str(), unless_unplayed(s, format_points(s.points)).c_str(),
-                              format_elo(s.elo).c_str(), (s.elo ? format_interval(s.elo_interval) : "-").c_str(),
-                              format_los(s.los_next).c_str(), count(s.forfeits).c_str(),
-                              unless_unplayed(s, format_mean_cells(s.mean_cells)).c_str(), format_mean_move(s.timing).c_str(),
-                              format_max_move(s.timing).c_str(), format_mean_cpu(s.timing).c_str(),
-                              format_timeouts(s.timing).c_str());
-                out += line;
-            }
+            // Each column right-aligned to its width, but the bots' names, left-aligned to the longest.
+            std::array<std::size_t, 16> widths = {4, 3, 6, 5, 5, 6, 7, 6, 6, 6, 8, 10, 8, 8, 8, 9};
+            for (const Standing& s : t.standings) widths[1] = std::max(widths[1], s.bot.size());
+            const auto line = [&widths](const std::vector<std::string>& cells) {
+                std::string text;
+                for (std::size_t i = 0; i < cells.size(); ++i) {
+                    const std::string pad(widths[i] - std::min(widths[i], cells[i].size()), ' ');
+                    text += (i == 0 ? "" : i == 1 ? "  " : " ") + (i == 1 ? cells[i] + pad : pad + cells[i]);
+                }
+                return text + "\n";
+            };
+            out += line({"rank", "bot", "played", "wins", "draws", "losses", "points", "elo", "+-95%", "los", "forfeits",
+                         "mean cells", "ms/move", "max ms", "cpu ms", "t/o near"});
+            for (const Standing& s : t.standings) out += line(standing_cells(s));
             out += "scoring: " + std::string(name(t.scoring)) + "; " + games_line(t) + "\n";
             out += std::string(kRatingsNote) + "\n";
             out += std::string(kTimeNote) + "\n";

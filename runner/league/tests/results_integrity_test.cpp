@@ -226,8 +226,8 @@ TEST_CASE("integrity e2e: older records, and a fifo or a /proc symlink planted a
     INFO("stderr: " << again.err);
     CHECK(contains(again.err, "league: games/" + keys[0] +
                              ".json: it names no inputs (a record from an older runner); playing that game again\n"));
-    CHECK(contains(again.err, "league: games/" + keys[1] + ".json: it is not a regular file; playing that game again\n"));
-    CHECK(contains(again.err, "league: games/" + keys[2] + ".json: it is a symlink; playing that game again\n"));
+    CHECK(contains(again.err, "league: games/" + keys[1] + ".json: it is a FIFO, not a regular file; playing that game again\n"));
+    CHECK(contains(again.err, "league: games/" + keys[2] + ".json: it is a symbolic link, not a regular file; playing that game again\n"));
     const json after = json::parse(again.out);
     CHECK(after["games"]["played"] == 3);
     CHECK(testing::without_times(after["standings"]) == testing::without_times(before["standings"]));

@@ -97,8 +97,8 @@ TEST_CASE("table formats: ratings beside the scoring, and the crosstable in text
     CHECK(rows[3][13] == "");
 
     const std::string md = format_table(t, TableFormat::markdown);
-    CHECK(md.find("| 1 | a | 4 | 3 | 0 | 1 | 3 | " + format_elo(t.standings[0].elo) + " | " +
-                  format_interval(t.standings[0].elo_interval) + " | " + format_los(t.standings[0].los_next) +
+    const std::vector<std::string> cells = standing_cells(t.standings[0]);
+    CHECK(md.find("| 1 | a | 4 | 3 | 0 | 1 | 3 | " + cells[7] + " | " + cells[8] + " | " + format_los(t.standings[0].los_next) +
                   " |") != std::string::npos);
     CHECK(md.find("| a | - | 3-0-1 | unplayed |\n| b | 1-0-3 | - | 0-2-0 |\n| c | unplayed | 0-2-0 | - |\n") !=
           std::string::npos);
@@ -108,11 +108,19 @@ TEST_CASE("table formats: ratings beside the scoring, and the crosstable in text
 }
 
 TEST_CASE("table formats: ratings as written") {
-    CHECK(format_elo(147.2) == "+147");
-    CHECK(format_elo(-0.4) == "0");
-    CHECK(format_elo(-31.6) == "-32");
-    CHECK(format_elo(std::nullopt) == "-");
-    CHECK(format_interval(213.6) == "214");
+    // A played bot's Elo cell and its interval's.
+    const auto rated = [](std::optional<double> elo, double interval) {
+        Standing s;
+        s.played = 1;
+        s.elo = elo;
+        s.elo_interval = interval;
+        const std::vector<std::string> cells = standing_cells(s);
+        return cells[7] + " " + cells[8];
+    };
+    CHECK(rated(147.2, 213.6) == "+147 214");
+    CHECK(rated(-0.4, 1) == "0 1");
+    CHECK(rated(-31.6, 1) == "-32 1");
+    CHECK(rated(std::nullopt, 1) == "- -");
 }
 
 TEST_CASE("table formats: time per bot summed over its games, \"-\" where no record keeps it") {
@@ -142,12 +150,13 @@ TEST_CASE("table formats: time per bot summed over its games, \"-\" where no rec
     CHECK(t.standings[0].timing->timeouts == 1);
     REQUIRE(t.standings[1].bot == "c");  // fewer losses than b
     CHECK(!t.standings[1].timing);
-    CHECK(format_mean_move(t.standings[0].timing) == "30.0");
-    CHECK(format_max_move(t.standings[0].timing) == "90.0");
-    CHECK(format_mean_cpu(t.standings[0].timing) == "5.0");
-    CHECK(format_timeouts(t.standings[0].timing) == "1/2");
-    CHECK(format_mean_move(std::nullopt) == "-");
-    CHECK(format_timeouts(std::nullopt) == "-");
+    // The time's cells: mean, longest, mean CPU, timeouts/near.
+    const auto time_cells = [](const Standing& s) {
+        const std::vector<std::string> cells = standing_cells(s);
+        return std::vector<std::string>(cells.end() - 4, cells.end());
+    };
+    CHECK(time_cells(t.standings[0]) == std::vector<std::string>{"30.0", "90.0", "5.0", "1/2"});
+    CHECK(time_cells(t.standings[1]) == std::vector<std::string>{"-", "-", "-", "-"});
 
     const auto j = nlohmann::json::parse(format_table(t, TableFormat::json));
     CHECK(j["standings"][0]["time"]["mean_move_ms"].get<double>() == doctest::Approx(30));

@@ -12,6 +12,21 @@ const GolLife = (() => {
     return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
   }
 
+  // A player's next word from the rows' sums (RowSums: low and high bits of each count) above,
+  // here and below, its live cells `c` and `free`, the cells where it may be born. Counted over
+  // the 3x3 block including the cell itself: a live cell with 2 or 3 neighbours has 3 or 4 here,
+  // an empty cell with 3 has 3.
+  function nextWord(l1, l2, l3, h1, h2, h3, c, free) {
+    const x = l1 ^ l2;
+    const bit0 = x ^ l3;
+    const carry = (l1 & l2) | (l3 & x);
+    const p = h1 ^ h2;
+    const q = h3 ^ carry;
+    const twos = p ^ q;
+    const fours = (h1 & h2) ^ (h3 & carry) ^ (p & q);
+    return (bit0 & twos & ~fours & (c | free)) | (c & ~bit0 & ~twos & fours);
+  }
+
   // One input row's horizontal sums for both players: for each cell, the count (lo, hi bits) of
   // live cells among itself and its left and right neighbours, and whether any of them is live.
   // Words outside [lo, hi) are zero, so the vertical pass reads them without bounds checks.
@@ -163,34 +178,12 @@ const GolLife = (() => {
           const i = base + k;
           const ca = a[i];
           const cb = b[i];
-          // Counts over the 3x3 block including the cell itself: a live cell with 2 or 3
-          // neighbours has 3 or 4 here, an empty cell with 3 has 3.
-          let l1 = above.loA[k], l2 = here.loA[k], l3 = below.loA[k];
-          let x = l1 ^ l2;
-          let bit0 = x ^ l3;
-          let carry = (l1 & l2) | (l3 & x);
-          let h1 = above.hiA[k], h2 = here.hiA[k], h3 = below.hiA[k];
-          let p = h1 ^ h2, q = h3 ^ carry;
-          let twos = p ^ q;
-          let fours = (h1 & h2) ^ (h3 & carry) ^ (p & q);
-          const threeA = bit0 & twos & ~fours;
-          const fourA = ~bit0 & ~twos & fours;
-          l1 = above.loB[k]; l2 = here.loB[k]; l3 = below.loB[k];
-          x = l1 ^ l2;
-          bit0 = x ^ l3;
-          carry = (l1 & l2) | (l3 & x);
-          h1 = above.hiB[k]; h2 = here.hiB[k]; h3 = below.hiB[k];
-          p = h1 ^ h2; q = h3 ^ carry;
-          twos = p ^ q;
-          fours = (h1 & h2) ^ (h3 & carry) ^ (p & q);
-          const threeB = bit0 & twos & ~fours;
-          const fourB = ~bit0 & ~twos & fours;
           // Any live cell of a player in the block: it blocks the other player's births there
           // (and an enemy cell in the middle is no empty cell to be born in).
           const anyA = above.orA[k] | here.orA[k] | below.orA[k];
           const anyB = above.orB[k] | here.orB[k] | below.orB[k];
-          let na = (threeA & (ca | ~anyB)) | (ca & fourA);
-          let nb = (threeB & (cb | ~anyA)) | (cb & fourB);
+          let na = nextWord(above.loA[k], here.loA[k], below.loA[k], above.hiA[k], here.hiA[k], below.hiA[k], ca, ~anyB);
+          let nb = nextWord(above.loB[k], here.loB[k], below.loB[k], above.hiB[k], here.hiB[k], below.hiB[k], cb, ~anyA);
           if (k === words - 1) {
             na &= this.lastMask;
             nb &= this.lastMask;

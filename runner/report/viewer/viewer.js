@@ -122,22 +122,19 @@
     document.querySelector('header.top').prepend(link);
   }
 
-  // The page's colours from the style sheet, so board and chart match the names.
+  // The page's colours from its style sheet (viewer.css: hex, but the grid's), so board and chart
+  // match the names.
   function palette() {
     const style = getComputedStyle(document.documentElement);
-    const read = (name, fallback) => {
-      const v = style.getPropertyValue(name).trim();
-      return /^#[0-9a-f]{6}$/i.test(v) ? v : fallback;
-    };
+    const read = (name) => style.getPropertyValue(name).trim();
     return {
-      seat1: read('--seat1', '#4da3ff'),
-      seat2: read('--seat2', '#ff7a45'),
-      empty: read('--board-bg', '#0b1017'),
-      outside: read('--outside-bg', '#05070a'),
-      grid: style.getPropertyValue('--grid').trim() || 'rgba(255,255,255,0.07)',
-      line: read('--line', '#2a323e'),
-      muted: read('--muted', '#8a94a3'),
-      placed: read('--placed', '#ffe14d'),
+      seat1: read('--seat1'),
+      seat2: read('--seat2'),
+      empty: read('--board-bg'),
+      outside: read('--outside-bg'),
+      grid: read('--grid'),
+      muted: read('--muted'),
+      placed: read('--placed'),
     };
   }
 
@@ -154,9 +151,7 @@
     if (canvas.width !== width || canvas.height !== height) {
       canvas.width = width;
       canvas.height = height;
-      return true;
     }
-    return false;
   }
 
   // The visible cells at one pixel a cell, drawn scaled without smoothing. Zoomed out below a
@@ -395,29 +390,6 @@
     }
   }
 
-  // One mark per forfeited turn, placed between the generations before and after its tick. A turn
-  // is named by its tick t (the tick_id its bot was sent, as runner replay --board takes it): its
-  // moves are made on generation t's board and make generation t+1 (docs/replay.md).
-  function buildTimeline(container, moves, generations, seek) {
-    const marks = document.createDocumentFragment();
-    moves.slice(0, generations).forEach((tick, t) => {
-      tick.forEach((move, i) => {
-        if (Array.isArray(move)) return;
-        const seat = i + 1;
-        const reason = String(move.forfeit);
-        const mark = document.createElement('span');
-        mark.className = 'forfeit-mark';
-        mark.dataset.tick = String(t);
-        mark.dataset.seat = String(seat);
-        mark.setAttribute('title', `tick ${t}, seat ${seat}: ${reason}: ${move.detail === undefined ? '' : String(move.detail)}`);
-        mark.style.left = `${((t + 0.5) / generations) * 100}%`;
-        mark.addEventListener('click', () => seek(t + 1));
-        marks.appendChild(mark);
-      });
-    });
-    container.appendChild(marks);
-  }
-
   // "no reply within the time limit (timeout): detail", the detail being the bot's text.
   function forfeitWords(move) {
     const reason = String(move.forfeit);
@@ -426,26 +398,38 @@
     return `${words === undefined ? reason : `${words} (${reason})`}${detail}`;
   }
 
-  // Every forfeited turn as a line of text, which jumps to the turn's generation when clicked;
-  // the lines of the shown generation's turn are marked current and repeated under the board.
+  // Every forfeited turn as a mark on the timeline, between the generations before and after its
+  // tick, and as a line of text; either jumps to the turn's generation when clicked. The lines of
+  // the shown generation's turn are marked current and repeated under the board. A turn is named
+  // by its tick t (the tick_id its bot was sent, as runner replay --board takes it): its moves are
+  // made on generation t's board and make generation t+1 (docs/replay.md).
   class ForfeitList {
-    constructor(section, list, line, moves, generations, names, seek) {
+    constructor(section, list, line, timeline, moves, generations, names, seek) {
       this.line = line;
       this.byTick = new Map();
+      const marks = document.createDocumentFragment();
       moves.slice(0, generations).forEach((tick, t) => {
         tick.forEach((move, i) => {
           if (Array.isArray(move)) return;
-          const text = `Tick ${t}: seat ${i + 1} (${names[i]}) forfeited: ${forfeitWords(move)}`;
+          const seat = i + 1;
+          const mark = document.createElement('span');
+          mark.className = 'forfeit-mark';
+          mark.dataset.tick = String(t);
+          mark.dataset.seat = String(seat);
+          mark.setAttribute('title', `tick ${t}, seat ${seat}: ${String(move.forfeit)}: ${move.detail === undefined ? '' : String(move.detail)}`);
+          mark.style.left = `${((t + 0.5) / generations) * 100}%`;
           const item = document.createElement('li');
-          item.className = `seat${i + 1}`;
+          item.className = `seat${seat}`;
           item.dataset.tick = String(t);
-          item.textContent = text;
-          item.addEventListener('click', () => seek(t + 1));
+          item.textContent = `Tick ${t}: seat ${seat} (${names[i]}) forfeited: ${forfeitWords(move)}`;
+          for (const element of [mark, item]) element.addEventListener('click', () => seek(t + 1));
+          marks.appendChild(mark);
           list.appendChild(item);
           if (!this.byTick.has(t)) this.byTick.set(t, []);
           this.byTick.get(t).push(item);
         });
       });
+      timeline.appendChild(marks);
       section.hidden = this.byTick.size === 0;
       this.shown = null;
     }
@@ -533,7 +517,8 @@
     const seekInput = $('seek');
     const playButton = $('play');
     const speedInput = $('speed');
-    const forfeits = new ForfeitList($('forfeits'), $('forfeit-list'), $('turn-forfeits'), moves, last, names, seek);
+    const forfeits = new ForfeitList($('forfeits'), $('forfeit-list'), $('turn-forfeits'), $('timeline'), moves, last,
+      names, seek);
 
     $('name1').textContent = names[0];
     $('name2').textContent = names[1];
@@ -649,8 +634,7 @@
     $('zoom-in').addEventListener('click', () => { view.zoomAt(...centre(), 1.5); request(); });
     $('zoom-out').addEventListener('click', () => { view.zoomAt(...centre(), 1 / 1.5); request(); });
     $('zoom-fit').addEventListener('click', () => { view.fit(); request(); });
-    listenToBoard(view, request);
-    showCoordinates(view, $('coords'));
+    listenToBoard(view, $('coords'), request);
 
     const chartCanvas = chart.canvas;
     chartCanvas.addEventListener('pointerdown', (e) => {
@@ -660,8 +644,6 @@
     chartCanvas.addEventListener('pointermove', (e) => {
       if (e.buttons & 1) seek(chart.generationAt(e.clientX));
     });
-
-    buildTimeline($('timeline'), moves, last, seek);
 
     window.addEventListener('keydown', (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -699,21 +681,31 @@
     request();
   }
 
-  // Dragging pans; the wheel zooms around the pointer.
-  function listenToBoard(view, request) {
+  // Dragging pans; the wheel zooms around the pointer; `coords` shows the [y, x] of the cell under
+  // the pointer, as bots name cells.
+  function listenToBoard(view, coords, request) {
     const canvas = view.canvas;
     let drag = null;
     const dpr = () => window.devicePixelRatio || 1;
+    // The canvas pixel under the pointer.
+    const at = (e) => {
+      const rect = canvas.getBoundingClientRect();
+      return [(e.clientX - rect.left) * dpr(), (e.clientY - rect.top) * dpr()];
+    };
     canvas.addEventListener('pointerdown', (e) => {
       canvas.setPointerCapture(e.pointerId);
       drag = { x: e.clientX, y: e.clientY };
       canvas.classList.add('dragging');
     });
     canvas.addEventListener('pointermove', (e) => {
-      if (!drag) return;
-      view.panBy((e.clientX - drag.x) * dpr(), (e.clientY - drag.y) * dpr());
-      drag = { x: e.clientX, y: e.clientY };
-      request();
+      if (drag) {
+        view.panBy((e.clientX - drag.x) * dpr(), (e.clientY - drag.y) * dpr());
+        drag = { x: e.clientX, y: e.clientY };
+        request();
+      }
+      const cell = view.cellAt(...at(e));
+      coords.textContent = cell ? `(${cell[0]}, ${cell[1]})` : '';
+      coords.hidden = !cell;
     });
     const end = () => {
       drag = null;
@@ -721,26 +713,13 @@
     };
     canvas.addEventListener('pointerup', end);
     canvas.addEventListener('pointercancel', end);
+    canvas.addEventListener('pointerleave', () => { coords.hidden = true; });
     canvas.addEventListener('wheel', (e) => {
       e.preventDefault();
       const lines = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
-      const rect = canvas.getBoundingClientRect();
-      view.zoomAt((e.clientX - rect.left) * dpr(), (e.clientY - rect.top) * dpr(), Math.exp(-e.deltaY * lines * 0.0015));
+      view.zoomAt(...at(e), Math.exp(-e.deltaY * lines * 0.0015));
       request();
     }, { passive: false });
-  }
-
-  // The [y, x] of the cell under the pointer, as bots name cells.
-  function showCoordinates(view, element) {
-    const canvas = view.canvas;
-    const dpr = () => window.devicePixelRatio || 1;
-    canvas.addEventListener('pointermove', (e) => {
-      const rect = canvas.getBoundingClientRect();
-      const cell = view.cellAt((e.clientX - rect.left) * dpr(), (e.clientY - rect.top) * dpr());
-      element.textContent = cell ? `(${cell[0]}, ${cell[1]})` : '';
-      element.hidden = !cell;
-    });
-    canvas.addEventListener('pointerleave', () => { element.hidden = true; });
   }
 
   function showError(message) {
