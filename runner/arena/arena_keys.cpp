@@ -2,6 +2,7 @@
 
 #include "runner/tlv/tlv.hpp"
 #include "runner/sys/small_file.hpp"
+#include "runner/text/terminal_text.hpp"
 
 namespace gol::runner {
 
@@ -36,8 +37,8 @@ ArenaKeys parse_keys(std::string_view text, const std::string& file) {
         if (space == std::string_view::npos) throw KeysError(where + "a name and a secret are needed, separated by a space");
         const std::string_view name = trimmed(line.substr(0, space));
         const std::string_view secret = line.substr(space + 1);
-        if (name.size() + 1 + secret.size() > tlv::max_identification || !tlv::printable_utf8(name) ||
-            !tlv::printable_utf8(secret))
+        if (name.size() + 1 + secret.size() > tlv::max_identification || !is_printable_text(name) ||
+            !is_printable_text(secret))
             throw KeysError(where + "the name and its secret must be UTF-8 without control characters, together at "
                                     "most 249 bytes (an identification is at most 250)");
         if (!keys.emplace(std::string(name), std::string(secret)).second)
