@@ -32,11 +32,6 @@ namespace {
 
 using namespace pipes;
 
-std::chrono::microseconds cpu_time(const rusage& u) {
-    using std::chrono::microseconds, std::chrono::seconds;
-    return seconds(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + microseconds(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
-
 // A started child that leads its own process group. Until reaped, the destructor kills the
 // group and reaps it, so no exit path leaks a process.
 class ChildGroup {
@@ -58,7 +53,10 @@ public:
     // Its peak resident memory, once reaped.
     long max_rss_kb() const { return usage_.ru_maxrss; }
     // Its CPU time with that of the children it reaped, once reaped.
-    std::chrono::microseconds cpu() const { return cpu_time(usage_); }
+    std::chrono::microseconds cpu() const {
+        return std::chrono::seconds(usage_.ru_utime.tv_sec + usage_.ru_stime.tv_sec) +
+               std::chrono::microseconds(usage_.ru_utime.tv_usec + usage_.ru_stime.tv_usec);
+    }
 
     // Returns its wait status. Kills the group first: the leader, still unreaped,
     // keeps the group id from being reused while we signal it.
@@ -167,7 +165,12 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
     std::optional<Pipe> in;
     if (stdin_pipe) in = make_pipe();
 
-    std::string program = find_program(spec.argv[0]);
+    // Looked up here, so that the child needs only execve; not found, execve fails with ENOENT.
+    std::string program = spec.argv[0];
+    if (program.find('/') == std::string::npos) {
+        const char* path = std::getenv("PATH");
+        program = find_in_path(program, path && *path ? path : "/usr/bin:/bin").value_or(program);
+    }
     std::vector<char*> argv;
     argv.reserve(spec.argv.size() + 1);
     for (const std::string& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -246,12 +249,9 @@ Streams streams_of(Started& started, std::size_t out_cap, std::size_t err_cap) {
     return s;
 }
 
-std::chrono::microseconds since(Clock::time_point t) {
-    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t);
-}
+}  // namespace
 
-// Starts and waits for one process (run_process).
-RunOutcome run(const SpawnSpec& spec) {
+RunOutcome run_process(const SpawnSpec& spec) {
     RunOutcome outcome;
     Started started = start_child(spec, spec.stdin_data.has_value());
     if (!started.child) {
@@ -276,14 +276,10 @@ RunOutcome run(const SpawnSpec& spec) {
 
     // Until the bot exits: stdin is fed, stdout and stderr drained.
     Pumped r = pump(s, child.pidfd(), deadline, [] { return false; });
-    outcome.elapsed = since(started.start);
-    if (r == Pumped::timed_out) {
+    outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started.start);
+    if (r == Pumped::timed_out || r == Pumped::stdout_overflow) {
         child.kill_and_reap();
-        return collect(RunOutcome::Kind::timed_out);
-    }
-    if (r == Pumped::stdout_overflow) {
-        child.kill_and_reap();
-        return collect(RunOutcome::Kind::stdout_overflow);
+        return collect(r == Pumped::timed_out ? RunOutcome::Kind::timed_out : RunOutcome::Kind::stdout_overflow);
     }
     // It exited: kill what it left in its group, then read what is still in the pipes. A
     // leftover that escaped the group and holds them open is not waited for past the deadline.
@@ -293,15 +289,6 @@ RunOutcome run(const SpawnSpec& spec) {
         return collect(RunOutcome::Kind::stdout_overflow);
     set_ended(outcome, status);
     return collect(outcome.kind);
-}
-
-}  // namespace
-
-std::string find_program(const std::string& name) {
-    if (name.find('/') != std::string::npos) return name;
-    const char* path = std::getenv("PATH");
-    // Not found: execve fails with ENOENT, reported like any other start failure.
-    return find_in_path(name, path && *path ? path : "/usr/bin:/bin").value_or(name);
 }
 
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs) {
@@ -347,8 +334,6 @@ void set_ended(RunOutcome& outcome, int wait_status) {
     outcome.exit_status = ended.exit_status;
 }
 
-RunOutcome run_process(const SpawnSpec& spec) { return run(spec); }
-
 struct BackgroundProcess::State {
     Started started;
 };
@@ -375,11 +360,9 @@ std::string BackgroundProcess::end() {
     Streams s = streams_of(started, 0, 4096);
     s.out.reset();
     pump(s, -1, Clock::now() + std::chrono::milliseconds(100), [&] { return !s.err; });
-    RunOutcome o;
-    set_ended(o, status);
     state_.reset();
     while (!s.err_buf.empty() && std::isspace(static_cast<unsigned char>(s.err_buf.back()))) s.err_buf.pop_back();
-    return describe(o) + (s.err_buf.empty() ? "" : ": " + s.err_buf);
+    return ended_by(status).words() + (s.err_buf.empty() ? "" : ": " + s.err_buf);
 }
 
 std::string describe(const RunOutcome& o) {
