@@ -1,8 +1,8 @@
 #include "runner/sys/copy_tree.hpp"
 
+#include "runner/sys/temp_dir.hpp"
 #include "runner/sys/unique_fd.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -170,22 +170,11 @@ private:
         if (!to) fail_errno(rel, "open the copy");
         // Listed whole first, then copied in name order: one descriptor per level, and the same
         // order (and so the same first refusal) every time.
-        std::vector<std::string> names;
-        {
-            const int listing = ::dup(from.get());
-            DIR* dir = listing < 0 ? nullptr : ::fdopendir(listing);
-            if (!dir) {
-                if (listing >= 0) ::close(listing);
-                fail_errno(rel, "list");
-            }
-            while (const dirent* e = ::readdir(dir)) {
-                const std::string n = e->d_name;
-                if (n != "." && n != ".." && (access_.host || !left_out_of_copies(n))) names.push_back(n);
-            }
-            ::closedir(dir);
-        }
-        std::sort(names.begin(), names.end());
-        for (const std::string& n : names) {
+        std::optional<std::vector<std::string>> names = folder_names(from.get());
+        if (!names) fail_errno(rel, "list");
+        if (!access_.host) std::erase_if(*names, left_out_of_copies);
+        std::sort(names->begin(), names->end());
+        for (const std::string& n : *names) {
             struct stat st {};
             if (::fstatat(from.get(), n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) fail_errno(rel / n, "stat");
             entry(from.get(), n, to.get(), n, st, rel / n, depth + 1);
