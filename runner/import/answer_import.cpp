@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <climits>
 #include <ctime>
@@ -200,15 +201,8 @@ std::variant<AnswerBot, NotABot> answer_bot(const Answer& answer) {
 }
 
 std::string_view name(ImportStatus status) {
-    switch (status) {
-        case ImportStatus::imported: return "imported";
-        case ImportStatus::updated: return "updated";
-        case ImportStatus::unchanged: return "unchanged";
-        case ImportStatus::skipped: return "skipped";
-        case ImportStatus::deleted: return "deleted";
-        case ImportStatus::pruned: return "pruned";
-    }
-    return "skipped";
+    constexpr std::array<std::string_view, 6> names = {"imported", "updated", "unchanged", "skipped", "deleted", "pruned"};
+    return names[static_cast<std::size_t>(status)];
 }
 
 ImportPlan plan_import(std::vector<Answer> answers, const fs::path& bots_dir, const ImportSource& source, bool prune) {

@@ -56,11 +56,7 @@ std::string text_message(Type type, std::string_view text) {
     return tlv::message(type, text);
 }
 
-bool known(char type) {
-    for (char t : {'I', 'S', 'M', 'G', 'T', 'B'})
-        if (type == t) return true;
-    return false;
-}
+bool known(char type) { return std::string_view("ISMGTB").find(type) != std::string_view::npos; }
 
 // The type, and the length once it has arrived, within what the type allows.
 void check_header(char type, std::optional<std::size_t> given_length) {
