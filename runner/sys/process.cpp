@@ -16,11 +16,9 @@
 #include <grp.h>
 #include <unistd.h>
 
-#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
-#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
