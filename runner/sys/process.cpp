@@ -105,18 +105,13 @@ struct Started {
 };
 
 // What the child needs between clone() and exec. It shares our memory until it execs (vfork
-// semantics), so it reports a failure by writing `error` here.
+// semantics): it reads the spec where it is, and reports a failure by writing `error` here.
 struct ChildSetup {
+    const SpawnSpec& spec;
     const char* program;
     char* const* argv;
     char* const* envp;
     gol_child_setup streams_and_limits;
-    const Identity* run_as;  // nullptr: stay
-    const int* join;
-    std::size_t join_count;
-    const char* const* tmpfs_at;
-    const char* const* tmpfs_options;
-    std::size_t tmpfs_count;
     int error = 0;
     const char* step = "";
 };
@@ -129,21 +124,20 @@ int child_main(void* arg) {
         c->step = step;
         _exit(127);
     };
-    for (std::size_t i = 0; i < c->join_count; ++i)
-        if (::write(c->join[i], "0", 1) != 1) fail("joining its control group");
-    if (c->tmpfs_count > 0) {
+    for (const int group : c->spec.join_groups)
+        if (::write(group, "0", 1) != 1) fail("joining its control group");
+    if (!c->spec.tmpfs.empty()) {
         if (::unshare(CLONE_NEWNS) != 0) fail("unshare(CLONE_NEWNS)");
         // Private: nothing mounted here propagates back to the host.
         if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) fail("mount --make-rprivate /");
-        for (std::size_t i = 0; i < c->tmpfs_count; ++i)
-            if (::mount("tmpfs", c->tmpfs_at[i], "tmpfs", MS_NOSUID | MS_NODEV, c->tmpfs_options[i]) != 0)
-                fail("mount tmpfs");
+        for (const SpawnSpec::Tmpfs& t : c->spec.tmpfs)
+            if (::mount("tmpfs", t.at.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, t.options.c_str()) != 0) fail("mount tmpfs");
     }
     if (const char* step = gol_set_up_child(&c->streams_and_limits)) fail(step);
-    if (c->run_as) {
+    if (const std::optional<Identity>& run_as = c->spec.run_as) {
         if (::setgroups(0, nullptr) != 0) fail("setgroups");
-        if (::setgid(c->run_as->gid) != 0) fail("setgid");
-        if (::setuid(c->run_as->uid) != 0) fail("setuid");
+        if (::setgid(run_as->gid) != 0) fail("setgid");
+        if (::setuid(run_as->uid) != 0) fail("setuid");
     }
     ::execve(c->program, c->argv, c->envp);
     fail("execve");
@@ -178,13 +172,9 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
         for (const std::string& e : *spec.env) envp.push_back(const_cast<char*>(e.c_str()));
         envp.push_back(nullptr);
     }
-    std::vector<const char*> tmpfs_at, tmpfs_options;
-    for (const SpawnSpec::Tmpfs& t : spec.tmpfs) {
-        tmpfs_at.push_back(t.at.c_str());
-        tmpfs_options.push_back(t.options.c_str());
-    }
     const ResourceLimits& l = spec.limits;
-    ChildSetup setup{program.c_str(),
+    ChildSetup setup{spec,
+                     program.c_str(),
                      argv.data(),
                      spec.env ? envp.data() : environ,
                      gol_child_setup{in ? in->read.get() : -1, out.write.get(), err.write.get(),
@@ -193,13 +183,7 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
                                      l.file_size, l.open_files,
                                      // It counts every process of the uid on the host: only a uid of
                                      // the child's own makes it the child's limit.
-                                     spec.run_as ? l.processes : 0},
-                     spec.run_as ? &*spec.run_as : nullptr,
-                     spec.join_groups.data(),
-                     spec.join_groups.size(),
-                     tmpfs_at.data(),
-                     tmpfs_options.data(),
-                     spec.tmpfs.size()};
+                                     spec.run_as ? l.processes : 0}};
 
     // clone(CLONE_VM | CLONE_VFORK), as posix_spawn does: no copy of our memory, so the cost
     // does not grow with the runner's size, and rlimits can be set between fork and exec,
