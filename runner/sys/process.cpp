@@ -316,9 +316,7 @@ void set_ended(RunOutcome& outcome, int wait_status) {
     outcome.exit_status = ended.exit_status;
 }
 
-struct BackgroundProcess::State {
-    Started started;
-};
+struct BackgroundProcess::State : Started {};
 
 BackgroundProcess::BackgroundProcess(const SpawnSpec& spec) {
     Started started = start_child(spec, false);
@@ -333,11 +331,11 @@ BackgroundProcess::~BackgroundProcess() = default;
 
 bool BackgroundProcess::started() const { return state_ != nullptr; }
 
-int BackgroundProcess::pid() const { return state_->started.child->pid(); }
+int BackgroundProcess::pid() const { return state_->child->pid(); }
 
 std::string BackgroundProcess::end() {
     if (!state_) return start_error_;
-    Started& started = state_->started;
+    Started& started = *state_;
     const int status = started.child->kill_and_reap();
     Streams s = streams_of(started, 0, 4096);
     s.out.reset();
