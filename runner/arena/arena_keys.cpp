@@ -2,16 +2,14 @@
 
 #include "runner/tlv/tlv.hpp"
 #include "runner/sys/small_file.hpp"
+#include "runner/text/terminal_text.hpp"
+#include "runner/text/text_width.hpp"
 
 namespace gol::runner {
 
 namespace {
 
-std::string_view trimmed(std::string_view s) {
-    const std::size_t first = s.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) return {};
-    return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
+constexpr std::string_view kBlanks = " \t\r";
 
 // Compares every byte whatever the first difference, so the time taken tells nothing of a secret.
 bool same_secret(std::string_view a, std::string_view b) {
@@ -28,16 +26,16 @@ ArenaKeys parse_keys(std::string_view text, const std::string& file) {
     while (!text.empty()) {
         ++line_no;
         const std::size_t end = text.find('\n');
-        const std::string_view line = trimmed(text.substr(0, end));
+        const std::string_view line = trimmed(text.substr(0, end), kBlanks);
         text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
         if (line.empty() || line.starts_with('#')) continue;
         const std::string where = file + ":" + std::to_string(line_no) + ": ";
         const std::size_t space = line.find_last_of(" \t");
         if (space == std::string_view::npos) throw KeysError(where + "a name and a secret are needed, separated by a space");
-        const std::string_view name = trimmed(line.substr(0, space));
+        const std::string_view name = trimmed(line.substr(0, space), kBlanks);
         const std::string_view secret = line.substr(space + 1);
-        if (name.size() + 1 + secret.size() > tlv::max_identification || !tlv::printable_utf8(name) ||
-            !tlv::printable_utf8(secret))
+        if (name.size() + 1 + secret.size() > tlv::max_identification || !is_printable_text(name) ||
+            !is_printable_text(secret))
             throw KeysError(where + "the name and its secret must be UTF-8 without control characters, together at "
                                     "most 249 bytes (an identification is at most 250)");
         if (!keys.emplace(std::string(name), std::string(secret)).second)
@@ -57,7 +55,7 @@ ArenaKeys read_keys(const std::filesystem::path& file) {
 std::string claimed_name(std::string_view identification, const ArenaKeys* keys) {
     const std::size_t space = identification.find_last_of(' ');
     if (!keys || space == std::string_view::npos) return std::string(identification);
-    return std::string(trimmed(identification.substr(0, space)));
+    return std::string(trimmed(identification.substr(0, space), kBlanks));
 }
 
 std::optional<std::string> admitted_name(std::string_view identification, const ArenaKeys* keys, std::string& why) {

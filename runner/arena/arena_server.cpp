@@ -391,6 +391,22 @@ struct Arena::State {
         }
     }
 
+    // Checked before a client is paired: a connection gone while it waited is closed, its name
+    // freed, unpaired.
+    bool still_connected(std::size_t i) {
+        if (waiting[i].connection->alive()) return true;
+        close_client(i, "its connection is gone", "gone");
+        return false;
+    }
+
+    // Waiting client i out of the waiting room into a game, counted: its connection and name.
+    std::pair<std::unique_ptr<ClientConnection>, std::string> to_game(std::size_t i) {
+        count_game(waiting[i].address, waiting[i].name);
+        std::pair taken{std::move(waiting[i].connection), waiting[i].name};
+        waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i));
+        return taken;
+    }
+
     // Pairs waiting clients while games may start: the pair that has met least, then the
     // pair waiting longest.
     void start_games() {
@@ -410,22 +426,10 @@ struct Arena::State {
                     if (!best || rank < best_rank) best = std::pair{i, j}, best_rank = rank;
                 }
             if (!best) break;
-            // Checked before they are paired: a connection gone while it waited frees its name, unpaired.
-            if (!waiting[best->second].connection->alive()) {
-                close_client(best->second, "its connection is gone", "gone");
-                continue;
-            }
-            if (!waiting[best->first].connection->alive()) {
-                close_client(best->first, "its connection is gone", "gone");
-                continue;
-            }
-            count_game(waiting[best->first].address, waiting[best->first].name);
-            count_game(waiting[best->second].address, waiting[best->second].name);
-            std::unique_ptr<ClientConnection> a = std::move(waiting[best->first].connection);
-            std::unique_ptr<ClientConnection> b = std::move(waiting[best->second].connection);
-            const std::string name_a = waiting[best->first].name, name_b = waiting[best->second].name;
-            waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(best->second));
-            waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(best->first));
+            if (!still_connected(best->second) || !still_connected(best->first)) continue;
+            // The later first, so that the earlier keeps its place.
+            auto [b, name_b] = to_game(best->second);
+            auto [a, name_a] = to_game(best->first);
             ScheduledGame game;
             try {
                 game = schedule.begin(name_a, name_b);
@@ -448,15 +452,8 @@ struct Arena::State {
         std::size_t identified = 0, alone = waiting.size();
         for (std::size_t i = 0; i < waiting.size(); ++i)
             if (!waiting[i].name.empty()) ++identified, alone = i;
-        if (identified != 1 || now < waiting[alone].identified_at + o.training->after) return;
-        if (!waiting[alone].connection->alive()) {
-            close_client(alone, "its connection is gone", "gone");
-            return;
-        }
-        count_game(waiting[alone].address, waiting[alone].name);
-        std::unique_ptr<ClientConnection> client = std::move(waiting[alone].connection);
-        const std::string name = waiting[alone].name;
-        waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(alone));
+        if (identified != 1 || now < waiting[alone].identified_at + o.training->after || !still_connected(alone)) return;
+        auto [client, name] = to_game(alone);
         ScheduledGame game;
         try {
             game = training_schedule->begin(name, o.training->name, o.training->hash);

@@ -4,14 +4,6 @@
 
 namespace gol::runner {
 
-namespace {
-
-std::string seconds_text(std::chrono::milliseconds ms) {
-    return std::to_string((ms.count() + 999) / 1000) + " s";
-}
-
-}  // namespace
-
 KeyThrottle::KeyThrottle(KeyThrottleLimits limits) : limits_(limits) {}
 
 std::optional<std::string> KeyThrottle::refusal(const std::string& address, const std::string& name,
@@ -19,7 +11,7 @@ std::optional<std::string> KeyThrottle::refusal(const std::string& address, cons
     const auto a = addresses_.find(address);
     if (a != addresses_.end() && now < a->second.locked_until)
         return "too many wrong secrets from " + address + ": not checked for " +
-               seconds_text(std::chrono::ceil<std::chrono::milliseconds>(a->second.locked_until - now));
+               std::to_string(std::chrono::ceil<std::chrono::seconds>(a->second.locked_until - now).count()) + " s";
     const auto n = names_.find(name);
     const bool guarded = n != names_.end() && n->second.wrong >= limits_.name_tries && now < n->second.since + limits_.window;
     // An address never wrong is checked still: the name's owner is not locked out by its guessers.

@@ -2,18 +2,14 @@
 
 #include "runner/game/time_bank.hpp"
 
+#include <array>
 #include <chrono>
 
 namespace gol::runner {
 
 std::string_view name(EndReason reason) {
-    switch (reason) {
-        case EndReason::extinction: return "extinction";
-        case EndReason::generations: return "generations";
-        case EndReason::forfeit: return "forfeit";
-        case EndReason::clock: return "clock";
-    }
-    return "generations";
+    constexpr std::array<std::string_view, 4> names = {"extinction", "generations", "forfeit", "clock"};
+    return names[static_cast<std::size_t>(reason)];
 }
 
 std::optional<EndReason> end_reason_from_name(std::string_view text) {

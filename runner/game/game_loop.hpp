@@ -8,8 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <stop_token>
-#include <string>
-#include <vector>
+#include <string_view>
 
 namespace gol::runner {
 

@@ -1,7 +1,6 @@
 #include "runner/game/off_board.hpp"
 
 #include <algorithm>
-#include <array>
 
 namespace gol::runner {
 

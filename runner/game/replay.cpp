@@ -31,14 +31,6 @@ std::int64_t seat_integer(const json& j, const char* key, int seat, std::int64_t
     return integer(seat_pair(j, key)[seat], key, lo, hi);
 }
 
-// What a file's move must also be: on the board the header names.
-void check_on_board(const Move& m, const GameConfig& config) {
-    for (const Cell& c : m.cells) {
-        int_in(c.y, "a cell's y", 0, config.height - 1);
-        int_in(c.x, "a cell's x", 0, config.width - 1);
-    }
-}
-
 // Replays one seat's recorded moves, tick by tick, encoding nothing.
 class RecordedMover : public Mover {
 public:
@@ -208,7 +200,12 @@ Replay read_replay(std::istream& in) {
                     throw ReplayError("more ticks than the header's " + std::to_string(config.generations) +
                                       " generations");
                 std::array<Move, 2> tick = {j.at("moves").at(0).get<Move>(), j.at("moves").at(1).get<Move>()};
-                for (const Move& m : tick) check_on_board(m, config);
+                // What a file's move must also be: on the board the header names.
+                for (const Move& m : tick)
+                    for (const Cell& c : m.cells) {
+                        int_in(c.y, "a cell's y", 0, config.height - 1);
+                        int_in(c.x, "a cell's x", 0, config.width - 1);
+                    }
                 replay.ticks.push_back(std::move(tick));
             } else if (j.contains("result")) {
                 replay.result = j.at("result").get<GameResult>();

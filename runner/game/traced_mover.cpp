@@ -2,8 +2,7 @@
 
 #include "runner/game/protocol.hpp"
 #include "runner/text/terminal_text.hpp"
-
-#include <cstdio>
+#include "runner/text/time_text.hpp"
 
 namespace gol::runner {
 
@@ -17,9 +16,7 @@ MoveReport TracedMover::move(const Board& board, int seat, int tick) {
          << board.population(Player::one) + board.population(Player::two) << " live cells, " << json_.size()
          << " bytes of JSON" << std::endl;
     MoveReport report = inner_.move(board, seat, tick);
-    char ms[32];
-    std::snprintf(ms, sizeof ms, "%.1f ms", static_cast<double>(report.elapsed.count()) / 1000.0);
-    out_ << who << ": reply in " << ms << ": ";
+    out_ << who << ": reply in " << format_ms(report.elapsed) << ": ";
     if (report.forfeit) {
         // The detail can quote the bot's output.
         out_ << "forfeit " << name(report.forfeit->kind) << ": " << terminal_line(report.forfeit->detail);

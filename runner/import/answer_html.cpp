@@ -12,17 +12,15 @@ namespace gol::runner {
 
 namespace {
 
-struct DocFree {
-    void operator()(xmlDoc* doc) const { xmlFreeDoc(doc); }
-};
-using Doc = std::unique_ptr<xmlDoc, DocFree>;
+using Doc = std::unique_ptr<xmlDoc, decltype(&xmlFreeDoc)>;
 
 Doc parse_html(std::string_view html) {
     if (html.size() > INT_MAX) throw std::length_error("an HTML body over 2 GiB");
     // Text that is not a document still parses: a wrapper gives libxml2 an element to hold it.
     const std::string wrapped = "<html><body>" + std::string(html) + "</body></html>";
     return Doc(htmlReadMemory(wrapped.data(), static_cast<int>(wrapped.size()), nullptr, "UTF-8",
-                              HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET));
+                              HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET),
+               xmlFreeDoc);
 }
 
 bool is_element(const xmlNode* node, const char* name) {

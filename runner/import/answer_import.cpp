@@ -2,10 +2,12 @@
 
 #include "runner/import/answer_html.hpp"
 #include "runner/text/terminal_text.hpp"
+#include "runner/text/text_width.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <climits>
 #include <ctime>
@@ -57,12 +59,6 @@ std::string lowercase(std::string_view s) {
     std::string out;
     for (const char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return out;
-}
-
-std::string trim_blanks(std::string_view s) {
-    const std::size_t start = s.find_first_not_of(" \t");
-    if (start == std::string_view::npos) return "";
-    return std::string(s.substr(start, s.find_last_not_of(" \t") - start + 1));
 }
 
 // "Python 3.5" -> Python 3, "JavaScript (Node.js)" -> Node.js, "C++11" -> C++; nullopt when the
@@ -170,8 +166,9 @@ std::variant<AnswerBot, NotABot> answer_bot(const Answer& answer) {
                        "\", is not \"Language, Bot name\""};
     if (!parts.code || parts.code->find_first_not_of(" \t\r\n") == std::string::npos)
         return NotABot{"no code block"};
-    std::string language = trim_blanks(header.substr(0, comma));
-    std::string written_name = trim_blanks(header.substr(comma + 1, header.find(',', comma + 1) - comma - 1));
+    const std::string_view fields = header;
+    std::string language(trimmed(fields.substr(0, comma), " \t"));
+    std::string written_name(trimmed(fields.substr(comma + 1, header.find(',', comma + 1) - comma - 1), " \t"));
     std::optional<LanguageRule> rule = language_rule(language);
     // "RandomBot, Python 3": the other way round.
     if (!rule && (rule = language_rule(written_name))) std::swap(language, written_name);
@@ -200,15 +197,8 @@ std::variant<AnswerBot, NotABot> answer_bot(const Answer& answer) {
 }
 
 std::string_view name(ImportStatus status) {
-    switch (status) {
-        case ImportStatus::imported: return "imported";
-        case ImportStatus::updated: return "updated";
-        case ImportStatus::unchanged: return "unchanged";
-        case ImportStatus::skipped: return "skipped";
-        case ImportStatus::deleted: return "deleted";
-        case ImportStatus::pruned: return "pruned";
-    }
-    return "skipped";
+    constexpr std::array<std::string_view, 6> names = {"imported", "updated", "unchanged", "skipped", "deleted", "pruned"};
+    return names[static_cast<std::size_t>(status)];
 }
 
 ImportPlan plan_import(std::vector<Answer> answers, const fs::path& bots_dir, const ImportSource& source, bool prune) {

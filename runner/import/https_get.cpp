@@ -8,10 +8,6 @@ namespace gol::runner {
 
 namespace {
 
-struct CurlFree {
-    void operator()(CURL* curl) const { curl_easy_cleanup(curl); }
-};
-
 std::size_t append_body(char* data, std::size_t size, std::size_t count, void* body) {
     static_cast<std::string*>(body)->append(data, size * count);
     return size * count;
@@ -25,7 +21,7 @@ constexpr curl_off_t kMaxBody = curl_off_t{256} << 20;
 HttpResponse https_get(const std::string& url, std::chrono::seconds timeout) {
     // Thread-safe since libcurl 7.84; curl_easy_init would do it implicitly, but unchecked.
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) throw FetchError("cannot initialise libcurl");
-    const std::unique_ptr<CURL, CurlFree> curl(curl_easy_init());
+    const std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
     if (!curl) throw FetchError("cannot initialise libcurl");
     HttpResponse response;
     char reason[CURL_ERROR_SIZE] = "";

@@ -6,7 +6,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstring>
 #include <optional>
 #include <stdexcept>
 

@@ -1,9 +1,10 @@
 #include "runner/sys/copy_tree.hpp"
 
+#include "runner/sys/temp_dir.hpp"
 #include "runner/sys/unique_fd.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -170,22 +171,11 @@ private:
         if (!to) fail_errno(rel, "open the copy");
         // Listed whole first, then copied in name order: one descriptor per level, and the same
         // order (and so the same first refusal) every time.
-        std::vector<std::string> names;
-        {
-            const int listing = ::dup(from.get());
-            DIR* dir = listing < 0 ? nullptr : ::fdopendir(listing);
-            if (!dir) {
-                if (listing >= 0) ::close(listing);
-                fail_errno(rel, "list");
-            }
-            while (const dirent* e = ::readdir(dir)) {
-                const std::string n = e->d_name;
-                if (n != "." && n != ".." && (access_.host || !left_out_of_copies(n))) names.push_back(n);
-            }
-            ::closedir(dir);
-        }
-        std::sort(names.begin(), names.end());
-        for (const std::string& n : names) {
+        std::optional<std::vector<std::string>> names = folder_names(from.get());
+        if (!names) fail_errno(rel, "list");
+        if (!access_.host) std::erase_if(*names, left_out_of_copies);
+        std::sort(names->begin(), names->end());
+        for (const std::string& n : *names) {
             struct stat st {};
             if (::fstatat(from.get(), n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) fail_errno(rel / n, "stat");
             entry(from.get(), n, to.get(), n, st, rel / n, depth + 1);
@@ -214,7 +204,6 @@ private:
     // Only the data: a hole of the source stays a hole (the end is set with ftruncate). A file
     // system without SEEK_DATA reports the whole file as data, and the copy is dense.
     static void copy_data(int in, int out, off_t size, const fs::path& rel) {
-        std::vector<char> buf(1 << 16);
         for (off_t pos = 0; pos < size;) {
             const off_t data = ::lseek(in, pos, SEEK_DATA);
             if (data < 0 && errno == ENXIO) break;  // nothing but a hole to the end
@@ -223,19 +212,13 @@ private:
             off_t hole = ::lseek(in, data, SEEK_HOLE);
             if (hole < 0) fail_errno(rel, "seek");
             hole = std::min(hole, size);
+            // sendfile reads at `at`, moving it on, and writes where `out` stands.
+            if (::lseek(out, data, SEEK_SET) < 0) fail_errno(rel, "seek");
             for (off_t at = data; at < hole;) {
-                const auto want = static_cast<std::size_t>(std::min<off_t>(hole - at, static_cast<off_t>(buf.size())));
-                const ssize_t n = ::pread(in, buf.data(), want, at);
+                const ssize_t n = ::sendfile(out, in, &at, static_cast<std::size_t>(hole - at));
                 if (n < 0 && errno == EINTR) continue;
-                if (n < 0) fail_errno(rel, "read");
+                if (n < 0) fail_errno(rel, "copy");
                 if (n == 0) fail(rel, "it changed while being copied");
-                for (ssize_t done = 0; done < n;) {
-                    const ssize_t w = ::pwrite(out, buf.data() + done, static_cast<std::size_t>(n - done), at + done);
-                    if (w < 0 && errno == EINTR) continue;
-                    if (w < 0) fail_errno(rel, "write");
-                    done += w;
-                }
-                at += n;
             }
             pos = hole;
         }

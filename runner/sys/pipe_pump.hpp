@@ -59,22 +59,20 @@ Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
     std::array<char, 65536> buf;
     for (;;) {
         if (done()) return Pumped::done;
-        std::array<pollfd, 4> fds{};
-        nfds_t n = 0;
-        int out_i = -1, err_i = -1, pid_i = -1, in_i = -1;
-        if (s.out) out_i = static_cast<int>(n), fds[n++] = {s.out.get(), POLLIN, 0};
-        if (s.err) err_i = static_cast<int>(n), fds[n++] = {s.err.get(), POLLIN, 0};
-        if (pidfd >= 0) pid_i = static_cast<int>(n), fds[n++] = {pidfd, POLLIN, 0};
-        if (s.in && !s.to_write.empty()) in_i = static_cast<int>(n), fds[n++] = {s.in.get(), POLLOUT, 0};
-        if (n == 0) return Pumped::done;
+        // A slot each; poll() passes over a slot whose descriptor is -1 (closed, or nothing to write).
+        std::array<pollfd, 4> fds{{{s.out.get(), POLLIN, 0},
+                                   {s.err.get(), POLLIN, 0},
+                                   {pidfd, POLLIN, 0},
+                                   {s.to_write.empty() ? -1 : s.in.get(), POLLOUT, 0}}};
+        if (std::all_of(fds.begin(), fds.end(), [](const pollfd& p) { return p.fd < 0; })) return Pumped::done;
         auto wait_ms = std::max<long>(0, std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count());
-        int ready = ::poll(fds.data(), n, static_cast<int>(wait_ms));
+        int ready = ::poll(fds.data(), fds.size(), static_cast<int>(wait_ms));
         if (ready < 0) {
             if (errno == EINTR) continue;
             throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
         }
         if (ready == 0) return Pumped::timed_out;
-        if (out_i >= 0 && fds[out_i].revents) {
+        if (fds[0].revents) {
             ssize_t got = ::read(s.out.get(), buf.data(), buf.size());
             if (got > 0) {
                 s.out_buf.append(buf.data(), static_cast<std::size_t>(got));
@@ -86,7 +84,7 @@ Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
                 s.out.reset();
             }
         }
-        if (err_i >= 0 && fds[err_i].revents) {
+        if (fds[1].revents) {
             ssize_t got = ::read(s.err.get(), buf.data(), buf.size());
             if (got > 0) {
                 std::size_t room = s.err_cap - std::min(s.err_cap, s.err_buf.size());
@@ -97,7 +95,7 @@ Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
                 s.err.reset();
             }
         }
-        if (in_i >= 0 && fds[in_i].revents) {
+        if (fds[3].revents) {
             ssize_t put = ::write(s.in.get(), s.to_write.data(), s.to_write.size());
             if (put > 0) s.to_write.remove_prefix(static_cast<std::size_t>(put));
             // A bot that closes stdin without reading it all is its own business.
@@ -105,7 +103,7 @@ Pumped pump(Streams& s, int pidfd, Clock::time_point deadline, Done done) {
             if (s.to_write.empty() && s.close_in_after) s.in.reset();
         }
         // What it wrote just before it ended may be what was waited for (a reply line).
-        if (pid_i >= 0 && fds[pid_i].revents) return done() ? Pumped::done : Pumped::child_exited;
+        if (fds[2].revents) return done() ? Pumped::done : Pumped::child_exited;
         // Checked after the events too: a child that never stops writing must still time out.
         if (Clock::now() >= deadline) return done() ? Pumped::done : Pumped::timed_out;
     }

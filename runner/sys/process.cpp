@@ -16,11 +16,9 @@
 #include <grp.h>
 #include <unistd.h>
 
-#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
-#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <thread>
@@ -31,11 +29,6 @@ namespace gol::runner {
 namespace {
 
 using namespace pipes;
-
-std::chrono::microseconds cpu_time(const rusage& u) {
-    using std::chrono::microseconds, std::chrono::seconds;
-    return seconds(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + microseconds(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
 
 // A started child that leads its own process group. Until reaped, the destructor kills the
 // group and reaps it, so no exit path leaks a process.
@@ -58,7 +51,10 @@ public:
     // Its peak resident memory, once reaped.
     long max_rss_kb() const { return usage_.ru_maxrss; }
     // Its CPU time with that of the children it reaped, once reaped.
-    std::chrono::microseconds cpu() const { return cpu_time(usage_); }
+    std::chrono::microseconds cpu() const {
+        return std::chrono::seconds(usage_.ru_utime.tv_sec + usage_.ru_stime.tv_sec) +
+               std::chrono::microseconds(usage_.ru_utime.tv_usec + usage_.ru_stime.tv_usec);
+    }
 
     // Returns its wait status. Kills the group first: the leader, still unreaped,
     // keeps the group id from being reused while we signal it.
@@ -109,18 +105,13 @@ struct Started {
 };
 
 // What the child needs between clone() and exec. It shares our memory until it execs (vfork
-// semantics), so it reports a failure by writing `error` here.
+// semantics): it reads the spec where it is, and reports a failure by writing `error` here.
 struct ChildSetup {
+    const SpawnSpec& spec;
     const char* program;
     char* const* argv;
     char* const* envp;
     gol_child_setup streams_and_limits;
-    const Identity* run_as;  // nullptr: stay
-    const int* join;
-    std::size_t join_count;
-    const char* const* tmpfs_at;
-    const char* const* tmpfs_options;
-    std::size_t tmpfs_count;
     int error = 0;
     const char* step = "";
 };
@@ -133,21 +124,20 @@ int child_main(void* arg) {
         c->step = step;
         _exit(127);
     };
-    for (std::size_t i = 0; i < c->join_count; ++i)
-        if (::write(c->join[i], "0", 1) != 1) fail("joining its control group");
-    if (c->tmpfs_count > 0) {
+    for (const int group : c->spec.join_groups)
+        if (::write(group, "0", 1) != 1) fail("joining its control group");
+    if (!c->spec.tmpfs.empty()) {
         if (::unshare(CLONE_NEWNS) != 0) fail("unshare(CLONE_NEWNS)");
         // Private: nothing mounted here propagates back to the host.
         if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) fail("mount --make-rprivate /");
-        for (std::size_t i = 0; i < c->tmpfs_count; ++i)
-            if (::mount("tmpfs", c->tmpfs_at[i], "tmpfs", MS_NOSUID | MS_NODEV, c->tmpfs_options[i]) != 0)
-                fail("mount tmpfs");
+        for (const SpawnSpec::Tmpfs& t : c->spec.tmpfs)
+            if (::mount("tmpfs", t.at.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, t.options.c_str()) != 0) fail("mount tmpfs");
     }
     if (const char* step = gol_set_up_child(&c->streams_and_limits)) fail(step);
-    if (c->run_as) {
+    if (const std::optional<Identity>& run_as = c->spec.run_as) {
         if (::setgroups(0, nullptr) != 0) fail("setgroups");
-        if (::setgid(c->run_as->gid) != 0) fail("setgid");
-        if (::setuid(c->run_as->uid) != 0) fail("setuid");
+        if (::setgid(run_as->gid) != 0) fail("setgid");
+        if (::setuid(run_as->uid) != 0) fail("setuid");
     }
     ::execve(c->program, c->argv, c->envp);
     fail("execve");
@@ -167,7 +157,12 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
     std::optional<Pipe> in;
     if (stdin_pipe) in = make_pipe();
 
-    std::string program = find_program(spec.argv[0]);
+    // Looked up here, so that the child needs only execve; not found, execve fails with ENOENT.
+    std::string program = spec.argv[0];
+    if (program.find('/') == std::string::npos) {
+        const char* path = std::getenv("PATH");
+        program = find_in_path(program, path && *path ? path : "/usr/bin:/bin").value_or(program);
+    }
     std::vector<char*> argv;
     argv.reserve(spec.argv.size() + 1);
     for (const std::string& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
@@ -177,13 +172,9 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
         for (const std::string& e : *spec.env) envp.push_back(const_cast<char*>(e.c_str()));
         envp.push_back(nullptr);
     }
-    std::vector<const char*> tmpfs_at, tmpfs_options;
-    for (const SpawnSpec::Tmpfs& t : spec.tmpfs) {
-        tmpfs_at.push_back(t.at.c_str());
-        tmpfs_options.push_back(t.options.c_str());
-    }
     const ResourceLimits& l = spec.limits;
-    ChildSetup setup{program.c_str(),
+    ChildSetup setup{spec,
+                     program.c_str(),
                      argv.data(),
                      spec.env ? envp.data() : environ,
                      gol_child_setup{in ? in->read.get() : -1, out.write.get(), err.write.get(),
@@ -192,13 +183,7 @@ Started start_child(const SpawnSpec& spec, bool stdin_pipe) {
                                      l.file_size, l.open_files,
                                      // It counts every process of the uid on the host: only a uid of
                                      // the child's own makes it the child's limit.
-                                     spec.run_as ? l.processes : 0},
-                     spec.run_as ? &*spec.run_as : nullptr,
-                     spec.join_groups.data(),
-                     spec.join_groups.size(),
-                     tmpfs_at.data(),
-                     tmpfs_options.data(),
-                     spec.tmpfs.size()};
+                                     spec.run_as ? l.processes : 0}};
 
     // clone(CLONE_VM | CLONE_VFORK), as posix_spawn does: no copy of our memory, so the cost
     // does not grow with the runner's size, and rlimits can be set between fork and exec,
@@ -246,12 +231,9 @@ Streams streams_of(Started& started, std::size_t out_cap, std::size_t err_cap) {
     return s;
 }
 
-std::chrono::microseconds since(Clock::time_point t) {
-    return std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t);
-}
+}  // namespace
 
-// Starts and waits for one process (run_process).
-RunOutcome run(const SpawnSpec& spec) {
+RunOutcome run_process(const SpawnSpec& spec) {
     RunOutcome outcome;
     Started started = start_child(spec, spec.stdin_data.has_value());
     if (!started.child) {
@@ -276,14 +258,10 @@ RunOutcome run(const SpawnSpec& spec) {
 
     // Until the bot exits: stdin is fed, stdout and stderr drained.
     Pumped r = pump(s, child.pidfd(), deadline, [] { return false; });
-    outcome.elapsed = since(started.start);
-    if (r == Pumped::timed_out) {
+    outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started.start);
+    if (r == Pumped::timed_out || r == Pumped::stdout_overflow) {
         child.kill_and_reap();
-        return collect(RunOutcome::Kind::timed_out);
-    }
-    if (r == Pumped::stdout_overflow) {
-        child.kill_and_reap();
-        return collect(RunOutcome::Kind::stdout_overflow);
+        return collect(r == Pumped::timed_out ? RunOutcome::Kind::timed_out : RunOutcome::Kind::stdout_overflow);
     }
     // It exited: kill what it left in its group, then read what is still in the pipes. A
     // leftover that escaped the group and holds them open is not waited for past the deadline.
@@ -293,15 +271,6 @@ RunOutcome run(const SpawnSpec& spec) {
         return collect(RunOutcome::Kind::stdout_overflow);
     set_ended(outcome, status);
     return collect(outcome.kind);
-}
-
-}  // namespace
-
-std::string find_program(const std::string& name) {
-    if (name.find('/') != std::string::npos) return name;
-    const char* path = std::getenv("PATH");
-    // Not found: execve fails with ENOENT, reported like any other start failure.
-    return find_in_path(name, path && *path ? path : "/usr/bin:/bin").value_or(name);
 }
 
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs) {
@@ -347,11 +316,7 @@ void set_ended(RunOutcome& outcome, int wait_status) {
     outcome.exit_status = ended.exit_status;
 }
 
-RunOutcome run_process(const SpawnSpec& spec) { return run(spec); }
-
-struct BackgroundProcess::State {
-    Started started;
-};
+struct BackgroundProcess::State : Started {};
 
 BackgroundProcess::BackgroundProcess(const SpawnSpec& spec) {
     Started started = start_child(spec, false);
@@ -366,20 +331,18 @@ BackgroundProcess::~BackgroundProcess() = default;
 
 bool BackgroundProcess::started() const { return state_ != nullptr; }
 
-int BackgroundProcess::pid() const { return state_->started.child->pid(); }
+int BackgroundProcess::pid() const { return state_->child->pid(); }
 
 std::string BackgroundProcess::end() {
     if (!state_) return start_error_;
-    Started& started = state_->started;
+    Started& started = *state_;
     const int status = started.child->kill_and_reap();
     Streams s = streams_of(started, 0, 4096);
     s.out.reset();
     pump(s, -1, Clock::now() + std::chrono::milliseconds(100), [&] { return !s.err; });
-    RunOutcome o;
-    set_ended(o, status);
     state_.reset();
     while (!s.err_buf.empty() && std::isspace(static_cast<unsigned char>(s.err_buf.back()))) s.err_buf.pop_back();
-    return describe(o) + (s.err_buf.empty() ? "" : ": " + s.err_buf);
+    return ended_by(status).words() + (s.err_buf.empty() ? "" : ": " + s.err_buf);
 }
 
 std::string describe(const RunOutcome& o) {

@@ -149,9 +149,6 @@ private:
     std::string start_error_;
 };
 
-// A program named without a slash as found in the runner's own PATH (so that a child needs only
-// execve), or `name` unchanged.
-std::string find_program(const std::string& name);
 // The first executable `dirs`/`name` ("/usr/bin:/bin" style list), or nullopt.
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs);
 

@@ -53,26 +53,33 @@ bool clear_files(int dir, Level& level) {
     if (::fstat(dir, &st) != 0) return false;
     level.dev = st.st_dev;
     level.ino = st.st_ino;
-    const int listing = ::dup(dir);
-    DIR* d = listing < 0 ? nullptr : ::fdopendir(listing);
-    if (!d) {
-        if (listing >= 0) ::close(listing);
-        return false;
-    }
+    const std::optional<std::vector<std::string>> names = folder_names(dir);
+    if (!names) return false;
     bool ok = true;
-    while (const dirent* e = ::readdir(d)) {
-        const std::string name = e->d_name;
-        if (name == "." || name == "..") continue;
+    for (const std::string& name : *names) {
         // Whatever it is now: a folder refuses a plain unlink (EISDIR), anything else goes.
         if (::unlinkat(dir, name.c_str(), 0) == 0 || errno == ENOENT) continue;
         if (errno == EISDIR) level.folders.push_back(name);
         else ok = false;
     }
-    ::closedir(d);
     return ok;
 }
 
 }  // namespace
+
+std::optional<std::vector<std::string>> folder_names(int dir) {
+    const int listing = ::dup(dir);
+    DIR* d = listing < 0 ? nullptr : ::fdopendir(listing);
+    if (!d) {
+        if (listing >= 0) ::close(listing);
+        return std::nullopt;
+    }
+    std::vector<std::string> names;
+    while (const dirent* e = ::readdir(d))
+        if (const std::string_view name = e->d_name; name != "." && name != "..") names.emplace_back(name);
+    ::closedir(d);
+    return names;
+}
 
 bool remove_tree(const fs::path& path) noexcept {
     try {

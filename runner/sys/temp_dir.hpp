@@ -2,7 +2,9 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace gol::runner {
 
@@ -27,5 +29,9 @@ private:
 // removal runs is removed as the link. It holds two descriptors however deep the tree goes.
 // Best effort: what cannot be removed stays, and false says so. Absent is removed.
 bool remove_tree(const std::filesystem::path& path) noexcept;
+
+// The names in the folder open at `dir` but "." and "..", read through a descriptor of their own,
+// or nullopt when it cannot be read.
+std::optional<std::vector<std::string>> folder_names(int dir);
 
 }  // namespace gol::runner

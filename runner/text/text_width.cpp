@@ -48,4 +48,10 @@ std::string cut_text(std::string_view text, int columns, std::string_view mark) 
     return std::string(text.substr(0, end)).append(mark);
 }
 
+std::string_view trimmed(std::string_view text, std::string_view blanks) {
+    const std::size_t first = text.find_first_not_of(blanks);
+    if (first == std::string_view::npos) return {};
+    return text.substr(first, text.find_last_not_of(blanks) - first + 1);
+}
+
 }  // namespace gol::runner

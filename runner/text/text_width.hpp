@@ -17,4 +17,7 @@ int text_width(std::string_view text);
 // `mark` within `columns`, followed by `mark`. Never cut inside a UTF-8 character.
 std::string cut_text(std::string_view text, int columns, std::string_view mark = {});
 
+// `text` without the `blanks` it begins and ends with.
+std::string_view trimmed(std::string_view text, std::string_view blanks);
+
 }  // namespace gol::runner

@@ -1,5 +1,7 @@
 #include "runner/tlv/tlv.hpp"
 
+#include "runner/text/terminal_text.hpp"
+
 #include <stdexcept>
 
 namespace gol::runner::tlv {
@@ -45,7 +47,7 @@ std::optional<std::string> text_problem(Type type, std::string_view text) {
     if (type == Type::identification && (text.empty() || text.size() > max_identification))
         return "an identification of " + std::to_string(text.size()) + " bytes (1 to 250 allowed)";
     if (text.size() > max_value) return "a text of " + std::to_string(text.size()) + " bytes (at most 255)";
-    if (!printable_utf8(text)) return "a text that is not UTF-8 or holds control characters";
+    if (!is_printable_text(text)) return "a text that is not UTF-8 or holds control characters";
     return std::nullopt;
 }
 
@@ -54,11 +56,7 @@ std::string text_message(Type type, std::string_view text) {
     return tlv::message(type, text);
 }
 
-bool known(char type) {
-    for (char t : {'I', 'S', 'M', 'G', 'T', 'B'})
-        if (type == t) return true;
-    return false;
-}
+bool known(char type) { return std::string_view("ISMGTB").find(type) != std::string_view::npos; }
 
 // The type, and the length once it has arrived, within what the type allows.
 void check_header(char type, std::optional<std::size_t> given_length) {
@@ -89,35 +87,6 @@ void check_header(char type, std::optional<std::size_t> given_length) {
 }
 
 }  // namespace
-
-bool printable_utf8(std::string_view s) {
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            if (c < 0x20 || c == 0x7f) return false;
-            ++i;
-            continue;
-        }
-        std::size_t n;
-        std::uint32_t cp;
-        if ((c & 0xe0) == 0xc0) n = 2, cp = c & 0x1f;
-        else if ((c & 0xf0) == 0xe0) n = 3, cp = c & 0x0f;
-        else if ((c & 0xf8) == 0xf0) n = 4, cp = c & 0x07;
-        else return false;
-        if (i + n > s.size()) return false;
-        for (std::size_t k = 1; k < n; ++k) {
-            const auto cc = static_cast<unsigned char>(s[i + k]);
-            if ((cc & 0xc0) != 0x80) return false;
-            cp = (cp << 6) | (cc & 0x3f);
-        }
-        static constexpr std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
-        // C1 control characters, U+0080 to U+009F.
-        if (cp < 0xa0) return false;
-        i += n;
-    }
-    return true;
-}
 
 std::string identification(std::string_view text) { return text_message(Type::identification, text); }
 std::string start(std::string_view opponent) { return text_message(Type::start, opponent); }

@@ -53,10 +53,6 @@ std::string turn();
 std::string bye(std::uint32_t own, std::uint32_t other);
 std::string encode(const Message& message);
 
-// Whether `text` is UTF-8 (shortest forms, no surrogates, up to U+10FFFF) without control
-// characters: identifications go into logs, tables and pages.
-bool printable_utf8(std::string_view text);
-
 // The reader: bytes go in as they arrive, cut anywhere; whole messages come out, each checked
 // against its type's rules (docs/arena.md). After a ProtocolError the reader is spent and keeps
 // throwing it: a connection that broke the protocol is closed.

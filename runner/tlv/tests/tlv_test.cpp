@@ -1,4 +1,5 @@
 #include "runner/tlv/tlv.hpp"
+#include "runner/text/terminal_text.hpp"
 
 #include <doctest/doctest.h>
 
@@ -101,13 +102,13 @@ TEST_CASE("tlv: a spent reader keeps refusing") {
 }
 
 TEST_CASE("tlv: UTF-8 as identifications need it") {
-    CHECK(tlv::printable_utf8("name/bot é 日本 🙂"));
-    CHECK_FALSE(tlv::printable_utf8(bytes({0xC0, 0xAF})));              // overlong '/'
-    CHECK_FALSE(tlv::printable_utf8(bytes({0xED, 0xA0, 0x80})));        // a surrogate
-    CHECK_FALSE(tlv::printable_utf8(bytes({0xF4, 0x90, 0x80, 0x80})));  // above U+10FFFF
-    CHECK_FALSE(tlv::printable_utf8(bytes({0xC2, 0x85})));              // C1 control
-    CHECK_FALSE(tlv::printable_utf8(bytes({0xE6, 0x97})));              // cut short
-    CHECK_FALSE(tlv::printable_utf8(std::string("a\x7f", 2)));
+    CHECK(is_printable_text("name/bot é 日本 🙂"));
+    CHECK_FALSE(is_printable_text(bytes({0xC0, 0xAF})));              // overlong '/'
+    CHECK_FALSE(is_printable_text(bytes({0xED, 0xA0, 0x80})));        // a surrogate
+    CHECK_FALSE(is_printable_text(bytes({0xF4, 0x90, 0x80, 0x80})));  // above U+10FFFF
+    CHECK_FALSE(is_printable_text(bytes({0xC2, 0x85})));              // C1 control
+    CHECK_FALSE(is_printable_text(bytes({0xE6, 0x97})));              // cut short
+    CHECK_FALSE(is_printable_text(std::string("a\x7f", 2)));
 }
 
 TEST_CASE("tlv: the writer sends nothing the protocol cannot carry") {
