@@ -479,14 +479,11 @@ void check_plan(const LeagueOptions& o, const League& l) {
                           "differs)" + why + "; run the league with --plan again");
 }
 
-// The games an earlier --until-separated run added (its league.json), as this league schedules
+// The games an earlier --until-separated run added (the index found), as this league schedules
 // them; none when it added none or paired a bot that is not here.
 std::vector<ScheduledGame> previously_added(const LeagueOptions& o, const League& l) {
     try {
-        const std::optional<StoredIndex> index = find_index(o.results_dir);
-        return index ? schedule_added(l.names, o.settings, index->added) : std::vector<ScheduledGame>{};
-    } catch (const StoreError&) {
-        return {};  // build_roster has said so
+        return l.found ? schedule_added(l.names, o.settings, l.found->added) : std::vector<ScheduledGame>{};
     } catch (const std::invalid_argument&) {
         return {};
     }
