@@ -10,7 +10,6 @@
 #include <ctime>
 #include <limits>
 #include <regex>
-#include <vector>
 
 namespace gol::runner {
 
@@ -23,29 +22,15 @@ int int_field(const json& j, const char* key) { return static_cast<int>(integer(
 // `n` within [lo, hi], with the readers' message naming `what`.
 void check_range(std::int64_t n, const char* what, std::int64_t lo, std::int64_t hi) { integer(json(n), what, lo, hi); }
 
-// The names of the inputs in which `stored` differs from `scheduled`.
+// The names of the inputs in which `stored` differs from `scheduled`, as records name them. The
+// JSON holds every field, each as it is or none (a clock or bank of 0, which reading refuses).
 std::string differences(const GameInputs& stored, const GameInputs& scheduled) {
-    std::vector<std::string> names;
-    auto differs = [&](bool d, const char* name) {
-        if (d) names.emplace_back(name);
-    };
-    differs(stored.rules_version != scheduled.rules_version, "rules_version");
-    differs(stored.bots != scheduled.bots, "bots");
-    differs(stored.hashes != scheduled.hashes, "hashes");
-    differs(stored.game_index != scheduled.game_index, "game_index");
-    differs(stored.seed != scheduled.seed, "seed");
-    differs(stored.width != scheduled.width || stored.height != scheduled.height, "board");
-    differs(stored.generations != scheduled.generations, "generations");
-    differs(stored.clock_s != scheduled.clock_s, "clock_s");
-    differs(stored.time_bank_s != scheduled.time_bank_s, "time_bank_s");
-    differs(stored.time_limit_ms != scheduled.time_limit_ms, "time_limit_ms");
-    differs(stored.memory_limit_mb != scheduled.memory_limit_mb, "memory_limit_mb");
-    differs(stored.cpu_limit_s != scheduled.cpu_limit_s, "cpu_limit_s");
-    differs(stored.sandboxed != scheduled.sandboxed, "sandboxed");
-    differs(stored.startup_limit_ms != scheduled.startup_limit_ms, "startup_limit_ms");
-    differs(stored.cpu_time != scheduled.cpu_time, "time_mode");
+    const json a = stored, b = scheduled;
+    json keys = a;
+    keys.update(b);
     std::string out;
-    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    for (const auto& [key, _] : keys.items())
+        if (a.value(key, json()) != b.value(key, json())) out += (out.empty() ? "" : ", ") + key;
     return out;
 }
 
@@ -100,16 +85,13 @@ void check_result(const GameRecord& r, const GameInputs& in) {
     }
 }
 
-// Microseconds as records keep them.
-std::int64_t us(std::chrono::microseconds t) { return t.count(); }
-
 json timing_json(const MoveTiming& t) {
     return {{"moves", t.moves},
-            {"wall_total_us", us(t.wall_total)},
-            {"wall_max_us", us(t.wall_max)},
+            {"wall_total_us", t.wall_total.count()},
+            {"wall_max_us", t.wall_max.count()},
             {"cpu_moves", t.cpu_moves},
-            {"cpu_total_us", us(t.cpu_total)},
-            {"cpu_max_us", us(t.cpu_max)},
+            {"cpu_total_us", t.cpu_total.count()},
+            {"cpu_max_us", t.cpu_max.count()},
             {"timeouts", t.timeouts},
             {"near_timeouts", t.near_timeouts}};
 }
@@ -201,8 +183,9 @@ void from_json(const json& j, GameInputs& in) {
     // Absent from records stored before they existed: the defaults they were played with.
     if (j.contains("startup_limit_ms")) in.startup_limit_ms = int_field(j, "startup_limit_ms");
     if (j.contains("time_mode")) in.cpu_time = string_value(j["time_mode"], "time_mode") == "cpu";
-    in.clock_s = j.contains("clock_s") ? int_field(j, "clock_s") : 0;
-    in.time_bank_s = j.contains("time_bank_s") ? int_field(j, "time_bank_s") : 0;
+    // Written only when there is one: none is 0, and a 0 or less written is refused.
+    in.clock_s = j.contains("clock_s") ? static_cast<int>(integer(j["clock_s"], "clock_s", 1, INT_MAX)) : 0;
+    in.time_bank_s = j.contains("time_bank_s") ? static_cast<int>(integer(j["time_bank_s"], "time_bank_s", 1, INT_MAX)) : 0;
 }
 
 // The result's fields sit at the top level beside the key and the inputs.

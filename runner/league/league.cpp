@@ -38,16 +38,6 @@ struct Roster {
 // A bot's path as the index keeps it: the same however the bots folder was named.
 std::string index_path(const fs::path& p) { return fs::absolute(p).lexically_normal().string(); }
 
-// The store's index as the league is prepared, or none: a new store, or one that cannot be read.
-std::optional<StoredIndex> index_found(const fs::path& results_dir, std::FILE* log) {
-    try {
-        return find_index(results_dir);
-    } catch (const StoreError& e) {
-        std::fprintf(log, "league: %s; taking no bot's name as held before\n", terminal_line(e.what()).c_str());
-        return {};
-    }
-}
-
 // Why `bot` may not play under its name, which the bots at `claimants` (itself among them)
 // share; nullopt when it keeps the name, having held it in an earlier run of this store. The
 // league goes on either way: one newcomer must not stop a nightly run.
@@ -296,7 +286,8 @@ struct League {
     Roster roster;
     std::vector<ScheduledBot> names;
     std::vector<ScheduledGame> schedule;
-    std::optional<StoredIndex> found;  // index_found()
+    // The store's index as the league is prepared, or none: a new store, or one that cannot be read.
+    std::optional<StoredIndex> found;
 };
 
 // Why `name` is not a bot of the league, for an option that names one.
@@ -314,7 +305,12 @@ std::string not_a_bot(const Roster& roster, const std::string& option, const std
 }
 
 League prepare_league(const LeagueOptions& o, std::FILE* log) {
-    std::optional<StoredIndex> found = index_found(o.results_dir, log);
+    std::optional<StoredIndex> found;
+    try {
+        found = find_index(o.results_dir);
+    } catch (const StoreError& e) {
+        std::fprintf(log, "league: %s; taking no bot's name as held before\n", terminal_line(e.what()).c_str());
+    }
     League l{build_roster(o, found ? found->paths : std::map<std::string, std::string>{}, log), {}, {}, std::move(found)};
     // Checked before the results store is made: a league of one bot or none plays no game. Why
     // each other bot was excluded is on `log` just above.
@@ -479,14 +475,11 @@ void check_plan(const LeagueOptions& o, const League& l) {
                           "differs)" + why + "; run the league with --plan again");
 }
 
-// The games an earlier --until-separated run added (its league.json), as this league schedules
+// The games an earlier --until-separated run added (the index found), as this league schedules
 // them; none when it added none or paired a bot that is not here.
 std::vector<ScheduledGame> previously_added(const LeagueOptions& o, const League& l) {
     try {
-        const std::optional<StoredIndex> index = find_index(o.results_dir);
-        return index ? schedule_added(l.names, o.settings, index->added) : std::vector<ScheduledGame>{};
-    } catch (const StoreError&) {
-        return {};  // build_roster has said so
+        return l.found ? schedule_added(l.names, o.settings, l.found->added) : std::vector<ScheduledGame>{};
     } catch (const std::invalid_argument&) {
         return {};
     }

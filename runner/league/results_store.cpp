@@ -26,15 +26,15 @@ namespace {
 constexpr std::size_t kRecordCap = std::size_t{1} << 20;
 constexpr std::size_t kIndexCap = std::size_t{256} << 20;
 
-// A store file's bytes, or none when it does not exist. Read as a small file (small_file.hpp):
-// a planted link to /proc or a fifo must not hang the runner.
-std::optional<std::string> read_store_file(const fs::path& file, std::size_t cap) {
+// A store file's bytes, or none when it does not exist; its errors name it `name`. Read as a
+// small file (small_file.hpp): a planted link to /proc or a fifo must not hang the runner.
+std::optional<std::string> read_store_file(const fs::path& file, std::size_t cap, const std::string& name) {
     std::error_code ignored;  // a file that cannot be looked at is read, to say why
     if (fs::symlink_status(file, ignored).type() == fs::file_type::not_found) return std::nullopt;
     try {
         return read_small_file(file, cap);
     } catch (const SmallFileError& e) {
-        throw StoreError(std::string("it ") + e.what());
+        throw StoreError(name + ": it " + e.what());
     }
 }
 
@@ -46,11 +46,11 @@ int int_setting(const json& s, const char* key) { return static_cast<int>(intege
 std::optional<GameRecord> load_record(const fs::path& dir, const ScheduledGame& game) {
     // Named as the store's layout names it: the messages go to the host's log.
     const std::string name = "games/" + game.key + ".json";
+    const std::optional<std::string> text = read_store_file(dir / name, kRecordCap, name);
+    if (!text) return std::nullopt;
     try {
-        std::optional<std::string> text = read_store_file(dir / name, kRecordCap);
-        if (!text) return std::nullopt;
         return read_record(*text, game);
-    } catch (const std::runtime_error& e) {  // StoreError, RecordError
+    } catch (const std::runtime_error& e) {  // RecordError
         throw StoreError(name + ": " + e.what());
     }
 }
@@ -64,21 +64,12 @@ std::string new_index_id() {
     return id;
 }
 
-// An index file's bytes (league.json, the rounds file), or none; its errors name it.
-std::optional<std::string> read_index_file(const fs::path& file) {
-    try {
-        return read_store_file(file, kIndexCap);
-    } catch (const StoreError& e) {
-        throw StoreError(file.string() + ": " + e.what());
-    }
-}
-
 // The rounds appended to the index read from league.json (`id` its id), added to it: each
 // complete line of the rounds file when its first line names the index. A last line without its
 // newline is one a crash cut short, never acknowledged, and is not read.
 void add_rounds(const fs::path& dir, const std::string& id, StoredIndex& index) {
     const fs::path file = rounds_file(dir);
-    const std::optional<std::string> text = read_index_file(file);
+    const std::optional<std::string> text = read_store_file(file, kIndexCap, file.string());
     if (!text) return;
     std::size_t at = 0, line = 0;
     for (std::size_t end; (end = text->find('\n', at)) != std::string::npos; at = end + 1) {
@@ -147,7 +138,7 @@ fs::path ResultsStore::repeat_path(const std::string& hash) const {
 
 std::optional<RepeatCheck> ResultsStore::load_repeat(const std::string& hash) const {
     try {
-        const std::optional<std::string> text = read_store_file(repeat_path(hash), kRecordCap);
+        const std::optional<std::string> text = read_store_file(repeat_path(hash), kRecordCap, hash);
         if (!text) return std::nullopt;
         const json j = json::parse(*text);
         if (j.at("format") != "gol-repeat-check" || j.at("version") != 1 || j.at("hash") != hash) return std::nullopt;
@@ -265,7 +256,7 @@ StoredIndex load_index(const fs::path& dir) {
 
 std::optional<StoredIndex> find_index(const fs::path& dir) {
     const fs::path file = index_file(dir);
-    const std::optional<std::string> text = read_index_file(file);
+    const std::optional<std::string> text = read_store_file(file, kIndexCap, file.string());
     if (!text) return std::nullopt;
     StoredIndex index;
     std::string id;

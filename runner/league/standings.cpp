@@ -37,16 +37,6 @@ void count_result(Counts& c, const GameResult& r, int seat) {
     (r.verdict.winner_seat == 0 ? c.draws : r.verdict.winner_seat == seat ? c.wins : c.losses)++;
 }
 
-// Fills in the ratings of the sorted table's bots.
-void rate(std::vector<Standing>& table, const Ratings& ratings) {
-    for (std::size_t i = 0; i < table.size(); ++i) {
-        if (!ratings.rated(i)) continue;
-        table[i].elo = ratings.elo(i);
-        table[i].elo_interval = ratings.interval(i);
-        if (i + 1 < table.size()) table[i].los_next = ratings.superiority(i, i + 1);
-    }
-}
-
 }  // namespace
 
 std::string format_los(std::optional<double> los) {
@@ -132,7 +122,13 @@ std::vector<Standing> StandingsTally::standings(Scoring scoring) const {
     });
     for (std::size_t i = 0; i < table.size(); ++i)
         table[i].rank = i > 0 && merit(table[i]) == merit(table[i - 1]) ? table[i - 1].rank : static_cast<int>(i + 1);
-    rate(table, ratings(table));
+    const Ratings rated = ratings(table);
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        if (!rated.rated(i)) continue;
+        table[i].elo = rated.elo(i);
+        table[i].elo_interval = rated.interval(i);
+        if (i + 1 < table.size()) table[i].los_next = rated.superiority(i, i + 1);
+    }
     return table;
 }
 

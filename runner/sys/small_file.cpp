@@ -34,7 +34,11 @@ std::string read_small_file(const std::filesystem::path& path, std::size_t max_b
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) throw SmallFileError(std::string("cannot be read: ") + std::strerror(errno));
     if (!S_ISREG(st.st_mode)) throw SmallFileError(std::string("is ") + kind_of(st.st_mode) + ", not a regular file");
-    const auto too_big = [&] { return SmallFileError("is over " + std::to_string(max_bytes) + " bytes"); };
+    // A limit of whole MiB said in them (a store's index: 256 MiB, not 268435456 bytes).
+    constexpr std::size_t kMiB = std::size_t{1} << 20;
+    const std::string limit = max_bytes >= kMiB && max_bytes % kMiB == 0 ? std::to_string(max_bytes / kMiB) + " MiB"
+                                                                          : std::to_string(max_bytes) + " bytes";
+    const auto too_big = [&] { return SmallFileError("is over " + limit); };
     if (static_cast<std::uint64_t>(st.st_size) > max_bytes) throw too_big();
     // Read to the end rather than to st_size: the file may grow while it is read.
     std::string text;

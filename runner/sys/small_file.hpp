@@ -11,7 +11,7 @@
 namespace gol::runner {
 
 // Why a small file could not be read, in words that follow its name: "is a FIFO, not a
-// regular file", "is over 65536 bytes", "cannot be read: Permission denied".
+// regular file", "is over 65536 bytes", "is over 256 MiB", "cannot be read: Permission denied".
 class SmallFileError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

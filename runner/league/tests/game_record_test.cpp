@@ -68,10 +68,12 @@ TEST_CASE("game record: written and read back for its game, naming every input")
 }
 
 TEST_CASE("game record: one for another game, another key or an older runner is refused") {
-    CHECK(has(problem([](json&) {}, scheduled(1)), "other inputs than the scheduled game's (bots, hashes, game_index, seed differ)"));
+    CHECK(has(problem([](json&) {}, scheduled(1)), "other inputs than the scheduled game's (bots, game_index, hashes, seed differ)"));
     CHECK(has(problem([](json& j) { j["inputs"]["sandboxed"] = false; }), "(sandboxed differ)"));
     CHECK(has(problem([](json& j) { j["inputs"]["memory_limit_mb"] = 2048; }), "(memory_limit_mb differ)"));
     CHECK(has(problem([](json& j) { j["inputs"]["time_bank_s"] = 60; }), "(time_bank_s differ)"));
+    // A clock or a bank of 0 is none, which a record writes as no field: a 0 is refused, not taken for none.
+    CHECK(has(problem([](json& j) { j["inputs"]["clock_s"] = 0; }), "\"clock_s\" is 0, not from 1"));
     CHECK(has(problem([](json& j) { j["inputs"]["rules_version"] = "ppcg2016-0"; }), "(rules_version differ)"));
     CHECK(has(problem([](json& j) { j["key"] = std::string(64, '0'); }), "its key is"));
     CHECK(has(problem([](json& j) {

@@ -240,4 +240,10 @@ TEST_CASE("integrity e2e: older records, and a fifo or a /proc symlink planted a
     const RunOutcome table = f.runner({"table", "--results", f.results.string()});
     CHECK(table.exit_status == 2);
     CHECK(contains(table.err, "league.json: written by an older runner; run the league again"));
+
+    // One too big to read (sparse: never read) is refused with its limit in MiB.
+    fs::resize_file(f.results / "league.json", (std::uintmax_t{256} << 20) + 1);
+    const RunOutcome huge = f.runner({"table", "--results", f.results.string()});
+    CHECK(huge.exit_status == 2);
+    CHECK(contains(huge.err, "league.json: it is over 256 MiB"));
 }
