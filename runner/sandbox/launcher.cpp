@@ -261,10 +261,7 @@ bool Launcher::send_plain(std::uint32_t kind) {
 int Launcher::read_end(Clock::time_point by, RunOutcome* outcome) {
     std::optional<gol_launch_report> end = control_ ? read_report(control_.get(), by) : std::nullopt;
     if (end && end->kind == GOL_LAUNCH_ENDED) {
-        if (outcome) {
-            outcome->max_rss_kb = static_cast<long>(end->max_rss_kb);
-            if (end->cpu_us >= 0) outcome->cpu = std::chrono::microseconds(end->cpu_us);
-        }
+        if (outcome && end->cpu_us >= 0) outcome->cpu = std::chrono::microseconds(end->cpu_us);
         return end->value;
     }
     stop();

@@ -105,7 +105,6 @@ TEST_CASE("launcher: a move's output, status, stdin, environment and folder; mov
         CHECK(r.exit_status == 3);
         CHECK(r.out == "hello bar /tmp\n");
         CHECK(r.err == "oops\n");
-        CHECK(r.max_rss_kb > 0);
         const int pid = box.launcher->pid();
         CHECK(pid > 0);
         // The move runs in a PID namespace of its own (in the sandbox, where /proc is the
@@ -238,9 +237,9 @@ TEST_CASE("launcher: a warm move's time counts from the launcher's request, what
     const TempDir dir("gol-launcher-clock");
     const fs::path script = dir.path() / "late_start.py";
     std::ofstream(script) << R"(import os, socket, struct, time
-REQUEST, REPLY = struct.Struct("=IIiIIIQQQQQ"), struct.Struct("=iiqq")
+REQUEST, REPLY = struct.Struct("=IIiIIIQQQQQ"), struct.Struct("=iiq")
 s = socket.socket(fileno=3)
-s.sendall(REPLY.pack(1, os.getpid(), 0, 0))
+s.sendall(REPLY.pack(1, os.getpid(), 0))
 while True:
     head, ancillary, _, _ = s.recvmsg(REQUEST.size, socket.CMSG_SPACE(16), socket.MSG_WAITALL)
     if len(head) < REQUEST.size:
@@ -259,8 +258,8 @@ while True:
         os._exit(0)
     for fd in fds:
         os.close(fd)
-    s.sendall(REPLY.pack(2, pid, time.clock_gettime_ns(time.CLOCK_MONOTONIC), 0))
-    s.sendall(REPLY.pack(4, os.waitpid(pid, 0)[1], 0, 0))
+    s.sendall(REPLY.pack(2, pid, time.clock_gettime_ns(time.CLOCK_MONOTONIC)))
+    s.sendall(REPLY.pack(4, os.waitpid(pid, 0)[1], 0))
 )";
     Box box(false);
     SpawnSpec spec = Box::move("", 1000ms);
