@@ -151,13 +151,6 @@ Clock::time_point Launcher::deliver(const gol_launch_request& request, const std
     throw RunnerFault("the bot's launcher ended each time it was sent a request");
 }
 
-RunOutcome Launcher::run(const CommandSpec& spec) { return *run_request(spec, ""); }
-
-std::optional<RunOutcome> Launcher::run_warm(const CommandSpec& spec, const std::string& warm_script) {
-    if (spec.argv.size() < 2 || spec.pass_fd) throw std::logic_error("Launcher::run_warm needs a file and no pass_fd");
-    return run_request(spec, warm_script);
-}
-
 struct Launcher::Request {
     gol_launch_request header{};
     std::string strings;
@@ -182,6 +175,8 @@ struct Launcher::Request {
 Launcher::Request Launcher::make_request(const CommandSpec& spec, const std::string& warm_script,
                                          bool persistent) const {
     if (spec.argv.empty() || !spec.env) throw std::logic_error("Launcher::run needs argv and env");
+    if (!warm_script.empty() && (spec.argv.size() < 2 || spec.pass_fd))
+        throw std::logic_error("a warm move needs a file and no pass_fd");
     Request r;
     gol_launch_request& h = r.header;
     h.kind = GOL_LAUNCH_RUN;
@@ -278,7 +273,7 @@ int Launcher::kill_move(RunOutcome* outcome) {
     return read_end(Clock::now() + kKillLimit, outcome);
 }
 
-std::optional<RunOutcome> Launcher::run_request(const CommandSpec& spec, const std::string& warm_script) {
+std::optional<RunOutcome> Launcher::run(const CommandSpec& spec, const std::string& warm_script) {
     Request request = make_request(spec, warm_script, false);
     Sent sent = send(request, spec.argv[0]);
     if (sent.started && sent.started->kind == GOL_LAUNCH_FAILED && !warm_script.empty()) return std::nullopt;

@@ -49,7 +49,7 @@ struct Box {
     }
 
     RunOutcome run(const std::string& script, std::chrono::milliseconds timeout = 5000ms) {
-        return launcher->run(move(script, timeout));
+        return *launcher->run(move(script, timeout));
     }
 
     static SpawnSpec move(const std::string& script, std::chrono::milliseconds timeout = 5000ms) {
@@ -100,7 +100,7 @@ TEST_CASE("launcher: a move's output, status, stdin, environment and folder; mov
         spec.stdin_data = "hello\n";
         spec.env->push_back("FOO=bar");
         spec.cwd = "/tmp";
-        RunOutcome r = box.launcher->run(spec);
+        RunOutcome r = *box.launcher->run(spec);
         CHECK(r.kind == RunOutcome::Kind::exited);
         CHECK(r.exit_status == 3);
         CHECK(r.out == "hello bar /tmp\n");
@@ -179,15 +179,15 @@ TEST_CASE("launcher: limits and a passed descriptor are set in the move's proces
         spec.limits = {std::uint64_t{512} << 20, 2, std::uint64_t{1} << 20, 32, 0};
         LongArgument board("the board");
         spec.pass_fd = SpawnSpec::PassedFd{board.fd(), 3};
-        RunOutcome r = box.launcher->run(spec);
+        RunOutcome r = *box.launcher->run(spec);
         // sh counts the file size limit in blocks of 512 bytes, the address space in KiB.
         CHECK(r.out == "32\n2048\n2\n524288\nthe board");
         CHECK(board.taken());
-        r = box.launcher->run(Box::move("exec /no/such/program"));
+        r = *box.launcher->run(Box::move("exec /no/such/program"));
         CHECK(r.exit_status == 127);
         SpawnSpec missing = Box::move("");
         missing.argv = {"no-such-program-here"};
-        r = box.launcher->run(missing);
+        r = *box.launcher->run(missing);
         CHECK(r.kind == RunOutcome::Kind::spawn_failed);
         CHECK(r.spawn_error == "could not start no-such-program-here: No such file or directory");
     }
@@ -264,7 +264,7 @@ while True:
     Box box(false);
     SpawnSpec spec = Box::move("", 1000ms);
     spec.argv = {"/usr/bin/python3", "bot.py"};
-    const std::optional<RunOutcome> r = box.launcher->run_warm(spec, script.string());
+    const std::optional<RunOutcome> r = box.launcher->run(spec, script.string());
     REQUIRE(r);
     CHECK(r->kind == RunOutcome::Kind::timed_out);
 }
@@ -410,7 +410,7 @@ TEST_CASE("launcher: a move's outcome reads exactly as a plain process's") {
             ::lseek(passed, 0, SEEK_SET);
             RunOutcome plain = run_process(c.spec);
             ::lseek(passed, 0, SEEK_SET);
-            RunOutcome launched = box.launcher->run(c.spec);
+            RunOutcome launched = *box.launcher->run(c.spec);
             CHECK(launched.kind == plain.kind);
             CHECK(describe(launched) == describe(plain));
             CHECK(launched.out == plain.out);
