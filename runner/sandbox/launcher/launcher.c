@@ -205,14 +205,6 @@ static int kill_all_but_warm(void) {
     return for_each_process(kill_unless_warm, &sent) == 0 ? sent : -1;
 }
 
-/* The end of a move, or what a KILL from the runner asks for: every process but this one and
- * the warm interpreter sent SIGKILL. */
-static void kill_move(void) {
-    if (warm_pid > 0 && kill_all_but_warm() >= 0) return;
-    stop_warm();
-    kill(-1, SIGKILL);
-}
-
 /* Every other process of the namespace killed and reaped, the warm interpreter aside. Killed
  * again before each wait: a process forked while the previous kill went round would otherwise
  * live on, and be waited for forever. Every process here is ours to reap (orphans come to
@@ -549,9 +541,11 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
                 send_report(REPORT(.kind = GOL_LAUNCH_FROZEN, .cpu_us = freeze_all() - cpu_before));
             } else if (persistent && next.kind == GOL_LAUNCH_THAW) {
                 kill(-1, SIGCONT);
-            } else {
-                /* Else only KILL is the runner's to send during a move (one request at a time). */
-                kill_move();
+            } else if (warm_pid <= 0 || kill_all_but_warm() < 0) {
+                /* Else only KILL is the runner's to send during a move (one request at a time):
+                 * every process but this one is killed, the warm interpreter too when /proc fails. */
+                stop_warm();
+                kill(-1, SIGKILL);
             }
         }
     }
