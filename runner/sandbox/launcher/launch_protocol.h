@@ -36,6 +36,7 @@
 #ifndef GOL_RUNNER_LAUNCH_PROTOCOL_H
 #define GOL_RUNNER_LAUNCH_PROTOCOL_H
 
+#include <assert.h>
 #include <stdint.h>
 
 enum {
@@ -92,13 +93,8 @@ struct gol_warm_reply {
 #undef GOL_LAUNCH_FIELD
 
 /* The interpreters read these layouts with no padding: the sizes are the fields' own. */
-#ifdef __cplusplus
-#define GOL_LAUNCH_STATIC_ASSERT static_assert
-#else
-#define GOL_LAUNCH_STATIC_ASSERT _Static_assert
-#endif
-GOL_LAUNCH_STATIC_ASSERT(sizeof(struct gol_launch_request) == 6 * 4 + 5 * 8, "gol_launch_request has padding");
-GOL_LAUNCH_STATIC_ASSERT(sizeof(struct gol_warm_reply) == 2 * 4 + 8, "gol_warm_reply has padding");
+static_assert(sizeof(struct gol_launch_request) == 6 * 4 + 5 * 8, "gol_launch_request has padding");
+static_assert(sizeof(struct gol_warm_reply) == 2 * 4 + 8, "gol_warm_reply has padding");
 
 /* The descriptor a launcher, and a warm interpreter, get their socket on. */
 #define GOL_LAUNCH_CONTROL_FD 3
@@ -127,6 +123,6 @@ struct gol_launch_report {
     char step[32];
 };
 
-GOL_LAUNCH_STATIC_ASSERT(sizeof(struct gol_launch_report) == 2 * 4 + 2 * 8 + 32, "gol_launch_report has padding");
+static_assert(sizeof(struct gol_launch_report) == 2 * 4 + 2 * 8 + 32, "gol_launch_report has padding");
 
 #endif
