@@ -350,11 +350,8 @@ started_with = None
 
 
 def read_all(fd):
-    data = b""
-    while chunk := os.read(fd, 65536):
-        data += chunk
-    os.close(fd)
-    return data
+    with open(fd, "rb") as f:
+        return f.read()
 
 
 def serve(sock):
@@ -378,7 +375,10 @@ def serve(sock):
         # (end of file on the launcher's socket). Read after the move has ended, not woken in it,
         # but for the first move's, which may not fit the pipe.
         said = read_all(told) if started_with is None else None
-        status, cpu = wait_for(move) if said != b"" else (0, 0)
+        status, cpu = 0, 0
+        if said != b"":
+            _, status, usage = os.wait4(move, 0)  # retried on EINTR by Python itself (PEP 475)
+            cpu = round((usage.ru_utime + usage.ru_stime) * 1e6)
         if said is None:
             said = read_all(told)
         if not said:
@@ -402,12 +402,6 @@ def serve(sock):
             os._exit(0)
         for fd in request[1]:
             os.close(fd)
-
-
-def wait_for(move):
-    """(wait status, CPU time in microseconds) of the move once it has ended."""
-    _, status, usage = os.wait4(move, 0)  # retried on EINTR by Python itself (PEP 475)
-    return status, round((usage.ru_utime + usage.ru_stime) * 1e6)
 
 
 def main():
