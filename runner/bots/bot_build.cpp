@@ -88,7 +88,7 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     spec.timeout = options.timeout;
     spec.stdout_cap = kBuildOutputCap;
     spec.limits = kBuildLimits;
-    const RunOutcome r = launcher->run(spec);
+    const RunOutcome r = *launcher->run(spec);
     if (r.kind == RunOutcome::Kind::exited && r.exit_status == 0) return;
     std::string msg = bot.name + ": " + what + " failed (" + describe(r) + ")";
     std::string tail = tail_lines(r.out, kTailLines);

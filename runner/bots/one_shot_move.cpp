@@ -29,7 +29,7 @@ std::optional<RunOutcome> OneShotMoves::run_warm(const std::string& board_json, 
     // No exec, so no limit on an argument's length: a long board is an argument like any.
     if (commands_.stdin_board) spec.stdin_data = board_json + "\n";
     else spec.argv.push_back(board_json);
-    std::optional<RunOutcome> run = launcher_.run_warm(spec, commands_.warm_script);
+    std::optional<RunOutcome> run = launcher_.run(spec, commands_.warm_script);
     // A launcher that cannot keep a warm interpreter (none in the bot's PATH, no /proc of its own)
     // will not later in the game either.
     if (!run) commands_.warm_script.clear();

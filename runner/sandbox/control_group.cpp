@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <ranges>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -56,13 +57,8 @@ constexpr std::uint64_t kPeriodUs = 100000;
 
 std::vector<std::string> split(std::string_view text, char by) {
     std::vector<std::string> parts;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t end = text.find(by, start);
-        parts.emplace_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-        if (end == std::string_view::npos) return parts;
-        start = end + 1;
-    }
+    for (const auto part : std::views::split(text, by)) parts.emplace_back(part.begin(), part.end());
+    return parts;
 }
 
 bool has(const std::vector<std::string>& list, std::string_view item) {

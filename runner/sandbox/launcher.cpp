@@ -9,7 +9,6 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -151,13 +150,6 @@ Clock::time_point Launcher::deliver(const gol_launch_request& request, const std
     throw RunnerFault("the bot's launcher ended each time it was sent a request");
 }
 
-RunOutcome Launcher::run(const CommandSpec& spec) { return *run_request(spec, ""); }
-
-std::optional<RunOutcome> Launcher::run_warm(const CommandSpec& spec, const std::string& warm_script) {
-    if (spec.argv.size() < 2 || spec.pass_fd) throw std::logic_error("Launcher::run_warm needs a file and no pass_fd");
-    return run_request(spec, warm_script);
-}
-
 struct Launcher::Request {
     gol_launch_request header{};
     std::string strings;
@@ -182,6 +174,8 @@ struct Launcher::Request {
 Launcher::Request Launcher::make_request(const CommandSpec& spec, const std::string& warm_script,
                                          bool persistent) const {
     if (spec.argv.empty() || !spec.env) throw std::logic_error("Launcher::run needs argv and env");
+    if (!warm_script.empty() && (spec.argv.size() < 2 || spec.pass_fd))
+        throw std::logic_error("a warm move needs a file and no pass_fd");
     Request r;
     gol_launch_request& h = r.header;
     h.kind = GOL_LAUNCH_RUN;
@@ -261,10 +255,7 @@ bool Launcher::send_plain(std::uint32_t kind) {
 int Launcher::read_end(Clock::time_point by, RunOutcome* outcome) {
     std::optional<gol_launch_report> end = control_ ? read_report(control_.get(), by) : std::nullopt;
     if (end && end->kind == GOL_LAUNCH_ENDED) {
-        if (outcome) {
-            outcome->max_rss_kb = static_cast<long>(end->max_rss_kb);
-            if (end->cpu_us >= 0) outcome->cpu = std::chrono::microseconds(end->cpu_us);
-        }
+        if (outcome && end->cpu_us >= 0) outcome->cpu = std::chrono::microseconds(end->cpu_us);
         return end->value;
     }
     stop();
@@ -274,14 +265,12 @@ int Launcher::read_end(Clock::time_point by, RunOutcome* outcome) {
 int Launcher::kill_move(RunOutcome* outcome) {
     // A held launcher reads its next request at 1% of a CPU.
     if (group_) group_->release();
-    if (!send_plain(GOL_LAUNCH_KILL)) {
-        stop();
-        return W_EXITCODE(0, SIGKILL);
-    }
+    // A launcher that did not take it is gone: read_end sees its end of file.
+    send_plain(GOL_LAUNCH_KILL);
     return read_end(Clock::now() + kKillLimit, outcome);
 }
 
-std::optional<RunOutcome> Launcher::run_request(const CommandSpec& spec, const std::string& warm_script) {
+std::optional<RunOutcome> Launcher::run(const CommandSpec& spec, const std::string& warm_script) {
     Request request = make_request(spec, warm_script, false);
     Sent sent = send(request, spec.argv[0]);
     if (sent.started && sent.started->kind == GOL_LAUNCH_FAILED && !warm_script.empty()) return std::nullopt;

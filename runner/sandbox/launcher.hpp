@@ -65,14 +65,12 @@ public:
     // timeout (counted from the request) and caps. Every other process of the namespace is
     // killed before it returns. A launcher that is not running is started first; one that dies
     // during the move ends it as killed by SIGKILL, and the next move starts a new one.
-    RunOutcome run(const CommandSpec& spec);
-
-    // The move as run() does, but forked from the launcher's warm interpreter, which runs
-    // the helper script named `warm_script` (warm_script(), in the launcher's own folder) with spec.argv[0] and is started at the first such
-    // move: spec.argv[1] is the bot's file, and no pass_fd. Its time counts from the fork.
-    // nullopt when the launcher has no warm interpreter to fork from (nothing of the move ran):
-    // the caller runs it the plain way.
-    std::optional<RunOutcome> run_warm(const CommandSpec& spec, const std::string& warm_script);
+    // With `warm_script` (warm_script(), in the launcher's own folder) the move is forked from
+    // the launcher's warm interpreter, spec.argv[0] running that script, started at the first
+    // such move: spec.argv[1] is the bot's file, and no pass_fd; its time counts from the fork.
+    // nullopt only then, when there is no warm interpreter to fork from (nothing of the move
+    // ran): the caller runs it the plain way.
+    std::optional<RunOutcome> run(const CommandSpec& spec, const std::string& warm_script = "");
 
     // A process for the game (a persistent or a tlv bot), started as run() starts a move, with a
     // stdin pipe (spec.timeout and stdin_data are not used): our ends of its pipes, non-blocking
@@ -127,18 +125,15 @@ private:
     // that died with the request (signaled, SIGKILL).
     struct Sent;
     Sent send(Request& request, const std::string& name);
-    // run() and run_warm(); nullopt only for a warm move that could not start.
-    std::optional<RunOutcome> run_request(const CommandSpec& spec, const std::string& warm_script);
-
     // Sends a request without descriptors or strings (KILL, FREEZE, THAW); false once the
     // launcher is gone.
     bool send_plain(std::uint32_t kind);
     // Tells the launcher to end the move that runs and waits for its end, which gives the wait
-    // status (and `outcome`'s peak memory and CPU time); a launcher that does not report it is stopped.
+    // status (and `outcome`'s CPU time); a launcher that does not report it is stopped.
     int kill_move(RunOutcome* outcome = nullptr);
     // The move's end as the launcher reports it by `by`; a launcher that does not (it died) is
-    // stopped, and the move reads as killed, as its namespace was. `outcome` receives the peak
-    // memory and CPU time when given.
+    // stopped, and the move reads as killed, as its namespace was. `outcome` receives the CPU
+    // time when given.
     int read_end(Clock::time_point by, RunOutcome* outcome);
 
     // The group's CPU time and deaths for memory so far; `counted` sets what a move took since.

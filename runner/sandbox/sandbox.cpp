@@ -2,7 +2,6 @@
 
 #include "runner/sys/copy_tree.hpp"
 
-#include <signal.h>
 #include <sys/random.h>
 #include <unistd.h>
 

@@ -36,6 +36,7 @@
 #ifndef GOL_RUNNER_LAUNCH_PROTOCOL_H
 #define GOL_RUNNER_LAUNCH_PROTOCOL_H
 
+#include <assert.h>
 #include <stdint.h>
 
 enum {
@@ -78,14 +79,12 @@ struct gol_launch_request {
 };
 
 /* What a warm interpreter says to the launcher (warm_python.py, warm_ruby.rb): READY, then per
- * move STARTED (value: the move's pid; detail: 0, no time: the move's clock is the launcher's)
- * or FAILED (value: errno), and after STARTED, ENDED (value: the move's wait status, as the
- * move is the interpreter's child; detail: its peak memory in KiB; cpu_us: its user plus system
- * CPU time, -1 when not known). */
+ * move STARTED (value: the move's pid; no time: the move's clock is the launcher's) or FAILED
+ * (value: errno), and after STARTED, ENDED (value: the move's wait status, as the move is the
+ * interpreter's child; cpu_us: its user plus system CPU time, -1 when not known). */
 #define GOL_WARM_REPLY_FIELDS(F)  \
     F(int32_t, kind, "i", "l")    \
     F(int32_t, value, "i", "l")   \
-    F(int64_t, detail, "q", "q")  \
     F(int64_t, cpu_us, "q", "q")
 
 struct gol_warm_reply {
@@ -94,13 +93,8 @@ struct gol_warm_reply {
 #undef GOL_LAUNCH_FIELD
 
 /* The interpreters read these layouts with no padding: the sizes are the fields' own. */
-#ifdef __cplusplus
-#define GOL_LAUNCH_STATIC_ASSERT static_assert
-#else
-#define GOL_LAUNCH_STATIC_ASSERT _Static_assert
-#endif
-GOL_LAUNCH_STATIC_ASSERT(sizeof(struct gol_launch_request) == 6 * 4 + 5 * 8, "gol_launch_request has padding");
-GOL_LAUNCH_STATIC_ASSERT(sizeof(struct gol_warm_reply) == 2 * 4 + 2 * 8, "gol_warm_reply has padding");
+static_assert(sizeof(struct gol_launch_request) == 6 * 4 + 5 * 8, "gol_launch_request has padding");
+static_assert(sizeof(struct gol_warm_reply) == 2 * 4 + 8, "gol_warm_reply has padding");
 
 /* The descriptor a launcher, and a warm interpreter, get their socket on. */
 #define GOL_LAUNCH_CONTROL_FD 3
@@ -114,9 +108,9 @@ enum {
     GOL_LAUNCH_READY = 1,
     GOL_LAUNCH_STARTED = 2, /* started_ns: when the launcher sent a warm move's request to its interpreter */
     GOL_LAUNCH_FAILED = 3, /* value: errno; step: what failed ("execve", "chdir", ...) */
-    GOL_LAUNCH_ENDED = 4,  /* value: the move's wait status; max_rss_kb: its peak, cpu_us: the user plus
-                              system CPU time of the move's process and of every child it left (all
-                              reaped by then), -1 when not known (a warm move's interpreter died) */
+    GOL_LAUNCH_ENDED = 4,  /* value: the move's wait status; cpu_us: the user plus system CPU time of the
+                              move's process and of every child it left (all reaped by then), -1 when
+                              not known (a warm move's interpreter died) */
     GOL_LAUNCH_FROZEN = 5, /* cpu_us: every process of a persistent move's namespace, since it started */
     GOL_LAUNCH_LISTENING = 6 /* value: the port; the socket itself is attached (SCM_RIGHTS) */
 };
@@ -124,12 +118,11 @@ enum {
 struct gol_launch_report {
     int32_t kind;
     int32_t value;
-    int64_t max_rss_kb;
     int64_t started_ns; /* CLOCK_MONOTONIC; 0 when not known */
     int64_t cpu_us;
     char step[32];
 };
 
-GOL_LAUNCH_STATIC_ASSERT(sizeof(struct gol_launch_report) == 2 * 4 + 3 * 8 + 32, "gol_launch_report has padding");
+static_assert(sizeof(struct gol_launch_report) == 2 * 4 + 2 * 8 + 32, "gol_launch_report has padding");
 
 #endif

@@ -92,15 +92,14 @@ static int move_reaped = 0;
 
 /* wait4(pid, status, options): a warm interpreter's end is noted (not a stop), its CPU time kept
  * apart in interpreters_cpu_us and its socket closed; the move's is noted in move_reaped. */
-static pid_t reap(pid_t pid, int* status, int options, struct rusage* usage) {
+static pid_t reap(pid_t pid, int* status, int options) {
     int own_status;
-    struct rusage own_usage;
+    struct rusage usage;
     if (!status) status = &own_status;
-    if (!usage) usage = &own_usage;
-    const pid_t got = wait4(pid, status, options, usage);
+    const pid_t got = wait4(pid, status, options, &usage);
     if (got > 0 && got == move_pid) move_reaped = 1;
     if (got > 0 && got == warm_pid && !WIFSTOPPED(*status)) {
-        interpreters_cpu_us += usage_cpu_us(usage);
+        interpreters_cpu_us += usage_cpu_us(&usage);
         close(warm_socket);
         warm_pid = 0;
         warm_socket = -1;
@@ -112,14 +111,14 @@ static pid_t reap(pid_t pid, int* status, int options, struct rusage* usage) {
 static void stop_warm(void) {
     if (warm_pid <= 0) return;
     kill(warm_pid, SIGKILL);
-    while (reap(warm_pid, NULL, 0, NULL) < 0 && errno == EINTR) {
+    while (reap(warm_pid, NULL, 0) < 0 && errno == EINTR) {
     }
 }
 
 /* Reaps what has ended without waiting; the warm interpreter's end is noted. Returns how many. */
 static int reap_ended(void) {
     int reaped = 0;
-    for (pid_t pid; (pid = reap(-1, NULL, WNOHANG, NULL)) > 0 || (pid < 0 && errno == EINTR);)
+    for (pid_t pid; (pid = reap(-1, NULL, WNOHANG)) > 0 || (pid < 0 && errno == EINTR);)
         reaped += pid > 0;
     return reaped;
 }
@@ -206,14 +205,6 @@ static int kill_all_but_warm(void) {
     return for_each_process(kill_unless_warm, &sent) == 0 ? sent : -1;
 }
 
-/* The end of a move, or what a KILL from the runner asks for: every process but this one and
- * the warm interpreter sent SIGKILL. */
-static void kill_move(void) {
-    if (warm_pid > 0 && kill_all_but_warm() >= 0) return;
-    stop_warm();
-    kill(-1, SIGKILL);
-}
-
 /* Every other process of the namespace killed and reaped, the warm interpreter aside. Killed
  * again before each wait: a process forked while the previous kill went round would otherwise
  * live on, and be waited for forever. Every process here is ours to reap (orphans come to
@@ -243,7 +234,7 @@ static void end_all_others(void) {
     }
     for (;;) {
         kill(-1, SIGKILL);
-        if (reap(-1, NULL, 0, NULL) < 0 && errno == ECHILD) return;
+        if (reap(-1, NULL, 0) < 0 && errno == ECHILD) return;
     }
 }
 
@@ -488,7 +479,6 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     /* Orphans of the namespace are ours: reap them all until the move's process ends, which a
      * warm move's interpreter reports (the move is its child, and ours once it is gone). */
     int status = 0;
-    struct rusage usage = {0};
     /* A warm move is the interpreter's child: its CPU time is the interpreter's to tell, or
      * /proc's when it said DONE. */
     int64_t cpu_us = -1;
@@ -504,18 +494,16 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
             while (read(children, &info, sizeof info) > 0)
                 if (info.ssi_signo == DONE && warm_move && (pid_t)info.ssi_pid == child) done = 1;
             int s;
-            struct rusage u;
             pid_t pid;
-            while ((pid = reap(-1, &s, WNOHANG, &u)) > 0 || (pid < 0 && errno == EINTR)) {
+            while ((pid = reap(-1, &s, WNOHANG)) > 0 || (pid < 0 && errno == EINTR)) {
                 if (pid == child) {
                     status = s;
-                    usage = u;
                     ended = 1;
                     break;
                 }
             }
             /* A warm move that stopped its interpreter would wait for ever for its end. */
-            if (warm_pid > 0 && reap(warm_pid, &s, WUNTRACED | WNOHANG, NULL) > 0 && WIFSTOPPED(s))
+            if (warm_pid > 0 && reap(warm_pid, &s, WUNTRACED | WNOHANG) > 0 && WIFSTOPPED(s))
                 kill(warm_pid, SIGCONT);
             /* Its output is closed and it is exiting with status 0: DONE comes from the move's
              * own process only, which could end its move early by exiting as well. Once the
@@ -530,7 +518,6 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
             struct gol_warm_reply end;
             if (read_warm_reply(&end) == 0 && end.kind == GOL_LAUNCH_ENDED) {
                 status = end.value;
-                usage.ru_maxrss = end.detail;
                 cpu_us = end.cpu_us;
                 ended = 1;
             } else {
@@ -554,9 +541,11 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
                 send_report(REPORT(.kind = GOL_LAUNCH_FROZEN, .cpu_us = freeze_all() - cpu_before));
             } else if (persistent && next.kind == GOL_LAUNCH_THAW) {
                 kill(-1, SIGCONT);
-            } else {
-                /* Else only KILL is the runner's to send during a move (one request at a time). */
-                kill_move();
+            } else if (warm_pid <= 0 || kill_all_but_warm() < 0) {
+                /* Else only KILL is the runner's to send during a move (one request at a time):
+                 * every process but this one is killed, the warm interpreter too when /proc fails. */
+                stop_warm();
+                kill(-1, SIGKILL);
             }
         }
     }
@@ -568,7 +557,7 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     const int64_t reaped = reaped_cpu_us() - cpu_before - (interpreters_cpu_us - interpreters_before);
     cpu_us = move_reaped ? reaped : cpu_us >= 0 ? cpu_us + reaped : -1;
     move_pid = 0;
-    send_report(REPORT(.kind = GOL_LAUNCH_ENDED, .value = status, .max_rss_kb = usage.ru_maxrss, .cpu_us = cpu_us));
+    send_report(REPORT(.kind = GOL_LAUNCH_ENDED, .value = status, .cpu_us = cpu_us));
     struct gol_warm_reply late;
     if (interpreter_owes_end && warm_pid > 0 && (read_warm_reply(&late) != 0 || late.kind != GOL_LAUNCH_ENDED))
         stop_warm();

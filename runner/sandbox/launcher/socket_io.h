@@ -12,43 +12,17 @@
 
 #include "launch_protocol.h"
 
-/* `size` bytes of `data` with `count` descriptors attached (at most GOL_LAUNCH_MAX_FDS), in one
- * sendmsg without SIGPIPE: how many bytes went (the descriptors went with the first), or -1
- * with errno. */
-static inline ssize_t gol_send_with_fds(int socket, const void* data, size_t size, const int* fds, int count) {
-    union { /* for cmsghdr's alignment */
-        char bytes[CMSG_SPACE(GOL_LAUNCH_MAX_FDS * sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    memset(&control, 0, sizeof control);
-    struct iovec iov = {(void*)data, size};
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    if (count > 0) {
-        msg.msg_control = control.bytes;
-        msg.msg_controllen = CMSG_SPACE((size_t)count * sizeof(int));
-        struct cmsghdr* c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN((size_t)count * sizeof(int));
-        memcpy(CMSG_DATA(c), fds, (size_t)count * sizeof(int));
-    }
-    ssize_t put;
-    while ((put = sendmsg(socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
-    }
-    return put;
-}
+/* Room for the most descriptors one message carries, aligned for cmsghdr. */
+union gol_fds_control {
+    char bytes[CMSG_SPACE(GOL_LAUNCH_MAX_FDS * sizeof(int))];
+    struct cmsghdr align;
+};
 
 /* Up to `size` bytes into `data` in one recvmsg, and the descriptors that came with them,
  * close-on-exec, in fds[0..GOL_LAUNCH_MAX_FDS) (-1 where none came; any beyond are closed): how
  * many bytes came, 0 at end of file, or -1 with errno. */
 static inline ssize_t gol_receive_with_fds(int socket, void* data, size_t size, int fds[GOL_LAUNCH_MAX_FDS]) {
-    union { /* for cmsghdr's alignment */
-        char bytes[CMSG_SPACE(GOL_LAUNCH_MAX_FDS * sizeof(int))];
-        struct cmsghdr align;
-    } control;
+    union gol_fds_control control;
     struct iovec iov = {data, size};
     struct msghdr msg;
     memset(&msg, 0, sizeof msg);
@@ -87,9 +61,29 @@ static inline int gol_send_all(int socket, const void* data, size_t size) {
     return 0;
 }
 
-/* The whole of `data` with `count` descriptors attached to its first byte: 0, or -1 with errno. */
+/* The whole of `data` with `count` descriptors (at most GOL_LAUNCH_MAX_FDS) attached to its first
+ * byte, without SIGPIPE: the first part in one sendmsg, the rest by gol_send_all. 0, or -1 with
+ * errno. */
 static inline int gol_send_message(int socket, const void* data, size_t size, const int* fds, int count) {
-    const ssize_t put = gol_send_with_fds(socket, data, size, fds, count);
+    union gol_fds_control control;
+    memset(&control, 0, sizeof control);
+    struct iovec iov = {(void*)data, size};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (count > 0) {
+        msg.msg_control = control.bytes;
+        msg.msg_controllen = CMSG_SPACE((size_t)count * sizeof(int));
+        struct cmsghdr* c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN((size_t)count * sizeof(int));
+        memcpy(CMSG_DATA(c), fds, (size_t)count * sizeof(int));
+    }
+    ssize_t put;
+    while ((put = sendmsg(socket, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
     return put < 0 ? -1 : gol_send_all(socket, (const char*)data + put, size - (size_t)put);
 }
 

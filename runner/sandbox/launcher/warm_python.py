@@ -5,17 +5,11 @@
 # the bot's writable scratch folder, and a .pth file a bot left in its user site-packages would
 # run here, before any move's clock (issue 39); so no user site-packages, no PYTHON* variables.
 #
-# The launcher forwards each request as it got it (launch_protocol.h: the header with stdout,
-# stderr and stdin when STDIN_FLAG attached, then the strings: cwd, this script,
-# argv, env); and SPARE after each move, when the launcher has ended its processes: the process
-# for the next move is forked then, and reads the next request itself (fork_spare). Replies,
-# struct gol_warm_reply (kind, value, detail, cpu): READY once started; per request STARTED (value: the move's
-# pid; no time: the launcher's clock times the move) just before the move's process gets the
-# request, or FAILED (value: errno); after STARTED, ENDED (value: its wait status; detail: its peak memory
-# in KiB; cpu: its user plus system CPU time in microseconds, -1 when not known) once it has
-# ended; cpu is 0 in the others. A move that ends with status 0 also tells the launcher itself
-# (DONE, launcher.c), which then reports the end at once and reads ENDED later. The launcher ends
-# the rest of the move's processes (orphans come to it, process 1) as for any move.
+# The launcher forwards each request as it got it, and SPARE after each move, once it has ended
+# the move's processes: the process for the next move is forked then, and reads the next request
+# itself (fork_spare). The requests and the replies (READY, STARTED or FAILED, ENDED) are
+# launch_protocol.h's. A move that ends with status 0 also tells the launcher itself (DONE,
+# launcher.c), which then reports the end at once and reads ENDED later.
 #
 # The bot runs in the same uid and namespace as this process, so this process keeps nothing a
 # move could use: it is not dumpable (no ptrace, no /proc/PID/mem), its socket is closed in the
@@ -334,7 +328,7 @@ def fork_spare(sock, last, ready):
                 os._exit(0)
             fields, fds, strings = request
             # The move runs once it has the request, not before; its time is the launcher's to count.
-            sock.sendall(REPLY.pack(STARTED, os.getpid(), 0, 0))
+            sock.sendall(REPLY.pack(STARTED, os.getpid(), 0))
             argc, envc = fields[REQUEST_ARGC], fields[REQUEST_ENVC]
             here = (strings[0], strings[3]) if argc > 1 else (b"", b"")
             # The environment only while this process has none to compare with: a pipe holds 64 KiB
@@ -356,11 +350,8 @@ started_with = None
 
 
 def read_all(fd):
-    data = b""
-    while chunk := os.read(fd, 65536):
-        data += chunk
-    os.close(fd)
-    return data
+    with open(fd, "rb") as f:
+        return f.read()
 
 
 def serve(sock):
@@ -378,13 +369,16 @@ def serve(sock):
             for fd in request[1]:
                 os.close(fd)
             if request[0][REQUEST_KIND] != SPARE:
-                sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0, 0))
+                sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0))
             continue
         # The spare says what it runs once it has its request; nothing, if the runner has gone
         # (end of file on the launcher's socket). Read after the move has ended, not woken in it,
         # but for the first move's, which may not fit the pipe.
         said = read_all(told) if started_with is None else None
-        status, peak, cpu = wait_for(move) if said != b"" else (0, 0, 0)
+        status, cpu = 0, 0
+        if said != b"":
+            _, status, usage = os.wait4(move, 0)  # retried on EINTR by Python itself (PEP 475)
+            cpu = round((usage.ru_utime + usage.ru_stime) * 1e6)
         if said is None:
             said = read_all(told)
         if not said:
@@ -393,7 +387,7 @@ def serve(sock):
         if started_with is None:
             started_with = env
         # After a DONE the launcher has reported the move's end already, and reads this after.
-        sock.sendall(REPLY.pack(ENDED, status, peak, cpu))
+        sock.sendall(REPLY.pack(ENDED, status, cpu))
         # The bot's file read again, compiled if it changed, for the next spare: here, with the
         # move gone, a page written is this process's own again rather than a copy. Not when it
         # is read-only, file and folder, as a sandboxed bot's are: it cannot have changed, and
@@ -410,12 +404,6 @@ def serve(sock):
             os.close(fd)
 
 
-def wait_for(move):
-    """(wait status, peak memory in KiB, CPU time in microseconds) of the move once it has ended."""
-    _, status, usage = os.wait4(move, 0)  # retried on EINTR by Python itself (PEP 475)
-    return status, usage.ru_maxrss, round((usage.ru_utime + usage.ru_stime) * 1e6)
-
-
 def main():
     sock = _socket.socket(fileno=CONTROL_FD)
     os.set_inheritable(CONTROL_FD, False)
@@ -425,7 +413,7 @@ def main():
     # What is loaded now stays out of the collector's way: a move's collections do not walk it,
     # so its pages stay shared with this process instead of being copied into each move.
     gc.freeze()
-    sock.sendall(REPLY.pack(READY, os.getpid(), 0, 0))
+    sock.sendall(REPLY.pack(READY, os.getpid(), 0))
     serve(sock)
 
 

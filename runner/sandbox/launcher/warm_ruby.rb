@@ -59,8 +59,8 @@ module GolWarmRuby
     [fields, ios, strings.split("\0", -1)[0...-1] || []]
   end
 
-  def reply(sock, kind, value, detail, cpu_us = 0)
-    sock.write([kind, value, detail, cpu_us].pack(REPLY))
+  def reply(sock, kind, value, cpu_us = 0)
+    sock.write([kind, value, cpu_us].pack(REPLY))
   end
 
   # The move's process: set up as the launcher sets up any move, then the bot's file as main.
@@ -171,7 +171,7 @@ module GolWarmRuby
       exit!(0) if request.nil?
       fields, ios, strings = request
       # No time: the launcher's clock times the move.
-      reply(sock, STARTED, Process.pid, 0)
+      reply(sock, STARTED, Process.pid)
       env = strings[2 + fields[REQUEST_ARGC], fields[REQUEST_ENVC]]
       tell.write("+" + env.join("\0"))
       tell.close
@@ -190,7 +190,7 @@ module GolWarmRuby
         request = receive(sock)
         exit!(0) if request.nil?
         request[1].each(&:close)
-        reply(sock, FAILED, e.errno, 0) if request[0][REQUEST_KIND] != SPARE
+        reply(sock, FAILED, e.errno) if request[0][REQUEST_KIND] != SPARE
         next
       end
       # Nothing, if the runner has gone (end of file on the launcher's socket).
@@ -204,7 +204,7 @@ module GolWarmRuby
       # The move is the only child reaped meanwhile, so the children's CPU time grows by its own.
       before = children_cpu
       _, status = Process.wait2(move)
-      reply(sock, ENDED, raw_status(status), 0, ((children_cpu - before) * 1_000_000).round)
+      reply(sock, ENDED, raw_status(status), ((children_cpu - before) * 1_000_000).round)
       # The launcher says when the move's processes are gone: only then the next spare.
       request = receive(sock)
       exit!(0) if request.nil?
@@ -233,7 +233,7 @@ module GolWarmRuby
       nil
     end
     GC.compact if GC.respond_to?(:compact)
-    reply(sock, READY, Process.pid, 0)
+    reply(sock, READY, Process.pid)
     serve(sock)
   end
 end

@@ -225,6 +225,15 @@ static void release(struct rewritten* r) {
     munmap(r->block, r->block_size);
 }
 
+/* After a failure (an exec that returned, or a rewrite that could not finish): the descriptors
+ * and pages go, errno kept. */
+static int failed(struct rewritten* r) {
+    int saved = errno;
+    release(r);
+    errno = saved;
+    return -1;
+}
+
 static int write_all(int fd, const char* data, size_t size) {
     while (size > 0) {
         ssize_t n = write(fd, data, size);
@@ -282,14 +291,9 @@ static int rewrite(char* const argv[], char* const envp[], struct rewritten* r) 
         if (!too_long(argv[i])) continue;
         /* No close-on-exec: the program exec starts must inherit it. */
         int fd = memfd_create("gol-long-argument", 0);
-        if (fd < 0 || write_all(fd, argv[i], strlen(argv[i])) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
-            int saved = errno;
-            if (fd >= 0) close(fd);
-            release(r);
-            errno = saved;
-            return -1;
-        }
+        if (fd < 0) return failed(r);
         r->fds[r->fd_count++] = fd;
+        if (write_all(fd, argv[i], strlen(argv[i])) != 0 || lseek(fd, 0, SEEK_SET) != 0) return failed(r);
         r->argv[i] = GOL_LONG_ARGUMENT_PLACEHOLDER;
         if (at != spec + sizeof GOL_LONG_ARGUMENTS_VAR) *at++ = ',';
         at = append_number(at, (long)(argc - 1 - i));
@@ -321,14 +325,6 @@ static int rewrite(char* const argv[], char* const envp[], struct rewritten* r) 
 
 #define REAL(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
 
-/* After an exec that returned, which means it failed: the descriptors and pages go. */
-static int exec_failed(struct rewritten* r) {
-    int saved = errno;
-    release(r);
-    errno = saved;
-    return -1;
-}
-
 /* Each exec calls the real one with its own vectors, or with the rewritten ones. */
 #define EXEC_THROUGH(name, first)                                          \
     struct rewritten r;                                                     \
@@ -336,7 +332,7 @@ static int exec_failed(struct rewritten* r) {
     if (how == 0) return REAL(name)(first, argv, envp);                     \
     if (how < 0) return -1;                                                 \
     REAL(name)(first, r.argv, r.envp);                                      \
-    return exec_failed(&r);
+    return failed(&r);
 
 int execve(const char* path, char* const argv[], char* const envp[]) { EXEC_THROUGH(execve, path) }
 int execvpe(const char* file, char* const argv[], char* const envp[]) { EXEC_THROUGH(execvpe, file) }
