@@ -174,26 +174,21 @@ BotSpec find_bot(const std::string& name_or_path, const fs::path& bots_dir) {
 }
 
 std::vector<Discovered> discover_bots(const fs::path& dir) {
-    std::vector<fs::path> entries;
+    std::vector<Discovered> found;
     for (const auto& entry : fs::directory_iterator(dir)) {
         const std::string fname = entry.path().filename().string();
         const std::string ext = entry.path().extension().string();
         if (fname.starts_with(".") || fname.starts_with("README") || fname == "__pycache__" || ext == ".md" ||
             ext == ".txt")
             continue;
-        entries.push_back(entry.path());
-    }
-    std::sort(entries.begin(), entries.end());
-    std::vector<Discovered> found;
-    for (const fs::path& p : entries) {
-        Discovered d{p, std::nullopt, {}};
+        Discovered& d = found.emplace_back(Discovered{entry.path(), std::nullopt, {}});
         try {
-            d.bot = bot_at(p);
+            d.bot = bot_at(d.path);
         } catch (const BotError& e) {
             d.error = e.what();
         }
-        found.push_back(std::move(d));
     }
+    std::sort(found.begin(), found.end(), [](const Discovered& a, const Discovered& b) { return a.path < b.path; });
     return found;
 }
 

@@ -69,9 +69,10 @@ std::string no_space_note() {
 void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const fs::path& workdir,
                const std::vector<SandboxView::Mount>& mounts, const std::optional<Identity>& who,
                const BuildOptions& options, const std::string& what, bool bounded) {
+    CommandSpec spec;
     // Build output goes to stderr and stdout alike; one stream keeps their order for the tail.
-    std::vector<std::string> command = {"/bin/sh", "-c", "exec \"$@\" 2>&1", "build"};
-    command.insert(command.end(), argv.begin(), argv.end());
+    spec.argv = {"/bin/sh", "-c", "exec \"$@\" 2>&1", "build"};
+    spec.argv.insert(spec.argv.end(), argv.begin(), argv.end());
     std::optional<TempDir> home;
     if (!options.sandbox) home.emplace("gol-build-home");
     const SandboxView view{mounts, workdir,
@@ -81,8 +82,6 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     // Started as a bot's moves are, so that what the build starts ends with it: a daemon holding
     // its output cannot stall the run.
     const std::unique_ptr<Launcher> launcher = Launcher::make(options.sandbox, view, who, nullptr, kBuildGroup);
-    CommandSpec spec;
-    spec.argv = command;
     spec.env = view.environment;
     spec.cwd = workdir;
     spec.timeout = options.timeout;

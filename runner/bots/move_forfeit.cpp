@@ -92,8 +92,8 @@ Forfeit ended(const MoveOutcome& o, const ForfeitRules& r) {
 
 // "1000 ms", or "11000 ms (the time limit and the start-up allowance of a first move)".
 std::string within(const ForfeitRules& r) {
-    if (!r.startup) return std::to_string(r.time_limit.count()) + " ms";
-    return std::to_string(r.time_limit.count()) + " ms (the time limit and the start-up allowance of a first move)";
+    return std::to_string(r.time_limit.count()) + " ms" +
+           (r.startup ? " (the time limit and the start-up allowance of a first move)" : "");
 }
 
 }  // namespace
@@ -192,12 +192,11 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r)
                                     : "the time went into the bot's run, starting it and its own work")};
         }
         case Kind::stdout_overflow:
-            if (persistent)
-                return Forfeit{ForfeitKind::output_cap, "the bot printed more than " + std::to_string(r.stdout_cap) +
-                                                            " bytes without a newline (a reply is one line)"};
-            return Forfeit{ForfeitKind::output_cap, "the bot printed more than " + std::to_string(r.stdout_cap) +
-                                                        " bytes on stdout (a reply is at most " +
-                                                        std::to_string(max_cells_per_move) + " pairs)"};
+            return Forfeit{ForfeitKind::output_cap,
+                           "the bot printed more than " + std::to_string(r.stdout_cap) +
+                               (persistent ? " bytes without a newline (a reply is one line)"
+                                           : " bytes on stdout (a reply is at most " + std::to_string(max_cells_per_move) +
+                                                 " pairs)")};
         case Kind::ended:
             if (std::optional<Forfeit> limit = limit_forfeit(o, r)) return limit;
             return ended(o, r);
