@@ -54,14 +54,6 @@ TempDir staging_for(const fs::path& dest) {
     return TempDir(".tmp-" + dest.filename().string(), dest.parent_path());
 }
 
-// What a build that failed for want of space is told, when it wrote on a bounded folder.
-std::string no_space_note() {
-    return "(no space left: in the sandbox a build's folder holds at most " +
-           std::to_string(Sandbox::build_bytes >> 20) + " MiB and " + std::to_string(Sandbox::build_files) +
-           " files, folders and links, and its /tmp " + std::to_string(Sandbox::tmp_bytes >> 20) + " MiB and " +
-           std::to_string(Sandbox::tmp_files) + "; docs/sandbox.md)";
-}
-
 // A build step: `argv` runs in `workdir`, inside the sandbox when there is one (seeing `mounts`),
 // with a minimal environment. Throws BotError with the tail of its output when it fails, and
 // when it wrote on a `bounded` folder and ran out of space, what the folder holds.
@@ -92,7 +84,11 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     std::string msg = bot.name + ": " + what + " failed (" + describe(r) + ")";
     std::string tail = tail_lines(r.out, kTailLines);
     if (!tail.empty()) msg += ":\n" + tail;
-    if (bounded && r.out.find(std::strerror(ENOSPC)) != std::string::npos) msg += "\n" + no_space_note();
+    if (bounded && r.out.find(std::strerror(ENOSPC)) != std::string::npos)
+        msg += "\n(no space left: in the sandbox a build's folder holds at most " +
+               std::to_string(Sandbox::build_bytes >> 20) + " MiB and " + std::to_string(Sandbox::build_files) +
+               " files, folders and links, and its /tmp " + std::to_string(Sandbox::tmp_bytes >> 20) + " MiB and " +
+               std::to_string(Sandbox::tmp_files) + "; docs/sandbox.md)";
     throw BotError(msg);
 }
 

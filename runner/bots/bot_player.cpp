@@ -35,19 +35,16 @@ std::uint64_t seconds_up(std::chrono::milliseconds ms) { return static_cast<std:
 // Where GOL_SCRATCH is inside the sandbox: outside any bot's own folder, even one directly in /tmp.
 constexpr const char* kScratchInside = "/run/gol/scratch";
 
-// A `java` command whose heap the bot's own options do not size (a single-file Java bot's, or
-// a manifest's `"run": ["java", "Bot"]`).
-bool runs_java_unsized(const std::vector<std::string>& command) {
-    if (command.empty() || fs::path(command[0]).filename() != "java") return false;
-    return std::none_of(command.begin() + 1, command.end(), [](const std::string& a) {
-        return a.starts_with("-Xmx") || a.starts_with("-XX:MaxRAM") || a.starts_with("-XX:MaxHeapSize");
-    });
-}
-
 // The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of
-// class space) fail under a move's address-space limit: every `java` run is sized from it (a
-// quarter for the heap), which works from 512 MiB up, unless the bot sizes its heap itself.
-std::vector<std::string> jvm_options(std::uint64_t address_space) {
+// class space) fail under a move's address-space limit: a `java` command (a single-file Java
+// bot's, or a manifest's `"run": ["java", "Bot"]`) is sized from it (a quarter for the heap),
+// which works from 512 MiB up, unless the bot's own options size its heap. None for the others.
+std::vector<std::string> jvm_options(const std::vector<std::string>& command, std::uint64_t address_space) {
+    if (command.empty() || fs::path(command[0]).filename() != "java" ||
+        std::any_of(command.begin() + 1, command.end(), [](const std::string& a) {
+            return a.starts_with("-Xmx") || a.starts_with("-XX:MaxRAM") || a.starts_with("-XX:MaxHeapSize");
+        }))
+        return {};
     if (address_space == 0) return {"-XX:+UseSerialGC"};
     const std::uint64_t mib = address_space >> 20, small = std::min<std::uint64_t>(64, mib / 16);
     return {"-XX:+UseSerialGC", "-Xmx" + std::to_string(mib / 4) + "m",
@@ -130,10 +127,8 @@ std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
 CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     CommandSpec spec;
     spec.argv = bot_.command;
-    if (runs_java_unsized(spec.argv)) {
-        const std::vector<std::string> jvm = jvm_options(limits_.resources.address_space);
-        spec.argv.insert(spec.argv.begin() + 1, jvm.begin(), jvm.end());
-    }
+    const std::vector<std::string> jvm = jvm_options(spec.argv, limits_.resources.address_space);
+    if (!jvm.empty()) spec.argv.insert(spec.argv.begin() + 1, jvm.begin(), jvm.end());
     spec.env = env_;
     if (long_board) {
         const fs::path library =
