@@ -48,15 +48,13 @@ struct DuelOptions {
 // where the file should be, a path through a file, or a folder that is not writable.
 void check_writable(const char* flag, const std::string& path) {
     namespace fs = std::filesystem;
+    const std::string at = std::string(flag) + " " + path + ": ";
     std::error_code ec;
-    if (fs::is_directory(path, ec))
-        throw UsageError(std::string(flag) + " " + path + ": is a folder; give the name of a file to write");
+    if (fs::is_directory(path, ec)) throw UsageError(at + "is a folder; give the name of a file to write");
     fs::path where = fs::absolute(fs::path(path), ec).parent_path();
     while (!fs::exists(where, ec) && where.has_relative_path()) where = where.parent_path();
-    if (!fs::is_directory(where, ec))
-        throw UsageError(std::string(flag) + " " + path + ": " + where.string() + " is not a folder");
-    if (::access(where.c_str(), W_OK) != 0)
-        throw UsageError(std::string(flag) + " " + path + ": the folder " + where.string() + " is not writable");
+    if (!fs::is_directory(where, ec)) throw UsageError(at + where.string() + " is not a folder");
+    if (::access(where.c_str(), W_OK) != 0) throw UsageError(at + "the folder " + where.string() + " is not writable");
 }
 
 // How many runs of forfeited turns a seat's line names; a bot that fails every tick makes one.
