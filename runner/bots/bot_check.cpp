@@ -121,9 +121,8 @@ std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, con
         for (int seat = 1; seat <= 2; ++seat) {
             // Three more moves on megabytes of JSON would say no more than the smaller boards.
             if (!b.plays(seat) || b.late_game) continue;
-            const int tick = b.tick;
-            const Move first = cold.move(b.board, seat, tick), second = cold.move(b.board, seat, tick);
-            const Move warm_reply = warm.move(b.board, seat, tick);
+            const Move first = cold.move(b.board, seat, b.tick), second = cold.move(b.board, seat, b.tick);
+            const Move warm_reply = warm.move(b.board, seat, b.tick);
             using Outcome = WarmAgainstCold::Outcome;
             const Outcome outcome = !same_reply(first, second)    ? Outcome::varies
                                     : same_reply(warm_reply, first) ? Outcome::same
