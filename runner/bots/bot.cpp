@@ -47,15 +47,6 @@ void check_name(const std::string& name, const fs::path& where, std::string_view
                        "\" holds control characters or bytes that are not UTF-8; " + std::string(fix));
 }
 
-// The bot's program: a relative path that exists in the bot directory is that file; a bare
-// name that does not is looked up in PATH when the bot runs.
-std::string resolve_program(const std::string& program, const fs::path& dir) {
-    fs::path p(program);
-    if (p.is_absolute()) return program;
-    if (program.find('/') != std::string::npos || fs::exists(dir / p)) return fs::absolute(dir / p).lexically_normal();
-    return program;
-}
-
 // A bot entry that is a link, resolved once, here: the bot is what it points to, hashed and
 // copied into the sandbox as such (a link copied as a link would show the host's files, or
 // nothing). Anything else as it is.
@@ -116,7 +107,11 @@ BotSpec parse_manifest(std::string_view text, const fs::path& dir) try {
         (*run)[0].get<std::string>().empty())
         o.wrong("run", "a non-empty array of strings, e.g. [\"python3\", \"bot.py\"]");
     for (const json& a : *run) bot.run.push_back(a.get<std::string>());
-    bot.run[0] = resolve_program(bot.run[0], bot.dir);
+    // The bot's program: a relative path, or a name that is a file of the bot directory, is that
+    // file; any other name is looked up in PATH when the bot is prepared.
+    if (const fs::path p(bot.run[0]);
+        !p.is_absolute() && (bot.run[0].find('/') != std::string::npos || fs::exists(bot.dir / p)))
+        bot.run[0] = fs::absolute(bot.dir / p).lexically_normal();
 
     bot.build = o.string("build", " (a shell command)");
     if (const json* n = o.find("name")) {
@@ -174,26 +169,21 @@ BotSpec find_bot(const std::string& name_or_path, const fs::path& bots_dir) {
 }
 
 std::vector<Discovered> discover_bots(const fs::path& dir) {
-    std::vector<fs::path> entries;
+    std::vector<Discovered> found;
     for (const auto& entry : fs::directory_iterator(dir)) {
         const std::string fname = entry.path().filename().string();
         const std::string ext = entry.path().extension().string();
         if (fname.starts_with(".") || fname.starts_with("README") || fname == "__pycache__" || ext == ".md" ||
             ext == ".txt")
             continue;
-        entries.push_back(entry.path());
-    }
-    std::sort(entries.begin(), entries.end());
-    std::vector<Discovered> found;
-    for (const fs::path& p : entries) {
-        Discovered d{p, std::nullopt, {}};
+        Discovered& d = found.emplace_back(Discovered{entry.path(), std::nullopt, {}});
         try {
-            d.bot = bot_at(p);
+            d.bot = bot_at(d.path);
         } catch (const BotError& e) {
             d.error = e.what();
         }
-        found.push_back(std::move(d));
     }
+    std::sort(found.begin(), found.end(), [](const Discovered& a, const Discovered& b) { return a.path < b.path; });
     return found;
 }
 

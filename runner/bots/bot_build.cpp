@@ -54,14 +54,6 @@ TempDir staging_for(const fs::path& dest) {
     return TempDir(".tmp-" + dest.filename().string(), dest.parent_path());
 }
 
-// What a build that failed for want of space is told, when it wrote on a bounded folder.
-std::string no_space_note() {
-    return "(no space left: in the sandbox a build's folder holds at most " +
-           std::to_string(Sandbox::build_bytes >> 20) + " MiB and " + std::to_string(Sandbox::build_files) +
-           " files, folders and links, and its /tmp " + std::to_string(Sandbox::tmp_bytes >> 20) + " MiB and " +
-           std::to_string(Sandbox::tmp_files) + "; docs/sandbox.md)";
-}
-
 // A build step: `argv` runs in `workdir`, inside the sandbox when there is one (seeing `mounts`),
 // with a minimal environment. Throws BotError with the tail of its output when it fails, and
 // when it wrote on a `bounded` folder and ran out of space, what the folder holds.
@@ -69,9 +61,10 @@ std::string no_space_note() {
 void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const fs::path& workdir,
                const std::vector<SandboxView::Mount>& mounts, const std::optional<Identity>& who,
                const BuildOptions& options, const std::string& what, bool bounded) {
+    CommandSpec spec;
     // Build output goes to stderr and stdout alike; one stream keeps their order for the tail.
-    std::vector<std::string> command = {"/bin/sh", "-c", "exec \"$@\" 2>&1", "build"};
-    command.insert(command.end(), argv.begin(), argv.end());
+    spec.argv = {"/bin/sh", "-c", "exec \"$@\" 2>&1", "build"};
+    spec.argv.insert(spec.argv.end(), argv.begin(), argv.end());
     std::optional<TempDir> home;
     if (!options.sandbox) home.emplace("gol-build-home");
     const SandboxView view{mounts, workdir,
@@ -81,8 +74,6 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     // Started as a bot's moves are, so that what the build starts ends with it: a daemon holding
     // its output cannot stall the run.
     const std::unique_ptr<Launcher> launcher = Launcher::make(options.sandbox, view, who, nullptr, kBuildGroup);
-    CommandSpec spec;
-    spec.argv = command;
     spec.env = view.environment;
     spec.cwd = workdir;
     spec.timeout = options.timeout;
@@ -93,7 +84,11 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     std::string msg = bot.name + ": " + what + " failed (" + describe(r) + ")";
     std::string tail = tail_lines(r.out, kTailLines);
     if (!tail.empty()) msg += ":\n" + tail;
-    if (bounded && r.out.find(std::strerror(ENOSPC)) != std::string::npos) msg += "\n" + no_space_note();
+    if (bounded && r.out.find(std::strerror(ENOSPC)) != std::string::npos)
+        msg += "\n(no space left: in the sandbox a build's folder holds at most " +
+               std::to_string(Sandbox::build_bytes >> 20) + " MiB and " + std::to_string(Sandbox::build_files) +
+               " files, folders and links, and its /tmp " + std::to_string(Sandbox::tmp_bytes >> 20) + " MiB and " +
+               std::to_string(Sandbox::tmp_files) + "; docs/sandbox.md)";
     throw BotError(msg);
 }
 

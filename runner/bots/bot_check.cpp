@@ -61,37 +61,24 @@ Board dense_board(const GameConfig& config, int percent) {
     return board;
 }
 
-// Each board's name, as a string that lives as long as the program.
-const char* dense_board_name(int percent) {
-    switch (percent) {
-        case 5: return "board 5% alive";
-        case 10: return "board 10% alive";
-        case 20: return "board 20% alive";
-        default: return "late-game board";
-    }
-}
+// The names of kDenserPercents' boards, as strings that live as long as the program.
+constexpr std::array<const char*, kDenserPercents.size()> kDenserNames = {"board 5% alive", "board 10% alive",
+                                                                          "board 20% alive"};
 
-// Whether two failures are the same: the same forfeit and the same stderr.
-bool same_failure(const MoveReport& a, const MoveReport& b) { return a.forfeit == b.forfeit && a.err == b.err; }
-
-// Which of a bot's stderr lines say what the sandbox refused it: a file it may not write or
-// that is not there, a permission, the network.
-bool names_a_refusal(std::string_view line) {
+// What a move that failed in the sandbox tells of the sandbox: its stderr lines that name a file
+// it may not write or that is not there, a permission, the network. The board is never played
+// again outside the sandbox: that would run a stranger's code as the runner's user (a bot that
+// fails whenever it is not root would get root there). --no-sandbox is the way to compare, and
+// the user asks for it.
+std::vector<std::string> refusals(const MoveReport& boxed) {
     static constexpr std::array<std::string_view, 12> signs = {
         "Read-only file system", "Permission denied", "No such file", "Operation not permitted",
         "Network is unreachable", "Temporary failure in name resolution", "Name or service not known",
         "EROFS", "EACCES", "ENOENT", "EPERM", "ENETUNREACH"};
-    return std::any_of(signs.begin(), signs.end(), [&](std::string_view s) { return line.find(s) != line.npos; });
-}
-
-// What a move that failed in the sandbox tells of the sandbox, from its own stderr. The board is
-// never played again outside the sandbox: that would run a stranger's code as the runner's user
-// (a bot that fails whenever it is not root would get root there). --no-sandbox is the way to
-// compare, and the user asks for it.
-std::vector<std::string> refusals(const MoveReport& boxed) {
     std::vector<std::string> refused;
     for (std::string_view line : lines_of(boxed.err))
-        if (names_a_refusal(line)) refused.emplace_back(line);
+        if (std::any_of(signs.begin(), signs.end(), [&](std::string_view s) { return line.find(s) != line.npos; }))
+            refused.emplace_back(line);
     return refused;
 }
 
@@ -134,9 +121,8 @@ std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, con
         for (int seat = 1; seat <= 2; ++seat) {
             // Three more moves on megabytes of JSON would say no more than the smaller boards.
             if (!b.plays(seat) || b.late_game) continue;
-            const int tick = b.tick;
-            const Move first = cold.move(b.board, seat, tick), second = cold.move(b.board, seat, tick);
-            const Move warm_reply = warm.move(b.board, seat, tick);
+            const Move first = cold.move(b.board, seat, b.tick), second = cold.move(b.board, seat, b.tick);
+            const Move warm_reply = warm.move(b.board, seat, b.tick);
             using Outcome = WarmAgainstCold::Outcome;
             const Outcome outcome = !same_reply(first, second)    ? Outcome::varies
                                     : same_reply(warm_reply, first) ? Outcome::same
@@ -187,7 +173,9 @@ public:
         }
         // A dense board's timeout is expected of a slow bot, and the sparser boards still tell something.
         if (c.dense && timed_out) return true;
-        same_in_a_row_ = !m.ok() && last_failure_ && same_failure(m, *last_failure_) ? same_in_a_row_ + 1 : 1;
+        // The same failure: the same forfeit and the same stderr.
+        const bool same = !m.ok() && last_failure_ && m.forfeit == last_failure_->forfeit && m.err == last_failure_->err;
+        same_in_a_row_ = same ? same_in_a_row_ + 1 : 1;
         last_failure_ = m.ok() ? std::nullopt : std::optional<MoveReport>(m);
         report_.stopped = last_failure_ && same_in_a_row_ >= kSameFailureStop;
         return !report_.stopped;
@@ -200,8 +188,9 @@ public:
         late.slow_from_percent = kLateGamePercent;
         late.slow_from_cells = late.live_cells;
         std::vector<std::chrono::microseconds> unused;
-        for (const int percent : kDenserPercents) {
-            const CheckBoard c{.what = dense_board_name(percent), .board = dense_board(config, percent), .seat = 1,
+        for (std::size_t i = 0; i < kDenserPercents.size(); ++i) {
+            const int percent = kDenserPercents[i];
+            const CheckBoard c{.what = kDenserNames[i], .board = dense_board(config, percent), .seat = 1,
                                .tick = tick, .same_tick = true, .dense = true};
             const int before = report_.timeouts;
             if (!play(c, 1, 0, unused)) return;

@@ -7,7 +7,9 @@
 #include "runner/sandbox/sandbox.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
+#include <regex>
 #include <stdexcept>
 
 namespace gol::runner {
@@ -22,15 +24,8 @@ namespace {
 std::string warm_script_name(const std::vector<std::string>& command) {
     if (command.size() < 2 || command[1].empty() || command[1][0] == '-') return "";
     const std::string program = fs::path(command[0]).filename().string();
-    auto is = [&](std::string_view name) {
-        if (program == name) return true;
-        const std::string versioned = std::string(name) + ".";
-        return program.starts_with(versioned) && program.size() > versioned.size() &&
-               std::all_of(program.begin() + static_cast<long>(versioned.size()), program.end(),
-                           [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
-    };
-    if (is("python3")) return "gol-warm-python.py";
-    if (is("ruby") || is("ruby3")) return "gol-warm-ruby.rb";
+    if (std::regex_match(program, std::regex(R"(python3(\.[0-9.]+)?)"))) return "gol-warm-python.py";
+    if (std::regex_match(program, std::regex(R"(ruby3?(\.[0-9.]+)?)"))) return "gol-warm-ruby.rb";
     return "";
 }
 
@@ -40,19 +35,16 @@ std::uint64_t seconds_up(std::chrono::milliseconds ms) { return static_cast<std:
 // Where GOL_SCRATCH is inside the sandbox: outside any bot's own folder, even one directly in /tmp.
 constexpr const char* kScratchInside = "/run/gol/scratch";
 
-// A `java` command whose heap the bot's own options do not size (a single-file Java bot's, or
-// a manifest's `"run": ["java", "Bot"]`).
-bool runs_java_unsized(const std::vector<std::string>& command) {
-    if (command.empty() || fs::path(command[0]).filename() != "java") return false;
-    return std::none_of(command.begin() + 1, command.end(), [](const std::string& a) {
-        return a.starts_with("-Xmx") || a.starts_with("-XX:MaxRAM") || a.starts_with("-XX:MaxHeapSize");
-    });
-}
-
 // The JVM's default reservations (a quarter of the machine's memory for the heap, 1 GiB of
-// class space) fail under a move's address-space limit: every `java` run is sized from it (a
-// quarter for the heap), which works from 512 MiB up, unless the bot sizes its heap itself.
-std::vector<std::string> jvm_options(std::uint64_t address_space) {
+// class space) fail under a move's address-space limit: a `java` command (a single-file Java
+// bot's, or a manifest's `"run": ["java", "Bot"]`) is sized from it (a quarter for the heap),
+// which works from 512 MiB up, unless the bot's own options size its heap. None for the others.
+std::vector<std::string> jvm_options(const std::vector<std::string>& command, std::uint64_t address_space) {
+    if (command.empty() || fs::path(command[0]).filename() != "java" ||
+        std::any_of(command.begin() + 1, command.end(), [](const std::string& a) {
+            return a.starts_with("-Xmx") || a.starts_with("-XX:MaxRAM") || a.starts_with("-XX:MaxHeapSize");
+        }))
+        return {};
     if (address_space == 0) return {"-XX:+UseSerialGC"};
     const std::uint64_t mib = address_space >> 20, small = std::min<std::uint64_t>(64, mib / 16);
     return {"-XX:+UseSerialGC", "-Xmx" + std::to_string(mib / 4) + "m",
@@ -61,7 +53,7 @@ std::vector<std::string> jvm_options(std::uint64_t address_space) {
 }
 
 // Without the sandbox, a folder of the work area; inside it, a filesystem of its own there
-// (sandbox_view).
+// (make_launcher).
 std::optional<TempDir> make_scratch(const BotHost& host) {
     if (host.sandbox) return std::nullopt;
     return TempDir("gol-scratch", host.area.path());
@@ -110,54 +102,40 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
     one_shot_.emplace(*launcher_, std::move(commands), rules_);
 }
 
-SandboxView BotPlayer::sandbox_view(bool long_board) const {
-    SandboxView view;
-    view.mounts = sandbox_->stage(staging_key(bot_), bot_.files);
-    if (long_board)
+std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
+    if (!sandbox_) return Launcher::make(nullptr, SandboxView{{}, bot_.dir, env_, {}}, identity_, registry_);
+    // One sandbox for the game's moves, so it shows what any of them needs: the bot's files, the
+    // preload library for the moves whose board is too long for an argument, its scratch folder.
+    SandboxView view{sandbox_->stage(staging_key(bot_), bot_.files), bot_.dir, env_,
+                     {{kScratchInside, limits_.scratch_bytes, Sandbox::tmp_files}}};
+    if (long_library_)
         for (SandboxView::Mount mount : sandbox_->stage("preload library", {*long_library_}, Sandbox::Files::host)) {
             mount.target = sandboxed_library_dir;  // as the launcher's folder (Launcher::make)
             view.mounts.push_back(std::move(mount));
         }
-    view.tmpfs.push_back({kScratchInside, limits_.scratch_bytes, Sandbox::tmp_files});
     // Copies, made once per run: the bot's user may not reach the originals (a root's pyenv).
-    for (const fs::path& dir : interpreters_) {
-        std::vector<SandboxView::Mount> copy =
-            sandbox_->stage("interpreter " + dir.string(), {dir}, Sandbox::Files::host);
-        view.mounts.insert(view.mounts.end(), copy.begin(), copy.end());
-    }
-    view.workdir = bot_.dir;
-    view.environment = env_;
-    return view;
-}
-
-std::unique_ptr<Launcher> BotPlayer::make_launcher() const {
-    // One sandbox for the game's moves, so it shows what any of them needs: the preload library
-    // too, for the moves whose board is too long for an argument.
-    if (!sandbox_) return Launcher::make(nullptr, SandboxView{{}, bot_.dir, env_, {}}, identity_, registry_);
+    for (const fs::path& dir : interpreters_)
+        std::ranges::copy(sandbox_->stage("interpreter " + dir.string(), {dir}, Sandbox::Files::host),
+                          std::back_inserter(view.mounts));
     // One CPU's time at most, on the CPUs of the game's thread: a bot cannot take more than
     // its share of a -j league, however many processes it starts.
     const ResourceLimits& r = limits_.resources;
     const GroupLimits group{r.address_space, r.processes ? r.processes + kSandboxProcesses : 0, 100, allowed_cpus()};
-    return Launcher::make(sandbox_, sandbox_view(long_library_.has_value()), identity_, registry_, group);
+    return Launcher::make(sandbox_, std::move(view), identity_, registry_, group);
 }
 
 CommandSpec BotPlayer::make_spawn_spec(bool long_board) const {
     CommandSpec spec;
-    std::vector<std::string> command = bot_.command;
-    if (runs_java_unsized(command)) {
-        const std::vector<std::string> jvm = jvm_options(limits_.resources.address_space);
-        command.insert(command.begin() + 1, jvm.begin(), jvm.end());
-    }
-    std::vector<std::string> extra_env;
+    spec.argv = bot_.command;
+    const std::vector<std::string> jvm = jvm_options(spec.argv, limits_.resources.address_space);
+    if (!jvm.empty()) spec.argv.insert(spec.argv.begin() + 1, jvm.begin(), jvm.end());
+    spec.env = env_;
     if (long_board) {
         const fs::path library =
             sandbox_ ? fs::path(sandboxed_library_dir) / long_library_->filename() : *long_library_;
-        extra_env = long_argument_environment(library);
-        command.push_back(long_argument_placeholder);
+        std::ranges::copy(long_argument_environment(library), std::back_inserter(*spec.env));
+        spec.argv.push_back(long_argument_placeholder);
     }
-    spec.argv = command;
-    spec.env = env_;
-    spec.env->insert(spec.env->end(), extra_env.begin(), extra_env.end());
     spec.cwd = bot_.dir;
     spec.timeout = limits_.time_limit;
     spec.stdout_cap = limits_.stdout_cap;
@@ -238,8 +216,5 @@ ForfeitRules BotPlayer::forfeit_rules(bool first) const {
     if (sandbox_ && sandbox_->groups().holds("memory")) rules.group_memory = limits_.resources.address_space;
     return rules;
 }
-
-// The launcher's end ends the bot's namespace, a persistent bot's processes with it.
-BotPlayer::~BotPlayer() = default;
 
 }  // namespace gol::runner

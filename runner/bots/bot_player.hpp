@@ -66,8 +66,6 @@ class BotPlayer : public Mover {
 public:
     BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host);
 
-    ~BotPlayer() override;
-
     const PreparedBot& bot() const { return bot_; }
     // Its command as its moves run it (a java run's JVM flags included), without a board.
     const std::vector<std::string>& command() const { return spawn_spec_.argv; }
@@ -91,8 +89,6 @@ private:
     // What the launcher runs for a move (or a persistent bot's game), as seen inside.
     // `long_board`: the board travels through the preload library (long_argument.hpp).
     CommandSpec make_spawn_spec(bool long_board) const;
-    // What the sandbox shows the bot: its files, the preload library when `long_board`, scratch.
-    SandboxView sandbox_view(bool long_board) const;
     // The game's launcher, in the sandbox or in a PID namespace of its own: every process of
     // the bot runs through it, whatever its protocol. Throws RunnerFault when the runner has none.
     std::unique_ptr<Launcher> make_launcher() const;
@@ -113,7 +109,8 @@ private:
     CommandSpec spawn_spec_;
     MoveRules rules_;
     std::unique_ptr<Launcher> launcher_;
-    // Its conversation, after launcher_, so that it ends first; a tlv bot's is made per game.
+    // Its conversation, after launcher_, so that it ends first; a tlv bot's is made per game. The
+    // launcher's end ends the bot's namespace, a persistent bot's processes with it.
     std::optional<OneShotMoves> one_shot_;
     std::optional<LineConversation> lines_;
     std::unique_ptr<TlvSeat> tlv_;

@@ -26,10 +26,6 @@ Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
         throw std::runtime_error("SHA-256: OpenSSL cannot start a digest");
 }
 
-Sha256::Sha256(Sha256&&) noexcept = default;
-Sha256& Sha256::operator=(Sha256&&) noexcept = default;
-Sha256::~Sha256() = default;
-
 Sha256& Sha256::add(std::string_view bytes) {
     if (EVP_DigestUpdate(ctx_.get(), bytes.data(), bytes.size()) != 1)
         throw std::runtime_error("SHA-256: OpenSSL digest update failed");

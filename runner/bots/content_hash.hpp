@@ -16,9 +16,6 @@ namespace gol::runner {
 class Sha256 {
 public:
     Sha256();
-    Sha256(Sha256&&) noexcept;
-    Sha256& operator=(Sha256&&) noexcept;
-    ~Sha256();
 
     Sha256& add(std::string_view bytes);
     Sha256& add_u64(std::uint64_t v);  // 8 bytes, little-endian

@@ -6,12 +6,8 @@ namespace gol::runner {
 
 using namespace pipes;
 
-namespace {
-
 // How long what a process wrote as it ended may take to drain from its pipes.
 constexpr auto kDrainLimit = std::chrono::seconds(2);
-
-}  // namespace
 
 LineConversation::LineConversation(Launcher& launcher, CommandSpec spec, const MoveRules& rules)
     : launcher_(launcher), spec_(std::move(spec)), rules_(rules) {}

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 namespace gol::runner {
 
@@ -23,13 +24,6 @@ Forfeit over_limit(const std::string& limit, const std::string& how, const char*
     return Forfeit{ForfeitKind::resource_limit, "the bot went over its " + limit + " (" + how + "): " + fix};
 }
 
-// `detail` and the last line of the bot's stderr, when it wrote one: a crash's traceback ends
-// with the line that names the error.
-std::string with_last_stderr_line(std::string detail, std::string_view err) {
-    if (const std::vector<std::string> last = last_lines(err, 1); !last.empty()) detail += "; its stderr ends: " + last[0];
-    return detail;
-}
-
 std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r) {
     const ResourceLimits& limits = r.limits;
     const std::string cpu = "CPU time limit of " + std::to_string(limits.cpu_seconds) + " s per move";
@@ -40,29 +34,24 @@ std::optional<Forfeit> limit_forfeit(const MoveOutcome& o, const ForfeitRules& r
     if (o.ended.signal == SIGXCPU) return over_limit(cpu, "SIGXCPU", "its own work took that long; compute less per move");
     if (o.ended.signal == SIGXFSZ) return over_limit(file, "SIGXFSZ", "write smaller files");
     if (o.ended.signal == 0 && o.ended.exit_status == 0) return std::nullopt;
-    struct Sign {
-        const char* text;
-        const std::string& limit;
+    // A limit, and what a runtime writes on stderr when it ran into it.
+    struct Limit {
+        const std::string& words;
         std::uint64_t value;
         const char* fix;
+        std::vector<const char*> signs;
     };
-    constexpr const char* fewer = "start fewer processes and threads";
-    constexpr const char* smaller = "use less memory";
     // Processes first: Java reports a thread it could not make as an OutOfMemoryError.
-    for (const Sign& sign : {Sign{"Resource temporarily unavailable", processes, limits.processes, fewer},
-                             Sign{"Cannot fork", processes, limits.processes, fewer},
-                             Sign{"unable to create native thread", processes, limits.processes, fewer},
-                             Sign{"can't start new thread", processes, limits.processes, fewer},
-                             Sign{"MemoryError", memory, limits.address_space, smaller},
-                             Sign{"bad_alloc", memory, limits.address_space, smaller},
-                             Sign{"Cannot allocate memory", memory, limits.address_space, smaller},
-                             Sign{"out of memory", memory, limits.address_space, smaller},
-                             Sign{"OutOfMemoryError", memory, limits.address_space, smaller},
-                             Sign{"File too large", file, limits.file_size, "write smaller files"},
-                             Sign{"No space left on device", tmp, r.tmp_bytes,
-                                  "write less, and fewer files, there"}})
-        if (sign.value != 0 && o.err.find(sign.text) != std::string_view::npos)
-            return over_limit(sign.limit, o.ended.words(), sign.fix);
+    for (const Limit& limit :
+         {Limit{processes, limits.processes, "start fewer processes and threads",
+                {"Resource temporarily unavailable", "Cannot fork", "unable to create native thread", "can't start new thread"}},
+          Limit{memory, limits.address_space, "use less memory",
+                {"MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "OutOfMemoryError"}},
+          Limit{file, limits.file_size, "write smaller files", {"File too large"}},
+          Limit{tmp, r.tmp_bytes, "write less, and fewer files, there", {"No space left on device"}}})
+        for (const char* sign : limit.signs)
+            if (limit.value != 0 && o.err.find(sign) != std::string_view::npos)
+                return over_limit(limit.words, o.ended.words(), limit.fix);
     return std::nullopt;
 }
 
@@ -84,16 +73,18 @@ std::string hint(std::string_view err) {
 
 Forfeit ended(const MoveOutcome& o, const ForfeitRules& r) {
     const Ended& e = o.ended;
-    const std::string how = r.run == ForfeitRules::Run::persistent ? "the bot's process ended (" + e.words() + ") before replying"
-                            : e.signal ? "the bot was " + e.words()
-                                       : "the bot exited with status " + std::to_string(e.exit_status);
-    return Forfeit{e.signal ? ForfeitKind::signal : ForfeitKind::exit_status, with_last_stderr_line(how, o.err) + hint(o.err)};
+    std::string how = r.run == ForfeitRules::Run::persistent ? "the bot's process ended (" + e.words() + ") before replying"
+                      : e.signal ? "the bot was " + e.words()
+                                 : "the bot exited with status " + std::to_string(e.exit_status);
+    // A crash's traceback ends with the line that names the error.
+    if (const std::vector<std::string> last = last_lines(o.err, 1); !last.empty()) how += "; its stderr ends: " + last[0];
+    return Forfeit{e.signal ? ForfeitKind::signal : ForfeitKind::exit_status, how + hint(o.err)};
 }
 
 // "1000 ms", or "11000 ms (the time limit and the start-up allowance of a first move)".
 std::string within(const ForfeitRules& r) {
-    if (!r.startup) return std::to_string(r.time_limit.count()) + " ms";
-    return std::to_string(r.time_limit.count()) + " ms (the time limit and the start-up allowance of a first move)";
+    return std::to_string(r.time_limit.count()) + " ms" +
+           (r.startup ? " (the time limit and the start-up allowance of a first move)" : "");
 }
 
 }  // namespace
@@ -192,12 +183,11 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r)
                                     : "the time went into the bot's run, starting it and its own work")};
         }
         case Kind::stdout_overflow:
-            if (persistent)
-                return Forfeit{ForfeitKind::output_cap, "the bot printed more than " + std::to_string(r.stdout_cap) +
-                                                            " bytes without a newline (a reply is one line)"};
-            return Forfeit{ForfeitKind::output_cap, "the bot printed more than " + std::to_string(r.stdout_cap) +
-                                                        " bytes on stdout (a reply is at most " +
-                                                        std::to_string(max_cells_per_move) + " pairs)"};
+            return Forfeit{ForfeitKind::output_cap,
+                           "the bot printed more than " + std::to_string(r.stdout_cap) +
+                               (persistent ? " bytes without a newline (a reply is one line)"
+                                           : " bytes on stdout (a reply is at most " + std::to_string(max_cells_per_move) +
+                                                 " pairs)")};
         case Kind::ended:
             if (std::optional<Forfeit> limit = limit_forfeit(o, r)) return limit;
             return ended(o, r);

@@ -24,23 +24,20 @@ CommandSpec limited(CommandSpec spec, const ForfeitRules& rules) {
 OneShotMoves::OneShotMoves(Launcher& launcher, Commands commands, const MoveRules& rules)
     : launcher_(launcher), commands_(std::move(commands)), rules_(rules) {}
 
-std::optional<RunOutcome> OneShotMoves::run_warm(const std::string& board_json, const ForfeitRules& rules) {
-    CommandSpec spec = limited(commands_.plain, rules);
-    // No exec, so no limit on an argument's length: a long board is an argument like any.
-    if (commands_.stdin_board) spec.stdin_data = board_json + "\n";
-    else spec.argv.push_back(board_json);
-    std::optional<RunOutcome> run = launcher_.run(spec, commands_.warm_script);
-    // A launcher that cannot keep a warm interpreter (none in the bot's PATH, no /proc of its own)
-    // will not later in the game either.
-    if (!run) commands_.warm_script.clear();
-    return run;
-}
-
 MoveReport OneShotMoves::move(const std::string& board_json) {
     ForfeitRules rules = rules_.of(!moved_);
     moved_ = true;
     std::optional<RunOutcome> ran;
-    if (warm()) ran = run_warm(board_json, rules);
+    if (warm()) {
+        CommandSpec spec = limited(commands_.plain, rules);
+        // No exec, so no limit on an argument's length: a long board is an argument like any.
+        if (commands_.stdin_board) spec.stdin_data = board_json + "\n";
+        else spec.argv.push_back(board_json);
+        ran = launcher_.run(spec, commands_.warm_script);
+        // A launcher that cannot keep a warm interpreter (none in the bot's PATH, no /proc of its
+        // own) will not later in the game either: every later move runs cold.
+        if (!ran) commands_.warm_script.clear();
+    }
     rules.run = warm() ? ForfeitRules::Run::warm : ForfeitRules::Run::cold;
     std::optional<LongArgument> long_board;
     if (!ran) {

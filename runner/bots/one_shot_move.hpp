@@ -32,10 +32,6 @@ public:
     MoveReport move(const std::string& board_json);
 
 private:
-    // The move forked from the warm interpreter; nullopt (and no warm move from now on) when the
-    // launcher has none to fork from.
-    std::optional<RunOutcome> run_warm(const std::string& board_json, const ForfeitRules& rules);
-
     Launcher& launcher_;
     Commands commands_;
     const MoveRules& rules_;

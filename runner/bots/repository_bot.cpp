@@ -44,13 +44,6 @@ std::optional<std::map<std::string, std::string>> read_strings(const fs::path& f
     }
 }
 
-bool has_control_or_space(std::string_view s) {
-    return std::any_of(s.begin(), s.end(), [](char c) {
-        const auto u = static_cast<unsigned char>(c);
-        return u <= 0x20 || u == 0x7f;
-    });
-}
-
 }  // namespace
 
 std::optional<std::string> refused_git_url(std::string_view url, bool allow_file) {
@@ -63,7 +56,8 @@ std::optional<std::string> refused_git_url(std::string_view url, bool allow_file
         }))
         return "a transport helper (\"" + std::string(url.substr(0, url.find("::") + 2)) +
                "\"): git would run a program; only https://, git:// and ssh:// are fetched";
-    if (has_control_or_space(url)) return "a URL with spaces or control characters";
+    if (std::any_of(url.begin(), url.end(), [](unsigned char c) { return c <= 0x20 || c == 0x7f; }))
+        return "a URL with spaces or control characters";
     for (std::string_view scheme : {"https://", "git://", "ssh://"})
         if (url.starts_with(scheme)) {
             const std::string_view host = url.substr(scheme.size());

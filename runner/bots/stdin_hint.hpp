@@ -11,9 +11,7 @@
 namespace gol::runner {
 
 // For an argv bot whose failed move's stderr reads as a parse of empty input or a read of stdin
-// at its end (Python's JSONDecodeError at char 0 or EOFError, Ruby's and Node's JSON errors on
-// empty input, a traceback through sys.stdin or STDIN): what it does wrong and the fix. Nothing
-// for other bots or other errors.
+// at its end (stdin_hint.cpp lists the signs): what it does wrong and the fix. Nothing else.
 std::optional<std::string> stdin_hint(Protocol protocol, std::string_view err);
 
 }  // namespace gol::runner

@@ -343,13 +343,11 @@ void print_late_game(const CheckReport::LateGame& late, int time_limit_ms) {
 }
 
 // Checks one bot and prints its report; its row for the summary.
-CheckRow check_one(const CheckOptions& o, const std::string& bot_name, PlaySetup& setup) {
+CheckRow check_one(const CheckOptions& o, const std::string& bot_name, PlaySetup& setup,
+                   const std::optional<BoardMove>& move) {
     GameConfig config = o.game.config;
     GameOptions game = o.game;
     std::string about_board;
-    std::optional<BoardMove> move;
-    // Read before the bot is built: a wrong file is refused first.
-    if (!o.board_file.empty()) move = board_move(o);
     const std::vector<CheckBoard> boards = move ? board_to_check(o, *move, config, about_board) : check_boards(config);
     auto t0 = std::chrono::steady_clock::now();
     PreparedBot bot = load_bot(bot_name, o.where, setup.sandbox());
@@ -389,7 +387,7 @@ CheckRow check_one(const CheckOptions& o, const std::string& bot_name, PlaySetup
 
     // --board plays the game's own board, not the samples: a small one says nothing of big ones.
     if (r.big_board == BigBoard::not_tried) {
-        if (o.board_file.empty() && !r.stopped)
+        if (!move && !r.stopped)
             std::cout << "  a board over 128 KiB: not tried, a " << config.width << "x" << config.height
                       << " board cannot hold one\n";
     } else if (r.big_board == BigBoard::delivered)
@@ -438,29 +436,24 @@ CheckRow check_one(const CheckOptions& o, const std::string& bot_name, PlaySetup
 }
 
 // The bots the command line names: a folder that is not itself a bot stands for its bots
-// (runner league's way); an entry of it that cannot be a bot keeps its reason.
-struct NamedBot {
-    std::string name;
-    std::string error;  // why it cannot be checked, when found so in its folder
-};
-
-std::vector<NamedBot> bots_named(const std::vector<std::string>& args, bool& folder) {
+// (runner league's way); an entry of it that cannot be a bot keeps its reason (`error`).
+std::vector<Discovered> bots_named(const std::vector<std::string>& args, bool& folder) {
     namespace fs = std::filesystem;
-    std::vector<NamedBot> named;
+    std::vector<Discovered> named;
     for (const std::string& arg : args) {
         std::error_code ec;
         if (!fs::is_directory(arg, ec) || fs::exists(fs::path(arg) / "bot.json", ec)) {
-            named.push_back({arg, ""});
+            named.push_back({arg, std::nullopt, ""});
             continue;
         }
         folder = true;
-        for (const Discovered& d : discover_bots(arg)) named.push_back({d.path.string(), d.bot ? "" : d.error});
+        for (Discovered& d : discover_bots(arg)) named.push_back(std::move(d));
     }
     return named;
 }
 
-// The table a check of several bots ends with.
-void print_summary(const std::vector<CheckRow>& rows) {
+// The table a check of several bots ends with; whether every bot passes.
+bool print_summary(const std::vector<CheckRow>& rows) {
     std::vector<std::vector<std::string>> cells = {
         {"bot", "protocol", "verdict", "moves", "median", "max", "late-game board"}};
     for (const CheckRow& r : rows)
@@ -478,32 +471,33 @@ void print_summary(const std::vector<CheckRow>& rows) {
     }
     const auto failed = std::count_if(rows.begin(), rows.end(), [](const CheckRow& r) { return !r.passes; });
     std::cout << "  " << rows.size() - static_cast<std::size_t>(failed) << " of " << rows.size() << " bots pass\n";
+    return failed == 0;
 }
 
 int run_check(const CheckOptions& o) {
     bool folder = false;
-    const std::vector<NamedBot> named = bots_named(o.bots, folder);
+    const std::vector<Discovered> named = bots_named(o.bots, folder);
     if (named.empty()) throw UsageError("no bots in " + o.bots.front());
     PlaySetup setup(o.game.sandboxed());
+    // Read before any bot is built: a wrong --board is bad input for every bot, refused first.
+    std::optional<BoardMove> move;
+    if (!o.board_file.empty()) move = board_move(o);
     // One bot named alone: its report, and a bot that cannot be used is bad input (exit 2).
-    if (named.size() == 1 && !folder) return check_one(o, named[0].name, setup).passes ? 0 : kBotFails;
-    // A wrong --board is bad input for every bot: refused before any is built.
-    if (!o.board_file.empty()) board_move(o);
+    if (named.size() == 1 && !folder) return check_one(o, named[0].path.string(), setup, move).passes ? 0 : kBotFails;
     std::vector<CheckRow> rows;
-    for (const NamedBot& bot : named) {
+    for (const Discovered& bot : named) {
         if (!rows.empty()) std::cout << "\n";
         try {
             if (!bot.error.empty()) throw BotError(bot.error);
-            rows.push_back(check_one(o, bot.name, setup));
+            rows.push_back(check_one(o, bot.path.string(), setup, move));
         } catch (const std::exception& e) {
             // Bad input for this bot only (BotError, UsageError): the others are still checked.
             if (!dynamic_cast<const BotError*>(&e) && !dynamic_cast<const UsageError*>(&e)) throw;
-            std::cout << terminal_line(bot.name) << ": NOT USABLE: " << terminal_line(e.what()) << "\n";
-            rows.push_back({std::filesystem::path(bot.name).filename().string(), "-", "NOT USABLE", "-", "-", "-", "-", false});
+            std::cout << terminal_line(bot.path.string()) << ": NOT USABLE: " << terminal_line(e.what()) << "\n";
+            rows.push_back({bot.path.filename().string(), "-", "NOT USABLE", "-", "-", "-", "-", false});
         }
     }
-    print_summary(rows);
-    return std::all_of(rows.begin(), rows.end(), [](const CheckRow& r) { return r.passes; }) ? 0 : kBotFails;
+    return print_summary(rows) ? 0 : kBotFails;
 }
 
 }  // namespace

@@ -48,15 +48,13 @@ struct DuelOptions {
 // where the file should be, a path through a file, or a folder that is not writable.
 void check_writable(const char* flag, const std::string& path) {
     namespace fs = std::filesystem;
+    const std::string at = std::string(flag) + " " + path + ": ";
     std::error_code ec;
-    if (fs::is_directory(path, ec))
-        throw UsageError(std::string(flag) + " " + path + ": is a folder; give the name of a file to write");
+    if (fs::is_directory(path, ec)) throw UsageError(at + "is a folder; give the name of a file to write");
     fs::path where = fs::absolute(fs::path(path), ec).parent_path();
     while (!fs::exists(where, ec) && where.has_relative_path()) where = where.parent_path();
-    if (!fs::is_directory(where, ec))
-        throw UsageError(std::string(flag) + " " + path + ": " + where.string() + " is not a folder");
-    if (::access(where.c_str(), W_OK) != 0)
-        throw UsageError(std::string(flag) + " " + path + ": the folder " + where.string() + " is not writable");
+    if (!fs::is_directory(where, ec)) throw UsageError(at + where.string() + " is not a folder");
+    if (::access(where.c_str(), W_OK) != 0) throw UsageError(at + "the folder " + where.string() + " is not writable");
 }
 
 // How many runs of forfeited turns a seat's line names; a bot that fails every tick makes one.
@@ -176,13 +174,12 @@ int run_duel(const DuelOptions& o) {
     BotHost host = setup.host(&registry, !o.game.cold, o.where.interpreters);
     host.seed = seed;  // GOL_SEED: the duel's seed, which its replay records
     BotPlayer one(bots[0], o.game.limits(), host), two(bots[1], o.game.limits(), host);
-    std::optional<TracedMover> traced_one, traced_two;
-    if (o.verbose) {
-        traced_one.emplace(one, names[0], std::cerr);
-        traced_two.emplace(two, names[1], std::cerr);
-    }
-    std::array<OffBoardWatch, 2> watched = {OffBoardWatch(o.verbose ? static_cast<Mover&>(*traced_one) : one),
-                                            OffBoardWatch(o.verbose ? static_cast<Mover&>(*traced_two) : two)};
+    // With -v each seat's player is traced on stderr.
+    std::array<std::optional<TracedMover>, 2> traced;
+    const auto seat = [&](BotPlayer& player, std::size_t i) -> Mover& {
+        return o.verbose ? traced[i].emplace(player, names[i], std::cerr) : static_cast<Mover&>(player);
+    };
+    std::array<OffBoardWatch, 2> watched = {OffBoardWatch(seat(one, 0)), OffBoardWatch(seat(two, 1))};
     ReplayHeader header{names, {bots[0].hash, bots[1].hash}, o.game.config, seed, o.game.time_limit_ms};
     header.gol_seed = host.seed;
     header.startup_limit_ms = o.game.startup_limit_ms;

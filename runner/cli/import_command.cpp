@@ -66,16 +66,6 @@ ImportInput read_saved(const ImportOptions& o) {
     return read;
 }
 
-ImportInput fetch(const ImportOptions& o) {
-    ImportInput fetched{{}, {o.site, o.question, true}, "question " + std::to_string(*o.question) + " on " + o.site};
-    try {
-        fetched.answers = fetch_answers(*o.question, o.site);
-    } catch (const FetchError& e) {
-        throw FetchError(std::string(e.what()) + "; a saved API response imports with --from FILE");
-    }
-    return fetched;
-}
-
 // `s` and spaces to `width`, at least one.
 std::string padded(std::string s, std::size_t width) {
     s.resize(std::max(width, s.size() + 1), ' ');
@@ -158,10 +148,12 @@ int run_import(ImportOptions o) {
     ImportInput answers;
     if (o.question) {
         // Not reached, or refused (FetchError, AnswerPageError): no fault of the command line.
+        answers = {{}, {o.site, o.question, true}, "question " + std::to_string(*o.question) + " on " + o.site};
         try {
-            answers = fetch(o);
+            answers.answers = fetch_answers(*o.question, o.site);
         } catch (const std::runtime_error& e) {
-            std::cerr << "runner: error: " << e.what() << '\n';
+            std::cerr << "runner: error: " << e.what()
+                      << (dynamic_cast<const FetchError*>(&e) ? "; a saved API response imports with --from FILE" : "") << '\n';
             return 1;
         }
     } else {

@@ -71,55 +71,40 @@ Resolved resolve(const LeagueArgs& a) {
     LeagueOptions& o = r.options;
     Tournament t;
     if (!a.tournament.empty()) t = read_tournament(a.tournament);
+    const auto pick = [&a](const char* flag, const auto& in_file, const auto& flag_value) {
+        return a.set(flag) || !in_file ? flag_value : *in_file;
+    };
     GameConfig& c = o.settings.config;
-    c.width = a.set("--width") || !t.width ? a.game.config.width : *t.width;
-    c.height = a.set("--height") || !t.height ? a.game.config.height : *t.height;
-    c.generations = a.set("--generations") || !t.generations ? a.game.config.generations : *t.generations;
-    c.time_bank_s = a.set("--time-bank") || !t.time_bank_s ? a.game.config.time_bank_s : *t.time_bank_s;
-    o.settings.time_limit_ms = a.set("--time-limit") || !t.time_limit_ms ? a.game.time_limit_ms : *t.time_limit_ms;
-    o.settings.memory_limit_mb =
-        a.set("--memory-limit") || !t.memory_limit_mb ? a.game.memory_limit_mb : *t.memory_limit_mb;
-    o.settings.cpu_limit_s = a.set("--cpu-limit") || !t.cpu_limit_s ? a.game.cpu_limit_s : *t.cpu_limit_s;
-    o.settings.startup_limit_ms =
-        a.set("--startup-limit") || !t.startup_limit_ms ? a.game.startup_limit_ms : *t.startup_limit_ms;
-    o.settings.cpu_time = (a.set("--time-mode") || !t.time_mode ? a.game.time_mode : *t.time_mode) == "cpu";
-    o.settings.games_per_pair = a.set("--games-per-pair") || !t.games_per_pair ? a.games_per_pair : *t.games_per_pair;
-    o.settings.seed = a.set("--seed") || !t.seed ? a.seed : *t.seed;
+    c.width = pick("--width", t.width, a.game.config.width);
+    c.height = pick("--height", t.height, a.game.config.height);
+    c.generations = pick("--generations", t.generations, a.game.config.generations);
+    c.time_bank_s = pick("--time-bank", t.time_bank_s, a.game.config.time_bank_s);
+    o.settings.time_limit_ms = pick("--time-limit", t.time_limit_ms, a.game.time_limit_ms);
+    o.settings.memory_limit_mb = pick("--memory-limit", t.memory_limit_mb, a.game.memory_limit_mb);
+    o.settings.cpu_limit_s = pick("--cpu-limit", t.cpu_limit_s, a.game.cpu_limit_s);
+    o.settings.startup_limit_ms = pick("--startup-limit", t.startup_limit_ms, a.game.startup_limit_ms);
+    o.settings.cpu_time = pick("--time-mode", t.time_mode, a.game.time_mode) == "cpu";
+    o.settings.games_per_pair = pick("--games-per-pair", t.games_per_pair, a.games_per_pair);
+    o.settings.seed = pick("--seed", t.seed, a.seed);
     o.settings.gauntlet = a.gauntlet;
     o.rerun = a.rerun;
-    o.scoring = *scoring_from_name(a.set("--scoring") || !t.scoring ? a.scoring : *t.scoring);
-    o.bots_dir = a.set("DIR") || !t.bots ? std::filesystem::path(a.bots_dir.empty() ? "bots" : a.bots_dir) : *t.bots;
+    o.scoring = *scoring_from_name(pick("--scoring", t.scoring, a.scoring));
+    o.bots_dir = pick("DIR", t.bots, std::filesystem::path(a.bots_dir.empty() ? "bots" : a.bots_dir));
     if (!std::filesystem::is_directory(o.bots_dir))
         throw UsageError("bots folder " + o.bots_dir.string() + " does not exist or is not a directory");
     if (!a.results.empty()) o.results_dir = a.results;
     else if (!a.tournament.empty()) o.results_dir = t.results_dir();
     else o.results_dir = std::filesystem::absolute(o.bots_dir).lexically_normal().parent_path() / "results";
     o.cache_dir = !a.cache.empty() ? std::filesystem::path(a.cache) : t.cache ? *t.cache : default_cache_dir();
-    o.jobs = a.set("--jobs") || !t.jobs ? a.jobs : *t.jobs;
-    o.interpreters = a.set("--interpreter") || !t.interpreters ? a.interpreters : *t.interpreters;
+    o.jobs = pick("--jobs", t.jobs, a.jobs);
+    o.interpreters = pick("--interpreter", t.interpreters, a.interpreters);
     o.warm = !(a.game.cold || t.cold.value_or(false));
-    o.until_separated = a.set("--until-separated") || !t.until_separated ? a.until_separated : *t.until_separated;
+    o.until_separated = pick("--until-separated", t.until_separated, a.until_separated);
     // Leagues run strangers' code: sandboxed unless told not to. One that cannot be stops.
     const bool flag_says = a.game.sandboxed();  // throws when both flags are given
     r.sandboxed = a.game.no_sandbox || a.game.sandbox || !t.sandbox ? flag_says : *t.sandbox;
-    r.format = a.set("--format") || !t.format ? a.format : *t.format;
+    r.format = pick("--format", t.format, a.format);
     return r;
-}
-
-// One game of the schedule (--game): its viewer page is written, the leaderboard page is left
-// to a league run, since other such runs may be storing games at the same time.
-int run_one_game(const LeagueOptions& o, const GameChoice& choice, bool quiet, ProcessRegistry& registry,
-                 const InterruptWatcher& interrupt) {
-    const OneGameOutcome outcome = play_league_game(o, choice, registry, interrupt.token(), stderr);
-    const std::string game = "league: game " + std::to_string(outcome.game.index) + " of " +
-                             std::to_string(outcome.total) + ", " + terminal_line(outcome.game.bots[0]) + " vs " +
-                             terminal_line(outcome.game.bots[1]);
-    if (outcome.interrupted) {
-        std::cerr << game << ": interrupted; nothing of it is stored\n";
-        return 128 + interrupt.signal();
-    }
-    if (!quiet) std::cerr << game << (outcome.played ? ": played and stored\n" : ": already stored\n");
-    return 0;
 }
 
 // --game's value, checked before any bot is prepared.
@@ -129,12 +114,6 @@ GameChoice game_choice(const std::string& v) {
     if (!v.empty() && v.size() <= 18 && std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c); }))
         return static_cast<std::size_t>(std::stoull(v));
     throw UsageError("--game " + terminal_line(v) + ": neither a game's index (0, 1, ... as --plan lists them) nor its key (64 hex digits)");
-}
-
-// In the brief's order, one line each, so that a shell loop or GNU parallel can take them.
-nlohmann::ordered_json plan_entry(const PlannedGame& g, double estimate_s) {
-    return {{"index", g.index}, {"key", g.key}, {"seat1", g.bots[0]}, {"seat2", g.bots[1]}, {"game", g.game},
-            {"estimate_s", std::lround(estimate_s)}};
 }
 
 std::string plan_text(const LeaguePlan& plan, const std::string& format) {
@@ -147,9 +126,13 @@ std::string plan_text(const LeaguePlan& plan, const std::string& format) {
                                      {"to_play", plan.to_play.size()},
                                      {"estimate_s", std::lround(e.total_seconds)},
                                      {"assumed", e.assumed}};
+    // In the brief's order, one line each, so that a shell loop or GNU parallel can take them.
     std::vector<nlohmann::ordered_json> entries;
-    for (std::size_t i = 0; i < plan.to_play.size(); ++i)
-        entries.push_back(plan_entry(plan.to_play[i], e.game_seconds[i]));
+    for (std::size_t i = 0; i < plan.to_play.size(); ++i) {
+        const PlannedGame& g = plan.to_play[i];
+        entries.push_back({{"index", g.index}, {"key", g.key}, {"seat1", g.bots[0]}, {"seat2", g.bots[1]},
+                           {"game", g.game}, {"estimate_s", std::lround(e.game_seconds[i])}});
+    }
     if (format == "json") {
         totals["plan"] = entries;
         return dump(totals) + "\n";
@@ -198,7 +181,20 @@ int run_league_command(const LeagueArgs& a) {
     }
     LeaguePages pages(stderr, !choice);
     o.observer = &pages;
-    if (choice) return run_one_game(o, *choice, a.quiet, registry, interrupt);
+    if (choice) {
+        // Its viewer page is written, the leaderboard page is left to a league run, since other
+        // such runs may be storing games at the same time.
+        const OneGameOutcome outcome = play_league_game(o, *choice, registry, interrupt.token(), stderr);
+        const std::string game = "league: game " + std::to_string(outcome.game.index) + " of " +
+                                 std::to_string(outcome.total) + ", " + terminal_line(outcome.game.bots[0]) + " vs " +
+                                 terminal_line(outcome.game.bots[1]);
+        if (outcome.interrupted) {
+            std::cerr << game << ": interrupted; nothing of it is stored\n";
+            return 128 + interrupt.signal();
+        }
+        if (!a.quiet) std::cerr << game << (outcome.played ? ": played and stored\n" : ": already stored\n");
+        return 0;
+    }
     std::optional<LeagueProgressDisplay> progress;
     if (!a.quiet) o.progress = &progress.emplace(stderr);
     const LeagueOutcome outcome = run_league(o, registry, interrupt.token(), stderr);

@@ -64,13 +64,14 @@ void write_output(const std::string& path, std::string_view contents, const char
     std::cout << "wrote " << path << "\n";
 }
 
-// Reading and re-simulating, with errors that name the file.
+// Reading, re-simulating and picking a board, with errors that name the file (`where`: it and
+// what was asked of it).
 template <typename Step>
-auto in_replay(const std::string& file, Step step) {
+auto in_replay(const std::string& where, Step step) {
     try {
         return step();
     } catch (const ReplayError& e) {
-        throw ReplayError("replay " + terminal_line(file) + ": " + e.what());
+        throw ReplayError("replay " + terminal_line(where) + ": " + e.what());
     }
 }
 
@@ -81,14 +82,8 @@ int run_replay(const ReplayOptions& o) {
     const Replay replay = in_replay(file, [&] { return read_replay(in); });
     if (o.board_tick) {
         // Only the JSON, so that it can go to a file for `runner check BOT --board FILE`.
-        std::string json;
-        try {
-            json = board_sent(replay, *o.board_tick, o.seat);
-        } catch (const ReplayError& e) {
-            throw UsageError("replay " + terminal_line(file) + ": --board " + std::to_string(*o.board_tick) + " --seat " +
-                             std::to_string(o.seat) + ": " + e.what());
-        }
-        std::cout << json << "\n";
+        const std::string asked = file + ": --board " + std::to_string(*o.board_tick) + " --seat " + std::to_string(o.seat);
+        std::cout << in_replay(asked, [&] { return board_sent(replay, *o.board_tick, o.seat); }) << "\n";
         return 0;
     }
     if (o.generation && (*o.generation < 0 || *o.generation > replay.result.generations))
