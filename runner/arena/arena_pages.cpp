@@ -1,5 +1,7 @@
 #include "runner/arena/arena_pages.hpp"
 
+#include "runner/arena/refusal_log.hpp"
+
 #include <utility>
 
 namespace gol::runner {
@@ -33,7 +35,7 @@ void ArenaPages::leaderboard(std::vector<GameRecord> arrived) {
     try {
         observer_.run_finished(store_, table_.table());
     } catch (const std::exception& e) {
-        std::fprintf(log_, "arena: the leaderboard page: %s\n", e.what());
+        arena_say(log_, std::string("the leaderboard page: ") + e.what());
     }
 }
 
@@ -51,7 +53,7 @@ void ArenaPages::run(std::stop_token stop) {
             try {
                 observer_.game_stored(store_, s.record, s.game);
             } catch (const std::exception& e) {
-                std::fprintf(log_, "arena: the viewer page of %s: %s\n", s.record.key.c_str(), e.what());
+                arena_say(log_, "the viewer page of " + s.record.key + ": " + e.what());
             }
             lock.lock();
         }
