@@ -1,5 +1,7 @@
 #include "runner/import/answer_html.hpp"
 
+#include "runner/text/text_width.hpp"
+
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
@@ -42,9 +44,7 @@ std::string first_text_line(std::string_view s) {
     const std::size_t start = s.find_first_not_of(" \t\r\n\f\v");
     if (start == std::string_view::npos) return "";
     s.remove_prefix(start);
-    s = s.substr(0, s.find('\n'));
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return std::string(s);
+    return std::string(trimmed(s.substr(0, s.find('\n')), " \t\r"));
 }
 
 const xmlNode* find_element(const xmlNode* node, const char* name) {
