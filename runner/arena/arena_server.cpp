@@ -76,15 +76,6 @@ int bound_port(int fd) {
                                      : ntohs(reinterpret_cast<const sockaddr_in6&>(addr).sin6_port);
 }
 
-// Waiting clients hold a descriptor each: allow as many as the hard limit lets.
-void raise_open_files_limit() {
-    rlimit limit{};
-    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
-        limit.rlim_cur = limit.rlim_max;
-        ::setrlimit(RLIMIT_NOFILE, &limit);
-    }
-}
-
 // "A won by forfeit after 3 generations (B: the client closed the connection)", as a league's line says it.
 std::string outcome_text(const ScheduledGame& g, const PlayedGame& game) {
     const GameResult& r = game.record.result;
@@ -319,12 +310,6 @@ struct Arena::State {
         return std::nullopt;
     }
 
-    // Counts a game begun by a client of `address` under `name`.
-    void count_game(const std::string& address, const std::string& name) {
-        if (!schedule.lists(name)) new_names.add(address);
-        games_of.add(name);
-    }
-
     // Client i, admitted under held_name, takes the name if it is free. A client still holding it
     // while waiting is let go if its connection is gone, or, with keys, replaced (the key proves
     // the name). Else client i waits up to kNameGrace for it.
@@ -351,12 +336,6 @@ struct Arena::State {
         client.name = std::exchange(client.held_name, {});
         client.identified_at = Clock::now();
         say(client.connection->peer() + " identified as " + terminal_line(client.name));
-    }
-
-    // The clients waiting for a name held when they identified take it once it is free.
-    void take_freed_names() {
-        for (std::size_t i = waiting.size(); i-- > 0;)
-            if (!waiting[i].held_name.empty()) take_name(i);
     }
 
     // take_input, whatever it meets: an error of one client's input closes that client, never the arena.
@@ -394,7 +373,8 @@ struct Arena::State {
 
     // Waiting client i out of the waiting room into a game, counted: its connection and name.
     std::pair<std::unique_ptr<ClientConnection>, std::string> to_game(std::size_t i) {
-        count_game(waiting[i].address, waiting[i].name);
+        if (!schedule.lists(waiting[i].name)) new_names.add(waiting[i].address);
+        games_of.add(waiting[i].name);
         std::pair taken{std::move(waiting[i].connection), waiting[i].name};
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i));
         return taken;
@@ -561,7 +541,11 @@ struct Arena::State {
     void serve(std::stop_token stop) {
         const std::stop_callback forward(stop, [this] { games_stop.request_stop(); });
         const StopEvent stop_event(games_stop.get_token());
-        raise_open_files_limit();
+        // Waiting clients hold a descriptor each: allow as many as the hard limit lets.
+        if (rlimit limit{}; ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+            limit.rlim_cur = limit.rlim_max;
+            ::setrlimit(RLIMIT_NOFILE, &limit);
+        }
         while (!stop_event.stopped()) {
             const Clock::time_point now = Clock::now();
             const bool accepting = now >= accept_paused_until;
@@ -589,7 +573,9 @@ struct Arena::State {
             for (std::size_t i = waiting.size(); i-- > 0;)
                 if (fds[3 + i].revents) guarded_input(i);
             if (fds[0].revents) accept_clients();
-            take_freed_names();
+            // The clients waiting for a name held when they identified take it once it is free.
+            for (std::size_t i = waiting.size(); i-- > 0;)
+                if (!waiting[i].held_name.empty()) take_name(i);
             close_late_identifications();
             start_games();
             refusals.flush();
