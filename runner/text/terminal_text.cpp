@@ -6,8 +6,6 @@ namespace gol::runner {
 
 namespace {
 
-bool continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
-
 // The length of the valid UTF-8 sequence at text[i] (RFC 3629: no overlong forms, surrogates
 // or code points past U+10FFFF), or 0 when the bytes there are not one.
 std::size_t sequence_length(std::string_view text, std::size_t i) {
@@ -31,7 +29,7 @@ std::size_t sequence_length(std::string_view text, std::size_t i) {
     }
     if (text.size() - i < n || byte(1) < lo || byte(1) > hi) return 0;
     for (std::size_t k = 2; k < n; ++k)
-        if (!continuation(byte(k))) return 0;
+        if ((byte(k) & 0xC0) != 0x80) return 0;  // not a continuation byte
     return n;
 }
 
