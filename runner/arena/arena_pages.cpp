@@ -30,15 +30,6 @@ void ArenaPages::stored(GameRecord record, PlayedGame game) {
     changed_.notify_all();
 }
 
-void ArenaPages::leaderboard(std::vector<GameRecord> arrived) {
-    for (GameRecord& r : arrived) table_.add(std::move(r));
-    try {
-        observer_.run_finished(store_, table_.table());
-    } catch (const std::exception& e) {
-        arena_say(log_, std::string("the leaderboard page: ") + e.what());
-    }
-}
-
 void ArenaPages::run(std::stop_token stop) {
     auto next_leaderboard = std::chrono::steady_clock::now();
     std::unique_lock lock(mutex_);
@@ -61,7 +52,13 @@ void ArenaPages::run(std::stop_token stop) {
         if (!arrived_.empty() && (ended || std::chrono::steady_clock::now() >= next_leaderboard)) {
             std::vector<GameRecord> arrived = std::exchange(arrived_, {});
             lock.unlock();
-            leaderboard(std::move(arrived));
+            // The games stored since the last leaderboard join the table, and the observer is told of it.
+            for (GameRecord& r : arrived) table_.add(std::move(r));
+            try {
+                observer_.run_finished(store_, table_.table());
+            } catch (const std::exception& e) {
+                arena_say(log_, std::string("the leaderboard page: ") + e.what());
+            }
             lock.lock();
             next_leaderboard = std::chrono::steady_clock::now() + interval_;
         }

@@ -29,25 +29,21 @@ void RefusalLog::closed(const std::string& address, const std::string& line, con
     ++i.more[reason];
 }
 
-void RefusalLog::summarise(const std::string& address, const Interval& interval) {
-    long total = 0;
-    std::string reasons;
-    for (const auto& [reason, count] : interval.more) {
-        total += count;
-        reasons += (reasons.empty() ? "" : ", ") + std::to_string(count) + " " + reason;
-    }
-    if (total == 0) return;
-    arena_say(log_, address + ": " + std::to_string(total) + " more connections closed in " +
-          std::to_string(interval_.count()) + " ms without a line each: " + reasons);
-}
-
 void RefusalLog::flush(Clock::time_point now, bool all) {
     for (auto it = intervals_.begin(); it != intervals_.end();) {
         if (!all && now < it->second.start + interval_) {
             ++it;
             continue;
         }
-        summarise(it->first, it->second);
+        long total = 0;
+        std::string reasons;
+        for (const auto& [reason, count] : it->second.more) {
+            total += count;
+            reasons += (reasons.empty() ? "" : ", ") + std::to_string(count) + " " + reason;
+        }
+        if (total > 0)
+            arena_say(log_, it->first + ": " + std::to_string(total) + " more connections closed in " +
+                                std::to_string(interval_.count()) + " ms without a line each: " + reasons);
         it = intervals_.erase(it);
     }
 }

@@ -37,7 +37,6 @@ private:
         int lines = 0;
         std::map<std::string, long> more;  // reason -> closed beyond the lines in full
     };
-    void summarise(const std::string& address, const Interval& interval);
 
     std::FILE* log_;
     std::chrono::milliseconds interval_;
