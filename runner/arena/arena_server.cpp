@@ -338,15 +338,6 @@ struct Arena::State {
         say(client.connection->peer() + " identified as " + terminal_line(client.name));
     }
 
-    // take_input, whatever it meets: an error of one client's input closes that client, never the arena.
-    void guarded_input(std::size_t i) {
-        try {
-            take_input(i);
-        } catch (const std::exception& e) {
-            if (i < waiting.size()) close_client(i, std::string("its input could not be handled: ") + e.what(), "failed");
-        }
-    }
-
     void close_late_identifications() {
         const Clock::time_point now = Clock::now();
         for (std::size_t i = waiting.size(); i-- > 0;) {
@@ -569,9 +560,15 @@ struct Arena::State {
                 throw ArenaError(std::string("poll: ") + std::strerror(errno));
             if (fds[1].revents) break;
             if (fds[2].revents) store_finished();
-            // From the last, so that closing one leaves the others' places in `fds` as they were.
+            // From the last, so that closing one leaves the others' places in `fds` as they were. An
+            // error of one client's input closes that client, never the arena.
             for (std::size_t i = waiting.size(); i-- > 0;)
-                if (fds[3 + i].revents) guarded_input(i);
+                if (fds[3 + i].revents) try {
+                        take_input(i);
+                    } catch (const std::exception& e) {
+                        if (i < waiting.size())
+                            close_client(i, std::string("its input could not be handled: ") + e.what(), "failed");
+                    }
             if (fds[0].revents) accept_clients();
             // The clients waiting for a name held when they identified take it once it is free.
             for (std::size_t i = waiting.size(); i-- > 0;)
