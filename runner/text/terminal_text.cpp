@@ -41,13 +41,6 @@ bool is_control(std::string_view sequence) {
     return lead == 0xC2 && static_cast<unsigned char>(sequence[1]) <= 0x9F;
 }
 
-void put_escaped(std::string& out, unsigned char c) {
-    constexpr std::string_view hex = "0123456789abcdef";
-    out += "\\x";
-    out += hex[c >> 4];
-    out += hex[c & 0xF];
-}
-
 std::string escaped(std::string_view text, bool keep_line_breaks) {
     std::string out;
     out.reserve(text.size());
@@ -57,7 +50,10 @@ std::string escaped(std::string_view text, bool keep_line_breaks) {
         const bool kept = keep_line_breaks && (sequence == "\n" || sequence == "\t");
         if (n != 0 && (kept || !is_control(sequence))) out += sequence;
         else
-            for (char c : sequence) put_escaped(out, static_cast<unsigned char>(c));
+            for (const char c : sequence) {
+                constexpr std::string_view hex = "0123456789abcdef";
+                out.append("\\x").append(1, hex[static_cast<unsigned char>(c) >> 4]).append(1, hex[c & 0xF]);
+            }
         i += sequence.size();
     }
     return out;
