@@ -1,5 +1,7 @@
 #include "runner/arena/arena_pages.hpp"
 
+#include "runner/arena/refusal_log.hpp"
+
 #include <utility>
 
 namespace gol::runner {
@@ -28,15 +30,6 @@ void ArenaPages::stored(GameRecord record, PlayedGame game) {
     changed_.notify_all();
 }
 
-void ArenaPages::leaderboard(std::vector<GameRecord> arrived) {
-    for (GameRecord& r : arrived) table_.add(std::move(r));
-    try {
-        observer_.run_finished(store_, table_.table());
-    } catch (const std::exception& e) {
-        std::fprintf(log_, "arena: the leaderboard page: %s\n", e.what());
-    }
-}
-
 void ArenaPages::run(std::stop_token stop) {
     auto next_leaderboard = std::chrono::steady_clock::now();
     std::unique_lock lock(mutex_);
@@ -51,7 +44,7 @@ void ArenaPages::run(std::stop_token stop) {
             try {
                 observer_.game_stored(store_, s.record, s.game);
             } catch (const std::exception& e) {
-                std::fprintf(log_, "arena: the viewer page of %s: %s\n", s.record.key.c_str(), e.what());
+                arena_say(log_, "the viewer page of " + s.record.key + ": " + e.what());
             }
             lock.lock();
         }
@@ -59,7 +52,13 @@ void ArenaPages::run(std::stop_token stop) {
         if (!arrived_.empty() && (ended || std::chrono::steady_clock::now() >= next_leaderboard)) {
             std::vector<GameRecord> arrived = std::exchange(arrived_, {});
             lock.unlock();
-            leaderboard(std::move(arrived));
+            // The games stored since the last leaderboard join the table, and the observer is told of it.
+            for (GameRecord& r : arrived) table_.add(std::move(r));
+            try {
+                observer_.run_finished(store_, table_.table());
+            } catch (const std::exception& e) {
+                arena_say(log_, std::string("the leaderboard page: ") + e.what());
+            }
             lock.lock();
             next_leaderboard = std::chrono::steady_clock::now() + interval_;
         }

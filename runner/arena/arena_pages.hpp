@@ -39,8 +39,6 @@ private:
         PlayedGame game;
     };
     void run(std::stop_token stop);
-    // The games stored since the last one join the table, and the observer is told of it.
-    void leaderboard(std::vector<GameRecord> arrived);
 
     LeagueObserver& observer_;
     const ResultsStore& store_;

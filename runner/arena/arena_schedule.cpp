@@ -1,5 +1,7 @@
 #include "runner/arena/arena_schedule.hpp"
 
+#include "runner/arena/refusal_log.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -26,9 +28,9 @@ ArenaSchedule::ArenaSchedule(ResultsStore& store, LeagueSettings settings, std::
         throw StoreError(index_file(store.dir()).string() + " holds a league's results, not an arena's: serve into "
                                                             "another results folder");
     if (stored && !same_games(stored->settings, settings)) {
-        std::fprintf(log, "arena: %s was written with other settings (board, generations or time limit): a new "
-                          "arena starts, and the games stored before are not counted\n",
-                     index_file(store.dir()).c_str());
+        arena_say(log, index_file(store.dir()).string() +
+                           " was written with other settings (board, generations or time limit): a new arena starts, "
+                           "and the games stored before are not counted");
         stored.reset();
     }
     if (stored) index_ = *stored;
@@ -37,7 +39,7 @@ ArenaSchedule::ArenaSchedule(ResultsStore& store, LeagueSettings settings, std::
     // Written whole once, at the start: the rounds appended since the last start are folded in.
     const std::vector<ScheduledGame> games = store_.save_index(index_);
     for (std::size_t i = 0; i < index_.bots.size(); ++i) positions_.try_emplace(index_.bots[i].name, i);
-    const auto bad = [log](const StoreError& e) { std::fprintf(log, "arena: %s; not counted\n", e.what()); };
+    const auto bad = [log](const StoreError& e) { arena_say(log, e.what() + std::string("; not counted")); };
     const std::vector<std::optional<GameRecord>> records = load_stored(store.dir(), games, bad);
     for (std::size_t i = 0; i < games.size(); ++i) {
         const GameInputs& in = games[i].inputs;

@@ -10,6 +10,7 @@
 #include "runner/game/play_and_record.hpp"
 #include "runner/tlv/connection.hpp"
 #include "runner/tlv/tlv_seat.hpp"
+#include "runner/text/count_text.hpp"
 #include "runner/text/terminal_text.hpp"
 
 #include <arpa/inet.h>
@@ -75,19 +76,10 @@ int bound_port(int fd) {
                                      : ntohs(reinterpret_cast<const sockaddr_in6&>(addr).sin6_port);
 }
 
-// Waiting clients hold a descriptor each: allow as many as the hard limit lets.
-void raise_open_files_limit() {
-    rlimit limit{};
-    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
-        limit.rlim_cur = limit.rlim_max;
-        ::setrlimit(RLIMIT_NOFILE, &limit);
-    }
-}
-
 // "A won by forfeit after 3 generations (B: the client closed the connection)", as a league's line says it.
 std::string outcome_text(const ScheduledGame& g, const PlayedGame& game) {
     const GameResult& r = game.record.result;
-    const std::string after = " after " + std::to_string(r.generations) + (r.generations == 1 ? " generation" : " generations");
+    const std::string after = " after " + count_text(r.generations, "generation");
     std::string text = r.verdict.winner_seat == 0 ? "draw" + after
                                                   : terminal_line(g.inputs.bots[r.verdict.winner_seat - 1]) + " won by " +
                                                         std::string(name(r.verdict.reason)) + after;
@@ -108,8 +100,7 @@ struct Arena::State {
         Clock::time_point identify_by;
         std::string address;
         std::string name;  // empty until it has identified
-        std::uint64_t arrival = 0;  // the order in which clients identified
-        Clock::time_point identified_at{};
+        Clock::time_point identified_at{};  // also the order in which clients identified
         std::string held_name;  // admitted under a name still held: it waits for it until identify_by
         bool waits_for_name = false;
     };
@@ -141,10 +132,7 @@ struct Arena::State {
     }
     ~State() { games_stop.request_stop(); }
 
-    void say(const std::string& line) {
-        std::fprintf(log, "arena: %s\n", line.c_str());
-        std::fflush(log);
-    }
+    void say(const std::string& line) { arena_say(log, line); }
 
     // Closes waiting client i, saying why. One that never identified is one of a flood's, maybe:
     // its line goes through `refusals`, which counts it under `reason` once its address has had
@@ -159,15 +147,12 @@ struct Arena::State {
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i));
     }
 
-    std::size_t identifying() const {
-        return static_cast<std::size_t>(
-            std::count_if(waiting.begin(), waiting.end(), [](const Waiting& w) { return w.name.empty(); }));
-    }
-
     // A new connection's time to identify: the whole of it while under half the room is taken by
     // connections identifying, then less as more are, so that a flood's connections make room sooner.
     Clock::duration identify_time() const {
-        const std::size_t half = std::max<std::size_t>(o.max_waiting / 2, 1), now_identifying = identifying();
+        const std::size_t half = std::max<std::size_t>(o.max_waiting / 2, 1);
+        const auto now_identifying = static_cast<std::size_t>(
+            std::count_if(waiting.begin(), waiting.end(), [](const Waiting& w) { return w.name.empty(); }));
         if (now_identifying < half) return o.identify_within;
         const std::size_t left = o.max_waiting > now_identifying ? o.max_waiting - now_identifying : 0;
         return std::max<Clock::duration>(std::min(o.identify_at_least, o.identify_within),
@@ -199,7 +184,8 @@ struct Arena::State {
         return names.insert(name).second;
     }
 
-    // The names are free to identify under again; a name already free is left so.
+    // The names are free to identify under again; a name already free is left so (the training
+    // bot's, which no client may take).
     void release(std::initializer_list<std::string> released) {
         std::lock_guard lock(names_mutex);
         for (const std::string& n : released) names.erase(n);
@@ -232,7 +218,7 @@ struct Arena::State {
                 continue;
             }
             const Clock::time_point by = Clock::now() + identify_time();
-            waiting.push_back({std::make_unique<ClientConnection>(std::move(fd), peer), by, address, {}, 0, {}, {}, false});
+            waiting.push_back({std::make_unique<ClientConnection>(std::move(fd), peer), by, address, {}, {}, {}, false});
         }
     }
 
@@ -324,16 +310,9 @@ struct Arena::State {
         return std::nullopt;
     }
 
-    // Counts a game begun by a client of `address` under `name`.
-    void count_game(const std::string& address, const std::string& name) {
-        if (!schedule.lists(name)) new_names.add(address);
-        games_of.add(name);
-    }
-
     // Client i, admitted under held_name, takes the name if it is free. A client still holding it
     // while waiting is let go if its connection is gone, or, with keys, replaced (the key proves
-    // the name). Else client i waits up to kNameGrace for it: a client that reconnects at once
-    // after its game or its drop is let in once the name is freed.
+    // the name). Else client i waits up to kNameGrace for it.
     void take_name(std::size_t i) {
         Waiting& w = waiting[i];
         bool claimed = claim(w.held_name);
@@ -355,24 +334,8 @@ struct Arena::State {
             return;
         }
         client.name = std::exchange(client.held_name, {});
-        client.arrival = ++arrivals;
         client.identified_at = Clock::now();
         say(client.connection->peer() + " identified as " + terminal_line(client.name));
-    }
-
-    // The clients waiting for a name held when they identified take it once it is free.
-    void take_freed_names() {
-        for (std::size_t i = waiting.size(); i-- > 0;)
-            if (!waiting[i].held_name.empty()) take_name(i);
-    }
-
-    // take_input, whatever it meets: an error of one client's input closes that client, never the arena.
-    void guarded_input(std::size_t i) {
-        try {
-            take_input(i);
-        } catch (const std::exception& e) {
-            if (i < waiting.size()) close_client(i, std::string("its input could not be handled: ") + e.what(), "failed");
-        }
     }
 
     void close_late_identifications() {
@@ -401,7 +364,8 @@ struct Arena::State {
 
     // Waiting client i out of the waiting room into a game, counted: its connection and name.
     std::pair<std::unique_ptr<ClientConnection>, std::string> to_game(std::size_t i) {
-        count_game(waiting[i].address, waiting[i].name);
+        if (!schedule.lists(waiting[i].name)) new_names.add(waiting[i].address);
+        games_of.add(waiting[i].name);
         std::pair taken{std::move(waiting[i].connection), waiting[i].name};
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i));
         return taken;
@@ -416,12 +380,12 @@ struct Arena::State {
             for (std::size_t i = 0; i < waiting.size(); ++i)
                 if (!waiting[i].name.empty()) ready.push_back(i);
             std::optional<std::pair<std::size_t, std::size_t>> best;
-            std::tuple<int, std::uint64_t, std::uint64_t> best_rank{};
+            std::tuple<int, Clock::time_point, Clock::time_point> best_rank{};
             for (std::size_t x = 0; x < ready.size(); ++x)
                 for (std::size_t y = x + 1; y < ready.size(); ++y) {
                     const std::size_t i = ready[x], j = ready[y];
-                    const std::uint64_t first = std::min(waiting[i].arrival, waiting[j].arrival);
-                    const std::uint64_t second = std::max(waiting[i].arrival, waiting[j].arrival);
+                    const Clock::time_point first = std::min(waiting[i].identified_at, waiting[j].identified_at);
+                    const Clock::time_point second = std::max(waiting[i].identified_at, waiting[j].identified_at);
                     const std::tuple rank{schedule.met(waiting[i].name, waiting[j].name), first, second};
                     if (!best || rank < best_rank) best = std::pair{i, j}, best_rank = rank;
                 }
@@ -490,8 +454,7 @@ struct Arena::State {
             // No thread for it (the system's limit): the game is not played, its clients are closed.
             say("cannot start a game: " + std::string(e.what()) + "; not played");
             (training ? *training_schedule : schedule).end(game, false);
-            training ? release({game.inputs.bots[0] == o.training->name ? game.inputs.bots[1] : game.inputs.bots[0]})
-                     : release({game.inputs.bots[0], game.inputs.bots[1]});
+            release({game.inputs.bots[0], game.inputs.bots[1]});
         }
     }
 
@@ -499,9 +462,7 @@ struct Arena::State {
     void play(std::uint64_t id, const ScheduledGame& game, std::array<std::unique_ptr<ClientConnection>, 2> seats,
               bool training, std::stop_token stop) {
         Finished f{id, game, std::nullopt, {}, {}, training};
-        const std::string& client = game.inputs.bots[seats[0] ? 0 : 1];
-        const std::string& other = game.inputs.bots[seats[0] ? 1 : 0];
-        const auto free_names = [&] { training ? release({client}) : release({client, other}); };
+        const auto free_names = [&] { release({game.inputs.bots[0], game.inputs.bots[1]}); };
         try {
             const StopEvent stop_event(stop);
             const ReplayHeader header{game.inputs.bots, game.inputs.hashes, o.settings.config, game.inputs.seed,
@@ -571,7 +532,11 @@ struct Arena::State {
     void serve(std::stop_token stop) {
         const std::stop_callback forward(stop, [this] { games_stop.request_stop(); });
         const StopEvent stop_event(games_stop.get_token());
-        raise_open_files_limit();
+        // Waiting clients hold a descriptor each: allow as many as the hard limit lets.
+        if (rlimit limit{}; ::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+            limit.rlim_cur = limit.rlim_max;
+            ::setrlimit(RLIMIT_NOFILE, &limit);
+        }
         while (!stop_event.stopped()) {
             const Clock::time_point now = Clock::now();
             const bool accepting = now >= accept_paused_until;
@@ -595,11 +560,19 @@ struct Arena::State {
                 throw ArenaError(std::string("poll: ") + std::strerror(errno));
             if (fds[1].revents) break;
             if (fds[2].revents) store_finished();
-            // From the last, so that closing one leaves the others' places in `fds` as they were.
+            // From the last, so that closing one leaves the others' places in `fds` as they were. An
+            // error of one client's input closes that client, never the arena.
             for (std::size_t i = waiting.size(); i-- > 0;)
-                if (fds[3 + i].revents) guarded_input(i);
+                if (fds[3 + i].revents) try {
+                        take_input(i);
+                    } catch (const std::exception& e) {
+                        if (i < waiting.size())
+                            close_client(i, std::string("its input could not be handled: ") + e.what(), "failed");
+                    }
             if (fds[0].revents) accept_clients();
-            take_freed_names();
+            // The clients waiting for a name held when they identified take it once it is free.
+            for (std::size_t i = waiting.size(); i-- > 0;)
+                if (!waiting[i].held_name.empty()) take_name(i);
             close_late_identifications();
             start_games();
             refusals.flush();
@@ -620,7 +593,7 @@ struct Arena::State {
     std::optional<ResultsStore> training_store;  // with --training: results_dir/training
     std::optional<ArenaSchedule> training_schedule;
     std::vector<Waiting> waiting;
-    std::uint64_t arrivals = 0, games_begun = 0;
+    std::uint64_t games_begun = 0;
     Clock::time_point accept_paused_until{};
     std::mutex names_mutex;
     std::set<std::string> names;  // under names_mutex: connected under them, waiting or playing

@@ -21,7 +21,11 @@ std::optional<std::string> KeyThrottle::refusal(const std::string& address, cons
 }
 
 void KeyThrottle::wrong(const std::string& address, const std::string& name, bool known_name, Clock::time_point now) {
-    if (!addresses_.contains(address) && addresses_.size() >= limits_.max_addresses) forget_oldest();
+    // Full: the address heard from least lately is forgotten.
+    if (!addresses_.contains(address) && addresses_.size() >= limits_.max_addresses && !addresses_.empty())
+        addresses_.erase(std::min_element(addresses_.begin(), addresses_.end(), [](const auto& x, const auto& y) {
+            return std::max(x.second.last, x.second.locked_until) < std::max(y.second.last, y.second.locked_until);
+        }));
     Address& a = addresses_[address];
     // An address quiet for a window starts again.
     if (now >= a.last + limits_.window && now >= a.locked_until) a.wrong = 0;
@@ -35,13 +39,6 @@ void KeyThrottle::wrong(const std::string& address, const std::string& name, boo
     Name& n = names_[name];
     if (now >= n.since + limits_.window) n = Name{0, now};
     ++n.wrong;
-}
-
-void KeyThrottle::forget_oldest() {
-    const auto oldest = std::min_element(addresses_.begin(), addresses_.end(), [](const auto& x, const auto& y) {
-        return std::max(x.second.last, x.second.locked_until) < std::max(y.second.last, y.second.locked_until);
-    });
-    if (oldest != addresses_.end()) addresses_.erase(oldest);
 }
 
 }  // namespace gol::runner

@@ -44,7 +44,6 @@ private:
         int wrong = 0;
         Clock::time_point since{};
     };
-    void forget_oldest();
 
     KeyThrottleLimits limits_;
     std::map<std::string, Address> addresses_;

@@ -12,9 +12,9 @@ const std::string kOtherAddresses = "other addresses";
 RefusalLog::RefusalLog(std::FILE* log, std::chrono::milliseconds interval, int full_lines, std::size_t max_addresses)
     : log_(log), interval_(interval), full_lines_(full_lines), max_addresses_(max_addresses) {}
 
-void RefusalLog::write(const std::string& line) {
-    std::fprintf(log_, "arena: %s\n", line.c_str());
-    std::fflush(log_);
+void arena_say(std::FILE* log, const std::string& line) {
+    std::fprintf(log, "arena: %s\n", line.c_str());
+    std::fflush(log);
 }
 
 void RefusalLog::closed(const std::string& address, const std::string& line, const std::string& reason,
@@ -23,22 +23,10 @@ void RefusalLog::closed(const std::string& address, const std::string& line, con
     Interval& i = intervals_.try_emplace(apart ? address : kOtherAddresses, Interval{now, 0, {}}).first->second;
     if (apart && i.lines < full_lines_) {
         ++i.lines;
-        write(line);
+        arena_say(log_, line);
         return;
     }
     ++i.more[reason];
-}
-
-void RefusalLog::summarise(const std::string& address, const Interval& interval) {
-    long total = 0;
-    std::string reasons;
-    for (const auto& [reason, count] : interval.more) {
-        total += count;
-        reasons += (reasons.empty() ? "" : ", ") + std::to_string(count) + " " + reason;
-    }
-    if (total == 0) return;
-    write(address + ": " + std::to_string(total) + " more connections closed in " +
-          std::to_string(interval_.count()) + " ms without a line each: " + reasons);
 }
 
 void RefusalLog::flush(Clock::time_point now, bool all) {
@@ -47,7 +35,15 @@ void RefusalLog::flush(Clock::time_point now, bool all) {
             ++it;
             continue;
         }
-        summarise(it->first, it->second);
+        long total = 0;
+        std::string reasons;
+        for (const auto& [reason, count] : it->second.more) {
+            total += count;
+            reasons += (reasons.empty() ? "" : ", ") + std::to_string(count) + " " + reason;
+        }
+        if (total > 0)
+            arena_say(log_, it->first + ": " + std::to_string(total) + " more connections closed in " +
+                                std::to_string(interval_.count()) + " ms without a line each: " + reasons);
         it = intervals_.erase(it);
     }
 }

@@ -11,6 +11,9 @@
 
 namespace gol::runner {
 
+// One line of the arena's log: "arena: " and `line`, flushed.
+void arena_say(std::FILE* log, const std::string& line);
+
 class RefusalLog {
 public:
     using Clock = std::chrono::steady_clock;
@@ -34,8 +37,6 @@ private:
         int lines = 0;
         std::map<std::string, long> more;  // reason -> closed beyond the lines in full
     };
-    void write(const std::string& line);
-    void summarise(const std::string& address, const Interval& interval);
 
     std::FILE* log_;
     std::chrono::milliseconds interval_;

@@ -12,7 +12,7 @@ int main() {
     using Clock = std::chrono::steady_clock;
     Board board(1000, 1000);
     std::mt19937 rng(1);
-    std::vector<Cell> one, two;
+    std::vector<Cell> one;
     while (board.population(Player::one) + board.population(Player::two) < 10000) {
         one.assign(1, {static_cast<int>(rng() % 1000), static_cast<int>(rng() % 1000)});
         board.place(rng() % 2 ? Player::one : Player::two, one);

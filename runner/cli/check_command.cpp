@@ -239,7 +239,7 @@ BoardMove board_move(const CheckOptions& o) {
     SentBoard sent = [&] {
         try {
             return decode_board(text);
-        } catch (const BoardJsonError& e) {
+        } catch (const RecordError& e) {
             throw UsageError("--board " + file + ": " + e.what() +
                              " (the file is what runner replay GAME --board TICK --seat N prints, or the replay itself "
                              "with --tick)");

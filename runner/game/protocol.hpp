@@ -4,7 +4,6 @@
 #include "runner/game/move.hpp"
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -22,13 +21,9 @@ struct SentBoard {
     std::int64_t tick_id = 0;
 };
 
-struct BoardJsonError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 // Reads the JSON encode_board writes (any whitespace, any key order): sizes 1..Board::max_side,
 // each live cell once as "(y,x)" on the board with owner 1 or 2, bot_id 1 or 2, tick_id from 0.
-// Throws BoardJsonError naming what is wrong.
+// Throws RecordError (json_fields.hpp) naming what is wrong.
 SentBoard decode_board(std::string_view json);
 
 // Validates a bot's stdout: JSON (whitespace allowed), a list of at most 30 pairs of integers,

@@ -16,16 +16,7 @@ namespace {
 constexpr std::string_view kFormat = "gol-replay";
 constexpr int kVersion = 1;
 
-// `v` as an integer within [lo, hi]; `what` names it in the error.
-int int_in(const json& v, const std::string& what, int lo, int hi) {
-    if (!v.is_number_integer() || v.get<std::int64_t>() < lo || v.get<std::int64_t>() > hi)
-        throw RecordError(what + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
-    return v.get<int>();
-}
-
-int int_field(const json& j, const char* key, int lo, int hi) {
-    return int_in(j.at(key), "\"" + std::string(key) + "\"", lo, hi);
-}
+int int_field(const json& j, const char* key, int lo, int hi) { return static_cast<int>(integer(field(j, key), key, lo, hi)); }
 
 std::int64_t seat_integer(const json& j, const char* key, int seat, std::int64_t lo, std::int64_t hi) {
     return integer(seat_pair(j, key)[seat], key, lo, hi);
@@ -202,21 +193,20 @@ Replay read_replay(std::istream& in) {
                 std::array<Move, 2> tick = {j.at("moves").at(0).get<Move>(), j.at("moves").at(1).get<Move>()};
                 // What a file's move must also be: on the board the header names.
                 for (const Move& m : tick)
-                    for (const Cell& c : m.cells) {
-                        int_in(c.y, "a cell's y", 0, config.height - 1);
-                        int_in(c.x, "a cell's x", 0, config.width - 1);
-                    }
+                    for (const Cell& c : m.cells)
+                        if (c.y < 0 || c.y >= config.height || c.x < 0 || c.x >= config.width)
+                            throw ReplayError("the cell [" + std::to_string(c.y) + ", " + std::to_string(c.x) +
+                                              "] is not on the header's " + std::to_string(config.width) + "x" +
+                                              std::to_string(config.height) + " board");
                 replay.ticks.push_back(std::move(tick));
             } else if (j.contains("result")) {
                 replay.result = j.at("result").get<GameResult>();
-                int_in(replay.result.generations, "\"generations\"", 1, config.generations);
+                integer(replay.result.generations, "generations", 1, config.generations);
                 have_result = true;
             } else {
                 throw ReplayError("unknown record");
             }
-        } catch (const json::exception& e) {
-            throw ReplayError("line " + std::to_string(line_no) + ": " + terminal_line(e.what()));
-        } catch (const std::runtime_error& e) {  // ReplayError, RecordError
+        } catch (const std::exception& e) {  // json's own, ReplayError, RecordError
             throw ReplayError("line " + std::to_string(line_no) + ": " + terminal_line(e.what()));
         }
     }

@@ -67,7 +67,6 @@ public:
     explicit ReplayRecorder(ReplayHeader header) { replay_.header = std::move(header); }
     void on_move(int tick, int seat, const MoveReport& move) override;
     void finish(const GameResult& result) { replay_.result = result; }
-    const Replay& record() const { return replay_; }
     Replay& record() { return replay_; }
 
 private:

@@ -1,6 +1,7 @@
 #include "runner/game/traced_mover.hpp"
 
 #include "runner/game/protocol.hpp"
+#include "runner/text/count_text.hpp"
 #include "runner/text/terminal_text.hpp"
 #include "runner/text/time_text.hpp"
 
@@ -21,7 +22,7 @@ MoveReport TracedMover::move(const Board& board, int seat, int tick) {
         // The detail can quote the bot's output.
         out_ << "forfeit " << name(report.forfeit->kind) << ": " << terminal_line(report.forfeit->detail);
     } else {
-        out_ << report.cells.size() << (report.cells.size() == 1 ? " cell" : " cells");
+        out_ << count_text(static_cast<long long>(report.cells.size()), "cell");
         for (std::size_t i = 0; i < report.cells.size(); ++i)
             out_ << (i == 0 ? " [" : ", ") << "[" << report.cells[i].y << "," << report.cells[i].x << "]"
                  << (i + 1 == report.cells.size() ? "]" : "");

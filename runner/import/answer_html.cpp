@@ -1,5 +1,7 @@
 #include "runner/import/answer_html.hpp"
 
+#include "runner/text/text_width.hpp"
+
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
@@ -42,9 +44,7 @@ std::string first_text_line(std::string_view s) {
     const std::size_t start = s.find_first_not_of(" \t\r\n\f\v");
     if (start == std::string_view::npos) return "";
     s.remove_prefix(start);
-    s = s.substr(0, s.find('\n'));
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return std::string(s);
+    return std::string(trimmed(s.substr(0, s.find('\n')), " \t\r"));
 }
 
 const xmlNode* find_element(const xmlNode* node, const char* name) {
@@ -62,8 +62,6 @@ void code_blocks(const xmlNode* node, std::vector<const xmlNode*>& found) {
         else code_blocks(node->children, found);
 }
 
-bool holds_element(const xmlNode* node, const char* name) { return is_element(node, name) || find_element(node->children, name); }
-
 // The header from the first block with text: a paragraph that opens with bold text holding a
 // comma gives the bold text ("**Python 3, RandomBot** plays..."), any other block the first
 // line of its text.
@@ -71,7 +69,8 @@ std::optional<std::string> header_of(const xmlNode* body) {
     for (const xmlNode* block = body->children; block; block = block->next) {
         if (block->type != XML_ELEMENT_NODE && block->type != XML_TEXT_NODE) continue;
         // A code block before any text: the answer has no header.
-        if (block->type == XML_ELEMENT_NODE && holds_element(block, "pre")) return std::nullopt;
+        if (block->type == XML_ELEMENT_NODE && (is_element(block, "pre") || find_element(block->children, "pre")))
+            return std::nullopt;
         const std::string text = node_text(block);
         if (is_blank(text)) continue;
         if (block->type == XML_ELEMENT_NODE && !is_element(block, "h1") && !is_element(block, "h2") && !is_element(block, "h3") &&

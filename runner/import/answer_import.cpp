@@ -113,12 +113,6 @@ std::string iso_date(std::int64_t seconds) {
     return text;
 }
 
-std::string manifest_text(const LanguageRule& rule) {
-    json j = {{"run", rule.run}};
-    if (!rule.build.empty()) j["build"] = rule.build;
-    return j.dump() + "\n";
-}
-
 // What the answer is, as far as it is known: a field neither the answer nor the source gives is
 // left out, not written as 0 or 1970.
 std::string answer_record(const Answer& answer, const AnswerBot& bot, const ImportSource& source) {
@@ -192,7 +186,9 @@ std::variant<AnswerBot, NotABot> answer_bot(const Answer& answer) {
         rule->run.push_back(*cls);
         rule->build = "javac " + source;
     }
-    bot.files = {{source, *parts.code}, {"bot.json", manifest_text(*rule)}};
+    json manifest = {{"run", rule->run}};
+    if (!rule->build.empty()) manifest["build"] = rule->build;
+    bot.files = {{source, *parts.code}, {"bot.json", manifest.dump() + "\n"}};
     return bot;
 }
 

@@ -164,8 +164,7 @@ GitFetch fetch_git_bot(const GitSource& source, const fs::path& bots_dir, const 
             checkout.insert(checkout.begin() + 2, {"--work-tree=" + tree.string(), "-c", "core.bare=false"});
             run_git(checkout, {"checkout", "--quiet", "--force", "refs/heads/fetched", "--", "."}, o, std::chrono::seconds(120));
             // 0755 whatever the umask, as the bot folders import writes from answers.
-            fs::permissions(tree, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                      fs::perms::others_read | fs::perms::others_exec);
+            fs::permissions(tree, fs::perms(0755));
             swap_in_folder(tree, target);
         }
         const GitStatus status = same ? GitStatus::unchanged : state && !state->commit.empty() ? GitStatus::updated

@@ -67,7 +67,6 @@ std::vector<std::string> bot_names_in(const fs::path& bots_dir) {
 }
 
 bool holds_files(const fs::path& dir, const std::vector<BotFile>& files) {
-    std::error_code ec;
     for (const BotFile& file : files)
         if (plain_file_bytes(dir / file.name, file.contents.size()) != file.contents) return false;
     return true;
@@ -78,8 +77,7 @@ void write_bot_folder(const fs::path& bots_dir, const BotFolder& folder) {
     // Hidden, so that discovery passes over it; removed with what it holds after the swap.
     const TempDir staging("." + folder.name + ".import", bots_dir);
     // Sandboxed bots run as another user, who must read their folder (TempDir makes it 0700).
-    fs::permissions(staging.path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                                        fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(staging.path(), fs::perms(0755));
     for (const BotFile& file : folder.files) write_file_atomically(staging.path() / file.name, file.contents);
     write_file_atomically(staging.path() / answer_file_name, folder.answer_json);
     swap_in_folder(staging.path(), bots_dir / folder.name);

@@ -66,26 +66,21 @@ public:
         while (::wait4(pid_, &status, 0, &usage_) < 0 && errno == EINTR) {
         }
         reaped_ = true;
-        reap_stragglers();
+        // Group members orphaned by the kill are reparented to us (we are a subreaper); reap them
+        // until the group is gone. Bounded, because a member whose parent escaped the group is
+        // not ours to reap.
+        for (const auto give_up = Clock::now() + std::chrono::seconds(2); Clock::now() < give_up;) {
+            siginfo_t info{};
+            while (::waitid(P_PGID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG) == 0 && info.si_pid != 0)
+                info = {};
+            if (::kill(-pid_, 0) != 0 && errno == ESRCH) break;
+            ::kill(-pid_, SIGKILL);
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
         return status;
     }
 
 private:
-    // Group members orphaned by the kill are reparented to us (we are a subreaper); reap them
-    // until the group is gone. Bounded, because a member whose parent escaped the group is
-    // not ours to reap.
-    void reap_stragglers() {
-        const auto give_up = Clock::now() + std::chrono::seconds(2);
-        while (Clock::now() < give_up) {
-            siginfo_t info{};
-            while (::waitid(P_PGID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG) == 0 && info.si_pid != 0)
-                info = {};
-            if (::kill(-pid_, 0) != 0 && errno == ESRCH) return;
-            ::kill(-pid_, SIGKILL);
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        }
-    }
-
     pid_t pid_;
     UniqueFd pidfd_;
     ProcessRegistry* registry_;

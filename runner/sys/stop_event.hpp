@@ -18,7 +18,6 @@ public:
 
     int fd() const { return fd_.get(); }
     bool stopped() const { return stop_.stop_requested(); }
-    std::stop_token token() const { return stop_; }
 
 private:
     // Declared before the callback, which writes to it, so it outlives the callback.

@@ -6,8 +6,6 @@ namespace gol::runner {
 
 namespace {
 
-bool continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
-
 // The length of the valid UTF-8 sequence at text[i] (RFC 3629: no overlong forms, surrogates
 // or code points past U+10FFFF), or 0 when the bytes there are not one.
 std::size_t sequence_length(std::string_view text, std::size_t i) {
@@ -31,7 +29,7 @@ std::size_t sequence_length(std::string_view text, std::size_t i) {
     }
     if (text.size() - i < n || byte(1) < lo || byte(1) > hi) return 0;
     for (std::size_t k = 2; k < n; ++k)
-        if (!continuation(byte(k))) return 0;
+        if ((byte(k) & 0xC0) != 0x80) return 0;  // not a continuation byte
     return n;
 }
 
@@ -43,13 +41,6 @@ bool is_control(std::string_view sequence) {
     return lead == 0xC2 && static_cast<unsigned char>(sequence[1]) <= 0x9F;
 }
 
-void put_escaped(std::string& out, unsigned char c) {
-    constexpr std::string_view hex = "0123456789abcdef";
-    out += "\\x";
-    out += hex[c >> 4];
-    out += hex[c & 0xF];
-}
-
 std::string escaped(std::string_view text, bool keep_line_breaks) {
     std::string out;
     out.reserve(text.size());
@@ -59,7 +50,10 @@ std::string escaped(std::string_view text, bool keep_line_breaks) {
         const bool kept = keep_line_breaks && (sequence == "\n" || sequence == "\t");
         if (n != 0 && (kept || !is_control(sequence))) out += sequence;
         else
-            for (char c : sequence) put_escaped(out, static_cast<unsigned char>(c));
+            for (const char c : sequence) {
+                constexpr std::string_view hex = "0123456789abcdef";
+                out.append("\\x").append(1, hex[static_cast<unsigned char>(c) >> 4]).append(1, hex[c & 0xF]);
+            }
         i += sequence.size();
     }
     return out;

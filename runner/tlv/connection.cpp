@@ -92,17 +92,6 @@ ClientConnection::Arrived ClientConnection::take_arrived() {
     throw ConnectionLost(std::string("recv: ") + std::strerror(errno));
 }
 
-std::vector<Cell> ClientConnection::ask_move(std::string_view told, Clock::time_point deadline, const StopEvent& stop) {
-    const Arrived arrived = take_arrived();
-    if (arrived == Arrived::closed) throw ConnectionLost(closed_reason(reader_));
-    if (arrived == Arrived::bytes || reader_.held() > 0) throw ConnectionLost("it sent a message out of turn, before its T");
-    send(std::string(told) + tlv::turn(), deadline, stop);
-    tlv::Message m = receive(deadline, stop);
-    if (m.type != tlv::Type::move)
-        throw ConnectionLost(std::string("it answered T with '") + static_cast<char>(m.type) + "', not 'M'");
-    return std::move(m.cells);
-}
-
 tlv::Message ClientConnection::receive(Clock::time_point deadline, const StopEvent& stop) {
     try {
         for (;;) {

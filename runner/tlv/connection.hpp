@@ -43,11 +43,6 @@ public:
     // broken, no whole message in time, or a ProtocolError's words), GameInterrupted once `stop` is.
     tlv::Message receive(Clock::time_point deadline, const StopEvent& stop);
 
-    // A move asked for as the arena asks (docs/arena.md): `told` (what happened since the
-    // client's last turn) and T sent, and its one M taken by `deadline`; anything that arrived
-    // before the T came out of turn. Throws as send() and receive() do.
-    std::vector<Cell> ask_move(std::string_view told, Clock::time_point deadline, const StopEvent& stop);
-
     enum class Arrived { nothing, bytes, closed };
     // Takes in what has arrived, without waiting: `bytes` when any came. Throws ConnectionLost
     // when the connection broke.

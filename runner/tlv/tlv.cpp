@@ -24,11 +24,6 @@ void put16(std::string& out, unsigned v) {
     out += static_cast<char>(v & 0xff);
 }
 
-void put32(std::string& out, std::uint32_t v) {
-    put16(out, v >> 16);
-    put16(out, v & 0xffff);
-}
-
 unsigned get16(std::string_view b, std::size_t at) {
     return (static_cast<unsigned>(static_cast<unsigned char>(b[at])) << 8) | static_cast<unsigned char>(b[at + 1]);
 }
@@ -56,11 +51,10 @@ std::string text_message(Type type, std::string_view text) {
     return tlv::message(type, text);
 }
 
-bool known(char type) { return std::string_view("ISMGTB").find(type) != std::string_view::npos; }
-
 // The type, and the length once it has arrived, within what the type allows.
 void check_header(char type, std::optional<std::size_t> given_length) {
-    if (!known(type)) throw ProtocolError("a message of unknown type " + type_name(type) + " (known: I S M G T B)");
+    if (std::string_view("ISMGTB").find(type) == std::string_view::npos)
+        throw ProtocolError("a message of unknown type " + type_name(type) + " (known: I S M G T B)");
     if (!given_length) return;
     const std::size_t length = *given_length;
     const std::string n = std::to_string(length);
@@ -109,8 +103,10 @@ std::string move(std::span<const Cell> cells) {
 
 std::string bye(std::uint32_t own, std::uint32_t other) {
     std::string value;
-    put32(value, own);
-    put32(value, other);
+    for (const std::uint32_t count : {own, other}) {
+        put16(value, count >> 16);
+        put16(value, count & 0xffff);
+    }
     return message(Type::bye, value);
 }
 

@@ -92,7 +92,16 @@ MoveReport TlvSeat::move(const Board& board, int seat, int) {
     std::string broken;  // how the connection was lost during the turn
     bool timed_out = false;
     if (turn) try {
-            report.cells = connection_->ask_move(pending_, deadline, stop_);
+            // What was told and T, and its one M by the deadline; anything before the T came out of turn.
+            const ClientConnection::Arrived early = connection_->take_arrived();
+            if (early == ClientConnection::Arrived::closed) throw ConnectionLost(closed_reason(connection_->reader()));
+            if (early == ClientConnection::Arrived::bytes || connection_->reader().held() > 0)
+                throw ConnectionLost("it sent a message out of turn, before its T");
+            connection_->send(pending_ + tlv::turn(), deadline, stop_);
+            tlv::Message m = connection_->receive(deadline, stop_);
+            if (m.type != tlv::Type::move)
+                throw ConnectionLost(std::string("it answered T with '") + static_cast<char>(m.type) + "', not 'M'");
+            report.cells = std::move(m.cells);
             pending_.clear();
         } catch (const ConnectionLost& e) {
             broken = e.what();

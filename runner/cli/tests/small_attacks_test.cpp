@@ -68,10 +68,10 @@ std::string replay_error(const std::string& text) {
 TEST_CASE("small attacks: a replay header is checked against the runner's limits and the ticks it holds") {
     // The attack: 2000000000 generations claimed, 3 ticks held.
     CHECK(contains(replay_error(crafted_replay(2'000'000'000, "generations", 3)),
-              "line 1: \"generations\" must be an integer from 1 to 10000000"));
+              "line 1: \"generations\" is 2000000000, not from 1 to 10000000"));
     std::string wide = crafted_replay(10, "generations", 10);
     wide.replace(wide.find("\"width\":20"), 10, "\"width\":5000");
-    CHECK(contains(replay_error(wide), "\"width\" must be an integer from 1 to 4096"));
+    CHECK(contains(replay_error(wide), "\"width\" is 5000, not from 1 to 4096"));
     // Within the limits, but a game stopped by its limit played all of its generations.
     CHECK(contains(replay_error(crafted_replay(10'000'000, "generations", 3)),
               "reached its generation limit after 3 generations, but the header's limit is 10000000"));
@@ -81,7 +81,7 @@ TEST_CASE("small attacks: a replay header is checked against the runner's limits
     CHECK(contains(replay_error(crafted_replay(10, "extinction", 3, 3, "7")), "\"winner\" is 7, not 1, 2 or null"));
     std::string off_board = crafted_replay(3, "generations", 3);
     off_board.replace(off_board.find("[2,2]"), 5, "[2,20]");
-    CHECK(contains(replay_error(off_board), "line 2: a cell's x must be an integer from 0 to 19"));
+    CHECK(contains(replay_error(off_board), "line 2: the cell [2, 20] is not on the header's 20x20 board"));
     // A well-formed replay of the same game still reads and reproduces itself.
     std::istringstream fine(crafted_replay(3, "generations", 3));
     const Replay replay = read_replay(fine);
@@ -104,7 +104,7 @@ TEST_CASE("small attacks e2e: runner replay rejects a header that claims more th
         const char* problem;
     };
     const Crafted files[] = {
-        {"claims.jsonl", crafted_replay(2'000'000'000, "generations", 3), "\"generations\" must be an integer"},
+        {"claims.jsonl", crafted_replay(2'000'000'000, "generations", 3), "\"generations\" is 2000000000, not from 1"},
         {"limit.jsonl", crafted_replay(10'000'000, "generations", 3), "but the header's limit is 10000000"},
         {"goes_on.jsonl", crafted_replay(10'000'000, "extinction", 3, 3, "1"),
          "the game does not end after its 3 recorded ticks"},

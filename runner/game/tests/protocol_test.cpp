@@ -1,4 +1,5 @@
 #include "runner/game/protocol.hpp"
+#include "runner/game/json_fields.hpp"
 
 #include <doctest/doctest.h>
 
@@ -200,7 +201,7 @@ TEST_CASE("codec: decode_board reads back what encode_board writes, and names wh
     auto error = [](std::string_view text) {
         try {
             decode_board(text);
-        } catch (const BoardJsonError& e) {
+        } catch (const RecordError& e) {
             return std::string(e.what());
         }
         return std::string("no error");
@@ -209,13 +210,13 @@ TEST_CASE("codec: decode_board reads back what encode_board writes, and names wh
     CHECK(error("{\"y_size\":3") .starts_with("not JSON"));
     CHECK(error(R"j({"y_size":3,"x_size":3,"board":{},"bot_id":1})j") == "no \"tick_id\"");
     CHECK(error(R"j({"y_size":0,"x_size":3,"board":{},"bot_id":1,"tick_id":0})j") ==
-          "\"y_size\" must be an integer from 1 to " + std::to_string(Board::max_side));
+          "\"y_size\" is 0, not from 1 to " + std::to_string(Board::max_side));
     CHECK(error(R"j({"y_size":3,"x_size":3,"board":{},"bot_id":3,"tick_id":0})j") ==
-          "\"bot_id\" must be an integer from 1 to 2");
+          "\"bot_id\" is 3, not from 1 to 2");
     CHECK(error(R"j({"y_size":3,"x_size":3,"board":{"(3,0)":1},"bot_id":1,"tick_id":0})j") ==
           "\"board\": the key \"(3,0)\" is not \"(y,x)\" on the 3x3 board");
     CHECK(error(R"j({"y_size":3,"x_size":3,"board":{"1,0":1},"bot_id":1,"tick_id":0})j") ==
           "\"board\": the key \"1,0\" is not \"(y,x)\" on the 3x3 board");
     CHECK(error(R"j({"y_size":3,"x_size":3,"board":{"(1,0)":0},"bot_id":1,"tick_id":0})j") ==
-          "\"board\": the owner of \"(1,0)\" must be an integer from 1 to 2");
+          "\"board\": the owner of \"(1,0)\" is 0, not 1 or 2");
 }
