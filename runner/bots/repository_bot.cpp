@@ -5,11 +5,11 @@
 #include "runner/sys/copy_tree.hpp"
 #include "runner/sys/small_file.hpp"
 #include "runner/sys/temp_dir.hpp"
+#include "runner/text/terminal_text.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <stdexcept>
 
 namespace gol::runner {
@@ -51,9 +51,7 @@ std::optional<std::string> refused_git_url(std::string_view url, bool allow_file
     if (url.starts_with("-")) return "a URL that starts with '-' (git would take it for an option)";
     // "ext::sh -c ...", "fd::3": git's transport helpers, named before "::".
     const std::string_view helper = url.substr(0, url.find("::"));
-    if (helper.size() < url.size() && std::all_of(helper.begin(), helper.end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
-        }))
+    if (helper.size() < url.size() && letters_digits_or(helper, "+-."))
         return "a transport helper (\"" + std::string(url.substr(0, url.find("::") + 2)) +
                "\"): git would run a program; only https://, git:// and ssh:// are fetched";
     if (std::any_of(url.begin(), url.end(), [](unsigned char c) { return c <= 0x20 || c == 0x7f; }))
@@ -72,9 +70,7 @@ std::optional<std::string> refused_git_url(std::string_view url, bool allow_file
 }
 
 std::optional<std::string> refused_branch(std::string_view b) {
-    const bool chars = std::all_of(b.begin(), b.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '/';
-    });
+    const bool chars = letters_digits_or(b, "._-/");
     if (b.empty() || b.size() > 200 || !chars || b.front() == '-' || b.front() == '/' || b.front() == '.' ||
         b.back() == '/' || b.back() == '.' || b.find("..") != std::string_view::npos ||
         b.find("//") != std::string_view::npos || b.find("/.") != std::string_view::npos || b.ends_with(".lock"))
@@ -83,9 +79,7 @@ std::optional<std::string> refused_branch(std::string_view b) {
 }
 
 std::optional<std::string> refused_bot_name(std::string_view n) {
-    const bool chars = std::all_of(n.begin(), n.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
-    });
+    const bool chars = letters_digits_or(n, "._-");
     if (n.empty() || n.size() > 100 || !chars || n.front() == '.' || n.front() == '-')
         return "not a bot's name (letters, digits, '.', '_' and '-', not first; at most 100)";
     return std::nullopt;

@@ -10,7 +10,6 @@
 #include "runner/text/terminal_text.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -140,9 +139,7 @@ int run_import(ImportOptions o) {
     if (!o.git.empty())
         return run_git_import(o, {{o.name.empty() ? bot_name_from_url(o.git) : o.name, o.git, o.branch}});
     if (o.question && *o.question <= 0) throw UsageError("--question must be a question's number, such as 111111");
-    if (o.site.empty() || !std::all_of(o.site.begin(), o.site.end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-';
-        }))
+    if (o.site.empty() || !letters_digits_or(o.site, ".-"))
         throw UsageError("--site " + terminal_line(o.site) + ": a Stack Exchange site's API name, such as codegolf");
 
     ImportInput answers;

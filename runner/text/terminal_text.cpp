@@ -1,6 +1,7 @@
 #include "runner/text/terminal_text.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 namespace gol::runner {
 
@@ -82,6 +83,12 @@ bool is_printable_text(std::string_view text) {
         i += n;
     }
     return true;
+}
+
+bool letters_digits_or(std::string_view text, std::string_view others) {
+    return std::all_of(text.begin(), text.end(), [&](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || others.find(c) != std::string_view::npos;
+    });
 }
 
 }  // namespace gol::runner

@@ -24,4 +24,7 @@ std::string bot_lines(std::string_view text, std::string_view indent);
 // Whether `text` is valid UTF-8 without any control character: printable as it is.
 bool is_printable_text(std::string_view text);
 
+// Whether every byte of `text` is an ASCII letter or digit, or one of `others`: a name's rule.
+bool letters_digits_or(std::string_view text, std::string_view others);
+
 }  // namespace gol::runner
