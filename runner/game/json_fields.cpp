@@ -75,45 +75,52 @@ JsonObject::JsonObject(const json& j, std::vector<std::string_view> keys, std::s
         }
 }
 
-const json* JsonObject::find(const char* key) const { return j_.contains(key) ? &j_[key] : nullptr; }
+const json* JsonObject::find(const char* key) const {
+    const auto it = j_.find(key);
+    return it == j_.end() ? nullptr : &*it;
+}
 
 void JsonObject::wrong(const char* key, std::string_view expected) const {
     throw RecordError(where_ + is_not(quoted(key), j_[key], expected).what());
 }
 
 std::optional<int> JsonObject::integer(const char* key, int lo, int hi) const {
-    if (!find(key)) return std::nullopt;
+    const json* v = find(key);
+    if (!v) return std::nullopt;
     try {
-        return static_cast<int>(runner::integer(j_[key], key, lo, hi));
+        return static_cast<int>(runner::integer(*v, key, lo, hi));
     } catch (const RecordError& e) {
         throw RecordError(where_ + e.what());
     }
 }
 
 std::optional<std::uint64_t> JsonObject::unsigned_integer(const char* key) const {
-    if (!find(key)) return std::nullopt;
+    const json* v = find(key);
+    if (!v) return std::nullopt;
     // A JSON reader keeps a non-negative integer unsigned: the whole range of a seed.
-    if (!j_[key].is_number_unsigned()) wrong(key, "a non-negative integer");
-    return j_[key].get<std::uint64_t>();
+    if (!v->is_number_unsigned()) wrong(key, "a non-negative integer");
+    return v->get<std::uint64_t>();
 }
 
 std::optional<bool> JsonObject::boolean(const char* key, std::string_view note) const {
-    if (!find(key)) return std::nullopt;
-    if (!j_[key].is_boolean()) wrong(key, "true or false" + std::string(note));
-    return j_[key].get<bool>();
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    if (!v->is_boolean()) wrong(key, "true or false" + std::string(note));
+    return v->get<bool>();
 }
 
 std::optional<std::string> JsonObject::string(const char* key, std::string_view note) const {
-    if (!find(key)) return std::nullopt;
-    if (!j_[key].is_string()) wrong(key, "a string" + std::string(note));
-    return j_[key].get<std::string>();
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    if (!v->is_string()) wrong(key, "a string" + std::string(note));
+    return v->get<std::string>();
 }
 
 std::optional<std::string> JsonObject::choice(const char* key, std::initializer_list<std::string_view> choices) const {
-    if (!find(key)) return std::nullopt;
-    const json& v = j_[key];
-    if (v.is_string() && std::find(choices.begin(), choices.end(), v.get<std::string>()) != choices.end())
-        return v.get<std::string>();
+    const json* v = find(key);
+    if (!v) return std::nullopt;
+    if (v->is_string() && std::find(choices.begin(), choices.end(), v->get<std::string>()) != choices.end())
+        return v->get<std::string>();
     std::string list;
     for (std::size_t i = 0; i < choices.size(); ++i)
         list += (i == 0 ? "\"" : i + 1 == choices.size() ? " or \"" : ", \"") + std::string(choices.begin()[i]) + "\"";
