@@ -252,22 +252,22 @@ bool Launcher::send_plain(std::uint32_t kind) {
     return control_ && gol_send_message(control_.get(), &request, sizeof request, nullptr, 0) == 0;
 }
 
-int Launcher::read_end(Clock::time_point by, RunOutcome* outcome) {
+int Launcher::read_end(Clock::time_point by, std::optional<std::chrono::microseconds>& cpu) {
     std::optional<gol_launch_report> end = control_ ? read_report(control_.get(), by) : std::nullopt;
     if (end && end->kind == GOL_LAUNCH_ENDED) {
-        if (outcome && end->cpu_us >= 0) outcome->cpu = std::chrono::microseconds(end->cpu_us);
+        if (end->cpu_us >= 0) cpu = std::chrono::microseconds(end->cpu_us);
         return end->value;
     }
     stop();
     return W_EXITCODE(0, SIGKILL);
 }
 
-int Launcher::kill_move(RunOutcome* outcome) {
+int Launcher::kill_move(std::optional<std::chrono::microseconds>& cpu) {
     // A held launcher reads its next request at 1% of a CPU.
     if (group_) group_->release();
     // A launcher that did not take it is gone: read_end sees its end of file.
     send_plain(GOL_LAUNCH_KILL);
-    return read_end(Clock::now() + kKillLimit, outcome);
+    return read_end(Clock::now() + kKillLimit, cpu);
 }
 
 std::optional<RunOutcome> Launcher::run(const CommandSpec& spec, const std::string& warm_script) {
@@ -276,11 +276,6 @@ std::optional<RunOutcome> Launcher::run(const CommandSpec& spec, const std::stri
     if (sent.started && sent.started->kind == GOL_LAUNCH_FAILED && !warm_script.empty()) return std::nullopt;
     if (!sent.started || sent.started->kind != GOL_LAUNCH_STARTED) return std::move(sent.failed);
 
-    RunOutcome outcome;
-    Streams s = request.streams(spec);
-    if (s.in) s.to_write = *spec.stdin_data;
-    if (s.to_write.empty()) s.in.reset();
-    s.close_in_after = true;
     // A warm move's process is a fork: its time starts when it was handed the request, not at a
     // start-up it did not have (the interpreter's, at the first warm move). A plain one's counts
     // from the request and includes its exec. (steady_clock is CLOCK_MONOTONIC, whatever
@@ -288,29 +283,14 @@ std::optional<RunOutcome> Launcher::run(const CommandSpec& spec, const std::stri
     Clock::time_point start = sent.at;
     if (sent.started->started_ns > 0)
         start = std::clamp(Clock::time_point(std::chrono::nanoseconds(sent.started->started_ns)), start, Clock::now());
-    const auto deadline = start + spec.timeout;
-    auto collect = [&](RunOutcome::Kind kind) {
-        counted(sent.before, outcome.cpu, outcome.out_of_memory);
-        outcome.kind = kind;
-        outcome.out = std::move(s.out_buf);
-        outcome.err = std::move(s.err_buf);
-        outcome.err_truncated = s.err_truncated;
-        return outcome;
-    };
-
-    const Pumped r = pump(s, control_.get(), deadline, [] { return false; });
-    outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
-    if (r == Pumped::timed_out || r == Pumped::stdout_overflow) {
-        kill_move(&outcome);
-        return collect(r == Pumped::timed_out ? RunOutcome::Kind::timed_out : RunOutcome::Kind::stdout_overflow);
-    }
-    // It ended, and the launcher has killed and reaped the rest: read what is left in the pipes.
-    const int status = read_end(Clock::now() + kKillLimit, &outcome);
-    s.in.reset();
-    if (pump(s, -1, deadline, [&] { return !s.out && !s.err; }) == Pumped::stdout_overflow)
-        return collect(RunOutcome::Kind::stdout_overflow);
-    set_ended(outcome, status);
-    return collect(outcome.kind);
+    // The launcher kills and reaps what the move left before it reports the end.
+    std::optional<std::chrono::microseconds> cpu;
+    RunOutcome outcome = run_to_end(spec, request.streams(spec), control_.get(), start, [&](bool killed) {
+        return killed ? kill_move(cpu) : read_end(Clock::now() + kKillLimit, cpu);
+    });
+    outcome.cpu = cpu;
+    counted(sent.before, outcome.cpu, outcome.out_of_memory);
+    return outcome;
 }
 
 Launcher::Started Launcher::start(const CommandSpec& spec) {
@@ -377,8 +357,8 @@ RunOutcome Launcher::kill(std::chrono::milliseconds grace) {
         }
     }
     RunOutcome outcome;
-    set_ended(outcome, kill_move());
     std::optional<std::chrono::microseconds> cpu;
+    set_ended(outcome, kill_move(cpu));
     counted(turn_before_, cpu, outcome.out_of_memory);
     return outcome;
 }

@@ -129,12 +129,12 @@ private:
     // launcher is gone.
     bool send_plain(std::uint32_t kind);
     // Tells the launcher to end the move that runs and waits for its end, which gives the wait
-    // status (and `outcome`'s CPU time); a launcher that does not report it is stopped.
-    int kill_move(RunOutcome* outcome = nullptr);
-    // The move's end as the launcher reports it by `by`; a launcher that does not (it died) is
-    // stopped, and the move reads as killed, as its namespace was. `outcome` receives the CPU
-    // time when given.
-    int read_end(Clock::time_point by, RunOutcome* outcome);
+    // status (and the CPU time it reports); a launcher that does not report it is stopped.
+    int kill_move(std::optional<std::chrono::microseconds>& cpu);
+    // The move's end as the launcher reports it by `by`, with the CPU time it reports; a
+    // launcher that does not (it died) is stopped, and the move reads as killed, as its
+    // namespace was.
+    int read_end(Clock::time_point by, std::optional<std::chrono::microseconds>& cpu);
 
     // The group's CPU time and deaths for memory so far; `counted` sets what a move took since.
     struct GroupCount {

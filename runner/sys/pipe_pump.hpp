@@ -1,7 +1,7 @@
 // A child's standard streams from the runner's side: pipes made close-on-exec, and one loop that
 // feeds stdin and drains stdout and stderr under their caps until a condition, the child's end
-// or a deadline. Shared by run_process, the launcher's one-shot moves (launcher.hpp) and the
-// conversations that own a process for the game (bots/line_conversation.hpp, tlv/tlv_seat.hpp).
+// or a deadline. Shared by one-shot runs (run_to_end in process.hpp) and the conversations that
+// own a process for the game (bots/line_conversation.hpp, tlv/tlv_seat.hpp).
 #pragma once
 
 #include "runner/sys/unique_fd.hpp"

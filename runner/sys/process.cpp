@@ -229,43 +229,47 @@ Streams streams_of(Started& started, std::size_t out_cap, std::size_t err_cap) {
 }  // namespace
 
 RunOutcome run_process(const SpawnSpec& spec) {
-    RunOutcome outcome;
     Started started = start_child(spec, spec.stdin_data.has_value());
     if (!started.child) {
+        RunOutcome outcome;
         outcome.spawn_error = started.error;
         return outcome;
     }
     ChildGroup& child = *started.child;
-    Streams s = streams_of(started, spec.stdout_cap, spec.stderr_cap);
-    if (spec.stdin_data) s.to_write = *spec.stdin_data;
-    s.close_in_after = true;
-    if (s.to_write.empty()) s.in.reset();
-    const auto deadline = started.start + spec.timeout;
-    auto collect = [&](RunOutcome::Kind kind) {
-        outcome.kind = kind;
-        outcome.max_rss_kb = child.max_rss_kb();
-        outcome.cpu = child.cpu();
-        outcome.out = std::move(s.out_buf);
-        outcome.err = std::move(s.err_buf);
-        outcome.err_truncated = s.err_truncated;
-        return outcome;
-    };
+    RunOutcome outcome = run_to_end(spec, streams_of(started, spec.stdout_cap, spec.stderr_cap), child.pidfd(),
+                                    started.start, [&](bool) { return child.kill_and_reap(); });
+    outcome.max_rss_kb = child.max_rss_kb();
+    outcome.cpu = child.cpu();
+    return outcome;
+}
 
-    // Until the bot exits: stdin is fed, stdout and stderr drained.
-    Pumped r = pump(s, child.pidfd(), deadline, [] { return false; });
-    outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started.start);
+RunOutcome run_to_end(const CommandSpec& spec, Streams s, int end_fd, Clock::time_point start,
+                      const std::function<int(bool killed)>& end) {
+    RunOutcome outcome;
+    if (spec.stdin_data) s.to_write = *spec.stdin_data;
+    if (s.to_write.empty()) s.in.reset();
+    s.close_in_after = true;
+    const auto deadline = start + spec.timeout;
+    // Until it ends: stdin is fed, stdout and stderr drained.
+    const Pumped r = pump(s, end_fd, deadline, [] { return false; });
+    outcome.elapsed = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start);
     if (r == Pumped::timed_out || r == Pumped::stdout_overflow) {
-        child.kill_and_reap();
-        return collect(r == Pumped::timed_out ? RunOutcome::Kind::timed_out : RunOutcome::Kind::stdout_overflow);
+        end(true);
+        outcome.kind = r == Pumped::timed_out ? RunOutcome::Kind::timed_out : RunOutcome::Kind::stdout_overflow;
+    } else {
+        // It ended, and `end` killed what it left: read what is still in the pipes. A leftover
+        // that escaped and holds them open is not waited for past the deadline.
+        const int status = end(false);
+        s.in.reset();
+        if (pump(s, -1, deadline, [&] { return !s.out && !s.err; }) == Pumped::stdout_overflow)
+            outcome.kind = RunOutcome::Kind::stdout_overflow;
+        else
+            set_ended(outcome, status);
     }
-    // It exited: kill what it left in its group, then read what is still in the pipes. A
-    // leftover that escaped the group and holds them open is not waited for past the deadline.
-    int status = child.kill_and_reap();
-    s.in.reset();
-    if (pump(s, -1, deadline, [&] { return !s.out && !s.err; }) == Pumped::stdout_overflow)
-        return collect(RunOutcome::Kind::stdout_overflow);
-    set_ended(outcome, status);
-    return collect(outcome.kind);
+    outcome.out = std::move(s.out_buf);
+    outcome.err = std::move(s.err_buf);
+    outcome.err_truncated = s.err_truncated;
+    return outcome;
 }
 
 std::optional<std::string> find_in_path(const std::string& name, std::string_view dirs) {

@@ -3,10 +3,13 @@
 // itself, probes, test fixtures), reaping it and its group; how a process ended, in words.
 #pragma once
 
+#include "runner/sys/pipe_pump.hpp"
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -125,6 +128,14 @@ void set_ended(RunOutcome& outcome, int wait_status);
 // concurrently. On timeout or stdout overflow the whole group is killed; when the process
 // ends on its own, whatever stayed behind in its group is killed too. Everything is reaped.
 RunOutcome run_process(const SpawnSpec& spec);
+
+// The rest of a one-shot run once its process started (run_process, Launcher::run), over our
+// ends of its pipes: feeds spec.stdin_data and drains the output under its caps until the
+// process ends (`end_fd` turns readable), spec.timeout from `start` passes or stdout overflows.
+// `end(killed)` then ends it, or, when it ended by itself, kills what it left; it returns the
+// wait status.
+RunOutcome run_to_end(const CommandSpec& spec, pipes::Streams s, int end_fd, pipes::Clock::time_point start,
+                      const std::function<int(bool killed)>& end);
 
 // A helper child that runs until this goes (its whole group is killed and reaped then), with its
 // stdin, stdout and stderr on pipes of which only stderr is kept, to tell why it ended early.
