@@ -131,18 +131,21 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& o, const ForfeitRules& r)
         return over_limit("memory limit of " + mib(r.group_memory) +
                               " (its processes, shared memory and files in memory, together)",
                           "the kernel killed one of its processes", "use less memory");
+    // CPU-time mode: the tree's CPU time is the move's time; where it is not known (a warm move
+    // without a control group), the wall clock is. A move the backstop ended is told by its CPU
+    // time too when that was over the limit already (the cause, whatever the machine's load),
+    // but for one its time bank ended, which says so below.
+    const auto used = o.cpu ? *o.cpu : o.elapsed;
+    const bool ended_over = o.kind == Kind::timed_out && o.cpu && r.time_bank_s == 0;
+    if (r.cpu_time && used > r.time_limit && (o.kind == Kind::replied || ended_over)) {
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.1f", std::chrono::duration<double, std::milli>(used).count());
+        return Forfeit{ForfeitKind::timeout, std::string("the bot used ") + ms + " ms of " +
+                                                 (o.cpu ? "CPU time" : "time (its CPU time was not known)") +
+                                                 ", over its limit of " + within(r) + " per move"};
+    }
     switch (o.kind) {
         case Kind::replied: {
-            // CPU-time mode: the tree's CPU time is the move's time; where it is not known
-            // (a warm move without a control group), the wall clock is.
-            if (r.cpu_time && (o.cpu ? *o.cpu : o.elapsed) > r.time_limit) {
-                char used[32];
-                std::snprintf(used, sizeof used, "%.1f",
-                              std::chrono::duration<double, std::milli>(o.cpu ? *o.cpu : o.elapsed).count());
-                return Forfeit{ForfeitKind::timeout, std::string("the bot used ") + used + " ms of " +
-                                                         (o.cpu ? "CPU time" : "time (its CPU time was not known)") +
-                                                         ", over its limit of " + within(r) + " per move"};
-            }
             const auto limit = std::chrono::seconds(r.limits.cpu_seconds);
             if (!per_game || r.limits.cpu_seconds == 0 || !o.cpu || *o.cpu <= limit) return std::nullopt;
             char seconds[32];

@@ -193,6 +193,12 @@ TEST_CASE("move forfeit: a CPU-time limit judges a reply by its CPU time, and na
     // The wall clock's backstop, in words.
     CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::timed_out), r), ForfeitKind::timeout,
               "1500 ms of wall-clock time (the backstop of a CPU-time limit of 300 ms)"));
+    // Ended by the backstop on a busy machine after its CPU time passed the limit: told by that.
+    MoveOutcome ended = outcome(MoveOutcome::Kind::timed_out);
+    ended.cpu = std::chrono::milliseconds(450);
+    CHECK(has(move_forfeit(ended, r), ForfeitKind::timeout, "the bot used 450.0 ms of CPU time, over its limit of 300 ms"));
+    ended.cpu = std::chrono::milliseconds(100);
+    CHECK(has(move_forfeit(ended, r), ForfeitKind::timeout, "the backstop of a CPU-time limit"));
     r.startup = true;
     CHECK(has(move_forfeit(o, r), ForfeitKind::timeout, "the start-up allowance of a first move"));
 }
@@ -228,6 +234,9 @@ TEST_CASE("move forfeit: a move's wall-clock limit is at most what is left of it
     persistent.cpu_time = true;
     CHECK(has(move_forfeit(outcome(MoveOutcome::Kind::timed_out), persistent), ForfeitKind::timeout,
               "340 ms left of its time bank of 5 s"));
+    MoveOutcome spent = outcome(MoveOutcome::Kind::timed_out);
+    spent.cpu = 400ms;  // over its CPU-time limit too: the bank is what ended it, and says so
+    CHECK(has(move_forfeit(spent, persistent), ForfeitKind::timeout, "340 ms left of its time bank of 5 s"));
 
     // More left than its own limit: not cut, its own words.
     rules_of_game.bank = BankLeft{2s, 5};
