@@ -121,16 +121,8 @@
   // match the names.
   function palette() {
     const style = getComputedStyle(document.documentElement);
-    const read = (name) => style.getPropertyValue(name).trim();
-    return {
-      seat1: read('--seat1'),
-      seat2: read('--seat2'),
-      empty: read('--board-bg'),
-      outside: read('--outside-bg'),
-      grid: read('--grid'),
-      muted: read('--muted'),
-      placed: read('--placed'),
-    };
+    const names = ['seat1', 'seat2', 'board', 'outside', 'grid', 'muted', 'placed'];
+    return Object.fromEntries(names.map((name) => [name, style.getPropertyValue(`--${name}`).trim()]));
   }
 
   // "#rrggbb" as one ImageData pixel read through a Uint32Array (little-endian: ABGR).
@@ -158,7 +150,7 @@
       this.context = canvas.getContext('2d');
       this.board = board;
       this.colors = colors;
-      this.ink = { empty: pixel(colors.empty), seat1: pixel(colors.seat1), seat2: pixel(colors.seat2) };
+      this.ink = { empty: pixel(colors.board), seat1: pixel(colors.seat1), seat2: pixel(colors.seat2) };
       this.region = document.createElement('canvas');
       this.regionContext = this.region.getContext('2d');
       this.image = null;
