@@ -451,28 +451,24 @@
       this.checked = Math.max(this.checked, generation);
     }
 
-    show() {
-      const el = this.element;
-      let state;
-      let text;
-      if (!this.counts) {
-        state = 'unavailable';
-        text = 'The page holds no counts from the runner to check against';
-      } else if (this.mismatch) {
+    // The element's state (its style's) and words.
+    status() {
+      if (!this.counts) return ['unavailable', 'The page holds no counts from the runner to check against'];
+      if (this.mismatch) {
         const { generation, page, runner } = this.mismatch;
-        state = 'mismatch';
-        text = `MISMATCH at generation ${generation}: page ${page[0]}-${page[1]}, runner ${runner[0]}-${runner[1]}`;
-      } else if (this.checked === 0) {
-        state = this.generations === 0 ? 'ok' : 'pending';
-        text = this.generations === 0 ? 'JS engine agrees with the runner (no generations)' : 'Not checked yet';
-      } else {
-        state = 'ok';
-        text = this.checked === this.generations
-          ? `JS engine agrees with the runner on all ${this.generations} generations`
-          : `JS engine agrees with the runner (generations 1 to ${this.checked} of ${this.generations} checked)`;
+        return ['mismatch', `MISMATCH at generation ${generation}: page ${page[0]}-${page[1]}, runner ${runner[0]}-${runner[1]}`];
       }
-      if (el.dataset.state !== state) el.dataset.state = state;
-      if (el.textContent !== text) el.textContent = text;
+      if (this.generations === 0) return ['ok', 'JS engine agrees with the runner (no generations)'];
+      if (this.checked === 0) return ['pending', 'Not checked yet'];
+      return ['ok', this.checked === this.generations
+        ? `JS engine agrees with the runner on all ${this.generations} generations`
+        : `JS engine agrees with the runner (generations 1 to ${this.checked} of ${this.generations} checked)`];
+    }
+
+    show() {
+      const [state, text] = this.status();
+      if (this.element.dataset.state !== state) this.element.dataset.state = state;
+      if (this.element.textContent !== text) this.element.textContent = text;
     }
   }
 
