@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -27,27 +28,22 @@ std::string board_png(const Board& board) {
     const std::size_t width = static_cast<std::size_t>(board.width()) * scale;
     const std::size_t height = static_cast<std::size_t>(board.height()) * scale;
     std::vector<std::uint8_t> pixels(width * height * 3);
-    auto paint = [&](std::size_t x0, std::size_t y0, std::size_t size, Rgb colour) {
-        for (std::size_t y = y0; y < y0 + size; ++y)
-            for (std::size_t x = x0; x < x0 + size; ++x) std::copy(colour.begin(), colour.end(), &pixels[(y * width + x) * 3]);
+    // Cell (y, x)'s square, the line's pixels on its right and below left as they are.
+    auto paint = [&](std::size_t y, std::size_t x, Rgb colour) {
+        for (std::size_t py = y * scale; py < (y + 1) * scale - gap; ++py)
+            for (std::size_t px = x * scale; px < (x + 1) * scale - gap; ++px)
+                std::copy(colour.begin(), colour.end(), &pixels[(py * width + px) * 3]);
     };
-    for (std::size_t y = 0; y < height; ++y)
-        for (std::size_t x = 0; x < width; ++x) {
-            const bool line = gap && (x % scale == static_cast<std::size_t>(scale - 1) || y % scale == static_cast<std::size_t>(scale - 1));
-            std::copy_n((line ? kGrid : kBackground).begin(), 3, &pixels[(y * width + x) * 3]);
-        }
+    for (std::size_t i = 0; i < pixels.size(); i += 3) std::copy(kGrid.begin(), kGrid.end(), &pixels[i]);
+    for (int y = 0; y < board.height(); ++y)
+        for (int x = 0; x < board.width(); ++x) paint(y, x, kBackground);
     std::vector<LiveCell> cells;
     board.live_cells(cells);
-    for (const LiveCell& c : cells)
-        paint(static_cast<std::size_t>(c.x) * scale, static_cast<std::size_t>(c.y) * scale, scale - gap,
-              c.owner == Player::one ? kSeat1 : kSeat2);
+    for (const LiveCell& c : cells) paint(c.y, c.x, c.owner == Player::one ? kSeat1 : kSeat2);
 
     png_image image{};
     // libpng's own state for the image, released however we leave.
-    struct Release {
-        png_image& image;
-        ~Release() { png_image_free(&image); }
-    } release{image};
+    const std::unique_ptr<png_image, void (*)(png_imagep)> release(&image, &png_image_free);
     image.version = PNG_IMAGE_VERSION;
     image.width = static_cast<png_uint_32>(width);
     image.height = static_cast<png_uint_32>(height);

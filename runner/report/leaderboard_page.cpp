@@ -5,9 +5,9 @@
 #include "runner/text/count_text.hpp"
 #include "runner/text/html_text.hpp"
 
-#include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 
 namespace gol::runner {
 
@@ -60,13 +60,8 @@ constexpr std::string_view kScript = R"(
   const rows = [...body.rows];
   const seats = (row) => [row.cells[1].textContent, row.cells[2].textContent];
   filter.addEventListener('change', () => {
-    let n = 0;
-    for (const row of rows) {
-      const on = filter.value === '' || seats(row).includes(filter.value);
-      row.hidden = !on;
-      if (on) n++;
-    }
-    shown.textContent = `${n} of ${rows.length} games`;
+    for (const row of rows) row.hidden = filter.value !== '' && !seats(row).includes(filter.value);
+    shown.textContent = `${rows.filter((row) => !row.hidden).length} of ${rows.length} games`;
   });
   const key = (row, i) => row.cells[i].dataset.sort ?? row.cells[i].textContent;
   [...table.tHead.rows[0].cells].forEach((th, i) => th.addEventListener('click', () => {
@@ -162,9 +157,8 @@ std::string forfeit_cell(const GameRecord& g, int seat) {
 
 // One short row a game, in schedule order (the # column sorts back to it).
 std::string games_table(const LeagueTable& t) {
-    std::vector<std::string> bots;
-    for (const Standing& s : t.standings) bots.push_back(s.bot);
-    std::sort(bots.begin(), bots.end());
+    std::set<std::string> bots;  // the filter's options, by name
+    for (const Standing& s : t.standings) bots.insert(s.bot);
     std::string out = "<div class=\"filter\"><label>Games of <select id=\"bot-filter\"><option value=\"\">every bot</option>";
     for (const std::string& b : bots) out += "<option value=\"" + html_escape(b) + "\">" + html_escape(b) + "</option>";
     out += "</select></label> <span id=\"games-shown\" class=\"settings\">" + std::to_string(t.games.size()) + " of " +

@@ -86,44 +86,49 @@ std::string csv_time(const std::optional<MoveTiming>& t) {
            std::to_string(t->near_timeouts);
 }
 
-// The crosstables under the text and markdown tables, as the leaderboard page's matrix.
+std::string markdown_row(const std::vector<std::string>& cells) {
+    std::string out = "|";
+    for (const std::string& cell : cells) out += " " + markdown_cell(cell) + " |";
+    return out + "\n";
+}
+
+// The crosstable under the text and markdown tables, as the leaderboard page's matrix, a row of
+// cells a bot after a heading row: the bot, then its record against each column's bot.
+std::vector<std::vector<std::string>> crosstable_rows(const LeagueTable& t) {
+    const auto cross = crosstable(t);
+    std::vector<std::vector<std::string>> rows{{""}};
+    for (const Standing& col : t.standings) rows[0].push_back(col.bot);
+    for (std::size_t r = 0; r < t.standings.size(); ++r) {
+        rows.push_back({t.standings[r].bot});
+        for (std::size_t c = 0; c < t.standings.size(); ++c) rows[r + 1].push_back(r == c ? "-" : format_record(cross[r][c]));
+    }
+    return rows;
+}
+
 std::string markdown_crosstable(const LeagueTable& t) {
     if (t.standings.empty()) return "";
-    const auto cross = crosstable(t);
-    std::string out = "\nCrosstable (wins-draws-losses of the row's bot against the column's):\n\n|  |";
-    for (const Standing& col : t.standings) out += " " + markdown_cell(col.bot) + " |";
-    out += "\n|:---|";
+    const auto rows = crosstable_rows(t);
+    std::string out = "\nCrosstable (wins-draws-losses of the row's bot against the column's):\n\n" + markdown_row(rows[0]) +
+                      "|:---|";
     for (std::size_t i = 0; i < t.standings.size(); ++i) out += ":---:|";
     out += "\n";
-    for (std::size_t r = 0; r < t.standings.size(); ++r) {
-        out += "| " + markdown_cell(t.standings[r].bot) + " |";
-        for (std::size_t c = 0; c < t.standings.size(); ++c)
-            out += " " + (r == c ? std::string("-") : format_record(cross[r][c])) + " |";
-        out += "\n";
-    }
+    for (std::size_t r = 1; r < rows.size(); ++r) out += markdown_row(rows[r]);
     return out;
 }
 
-// Each column as wide as its bot's name or its widest cell, names right-aligned over them.
+// Each column as wide as its widest cell, the records' at least as wide as "unplayed" whatever was
+// played: the bots' names left-aligned, the records right-aligned.
 std::string text_crosstable(const LeagueTable& t) {
     if (t.standings.empty()) return "";
-    const auto cross = crosstable(t);
-    const std::size_t n = t.standings.size();
-    std::size_t name_width = 0;
-    std::vector<std::size_t> widths;
-    for (std::size_t c = 0; c < n; ++c) {
-        name_width = std::max(name_width, t.standings[c].bot.size());
-        widths.push_back(t.standings[c].bot.size());
-        for (std::size_t r = 0; r < n; ++r) widths[c] = std::max(widths[c], format_record(cross[r][c]).size());
-    }
-    const auto pad = [](const std::string& s, std::size_t width) { return std::string(width - s.size(), ' ') + s; };
-    std::string out = "\ncrosstable (wins-draws-losses of the row's bot against the column's):\n" +
-                      std::string(name_width, ' ');
-    for (std::size_t c = 0; c < n; ++c) out += "  " + pad(t.standings[c].bot, widths[c]);
-    out += "\n";
-    for (std::size_t r = 0; r < n; ++r) {
-        out += t.standings[r].bot + std::string(name_width - t.standings[r].bot.size(), ' ');
-        for (std::size_t c = 0; c < n; ++c) out += "  " + pad(r == c ? "-" : format_record(cross[r][c]), widths[c]);
+    const auto rows = crosstable_rows(t);
+    std::vector<std::size_t> widths(rows[0].size(), format_record({}).size());
+    widths[0] = 0;
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+    std::string out = "\ncrosstable (wins-draws-losses of the row's bot against the column's):\n";
+    for (const auto& row : rows) {
+        out += row[0] + std::string(widths[0] - row[0].size(), ' ');
+        for (std::size_t c = 1; c < row.size(); ++c) out += "  " + std::string(widths[c] - row[c].size(), ' ') + row[c];
         out += "\n";
     }
     return out;
@@ -269,11 +274,7 @@ std::string format_table(const LeagueTable& t, TableFormat format) {
             out = "| Rank | Bot | Played | Wins | Draws | Losses | Points | Elo | ±95% | LOS | Forfeits | Mean cells | "
                   "ms/move | Max ms | CPU ms/move | Timeouts/near |\n"
                   "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-            for (const Standing& s : t.standings) {
-                out += "|";
-                for (const std::string& cell : standing_cells(s)) out += " " + markdown_cell(cell) + " |";
-                out += "\n";
-            }
+            for (const Standing& s : t.standings) out += markdown_row(standing_cells(s));
             out += "\nScoring: " + std::string(name(t.scoring)) + ". " + games_line(t) + ".\n";
             out += "\n" + std::string(kRatingsNote) + "\n";
             out += "\n" + std::string(kTimeNote) + "\n";

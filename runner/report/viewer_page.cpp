@@ -4,7 +4,6 @@
 #include "runner/text/json_text.hpp"
 #include "runner/report/viewer_assets.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -12,36 +11,22 @@ namespace gol::runner {
 
 namespace {
 
-using nlohmann::json;
-
-json game_data(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts,
-               std::string_view leaderboard) {
-    json data = {{"header", replay.header}, {"moves", replay.ticks}, {"result", replay.result}, {"counts", counts}};
-    if (!leaderboard.empty()) data["leaderboard"] = leaderboard;
-    return data;
-}
-
 struct Slot {
     std::string_view placeholder;
     std::string content;
 };
 
-// The template with each slot's placeholder (which it must hold exactly once) replaced. Found
-// in the template alone, so nothing filled in is ever taken for a placeholder.
+// The template with each slot's placeholder (which it must hold exactly once, in the slots' order)
+// replaced. Found in the template alone, so nothing filled in is ever taken for a placeholder.
 std::string fill(std::string_view page, const std::vector<Slot>& slots) {
-    std::vector<std::pair<std::size_t, const Slot*>> at;
-    for (const Slot& s : slots) {
-        const std::size_t i = page.find(s.placeholder);
-        if (i == std::string_view::npos || page.find(s.placeholder, i + 1) != std::string_view::npos)
-            throw std::logic_error("viewer.html must hold " + std::string(s.placeholder) + " exactly once");
-        at.emplace_back(i, &s);
-    }
-    std::sort(at.begin(), at.end());
     std::string out;
     std::size_t from = 0;
-    for (const auto& [i, slot] : at) {
-        out.append(page.substr(from, i - from)).append(slot->content);
-        from = i + slot->placeholder.size();
+    for (const Slot& s : slots) {
+        const std::size_t i = page.find(s.placeholder);
+        if (i == std::string_view::npos || i < from || page.find(s.placeholder, i + 1) != std::string_view::npos)
+            throw std::logic_error("viewer.html must hold " + std::string(s.placeholder) + " exactly once, in order");
+        out.append(page.substr(from, i - from)).append(s.content);
+        from = i + s.placeholder.size();
     }
     return out.append(page.substr(from));
 }
@@ -50,10 +35,12 @@ std::string fill(std::string_view page, const std::vector<Slot>& slots) {
 
 std::string viewer_page(const Replay& replay, const std::vector<std::array<std::int64_t, 2>>& counts,
                         std::string_view leaderboard) {
+    nlohmann::json data = {{"header", replay.header}, {"moves", replay.ticks}, {"result", replay.result}, {"counts", counts}};
+    if (!leaderboard.empty()) data["leaderboard"] = leaderboard;
     return fill(assets::viewer_html,
                 {{"/*@STYLE@*/", std::string(assets::viewer_css)},
-                 {"/*@SCRIPT@*/", std::string(assets::life_js) + "\n" + std::string(assets::viewer_js)},
-                 {"@GAME_DATA@", script_safe_json(json_text(game_data(replay, counts, leaderboard)))}});
+                 {"@GAME_DATA@", script_safe_json(json_text(data))},
+                 {"/*@SCRIPT@*/", std::string(assets::life_js) + "\n" + std::string(assets::viewer_js)}});
 }
 
 std::string viewer_page(const Replay& replay, std::string_view leaderboard) {

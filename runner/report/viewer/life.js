@@ -89,7 +89,7 @@ const GolLife = (() => {
 
   // A board of width x height cells, 32 cells a word, one bit plane per player. Each row keeps
   // the range of its words that may be live, so a step skips empty rows and the empty ends of
-  // rows along with their neighbours.
+  // rows along with their neighbours. An empty row's range is [words, 0): min and max widen it.
   class Board {
     constructor(width, height) {
       if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 ||
@@ -101,7 +101,7 @@ const GolLife = (() => {
       this.lastMask = width % 32 === 0 ? -1 : (1 << (width % 32)) - 1;
       this.a = new Int32Array(this.words * height);
       this.b = new Int32Array(this.words * height);
-      this.rowLo = new Int32Array(height);
+      this.rowLo = new Int32Array(height).fill(this.words);
       this.rowHi = new Int32Array(height);
       // The buffers the next step writes, swapped with the current ones afterwards.
       this.nextA = new Int32Array(this.words * height);
@@ -134,13 +134,8 @@ const GolLife = (() => {
         const k = x >>> 5;
         plane[y * this.words + k] |= 1 << (x & 31);
         this.population[player - 1]++;
-        if (this.rowLo[y] >= this.rowHi[y]) {
-          this.rowLo[y] = k;
-          this.rowHi[y] = k + 1;
-        } else {
-          this.rowLo[y] = Math.min(this.rowLo[y], k);
-          this.rowHi[y] = Math.max(this.rowHi[y], k + 1);
-        }
+        this.rowLo[y] = Math.min(this.rowLo[y], k);
+        this.rowHi[y] = Math.max(this.rowHi[y], k + 1);
       }
     }
 
@@ -197,12 +192,8 @@ const GolLife = (() => {
             if (nb) popB += popcount(nb);
           }
         }
-        if (last >= 0) {
-          nextLo[y] = first;
-          nextHi[y] = last + 1;
-        } else {
-          nextLo[y] = nextHi[y] = 0;
-        }
+        nextLo[y] = first;
+        nextHi[y] = last + 1;
       }
       this.a = nextA;
       this.b = nextB;

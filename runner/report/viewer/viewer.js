@@ -27,6 +27,8 @@
   ]);
 
   const $ = (id) => document.getElementById(id);
+  const dpr = () => window.devicePixelRatio || 1;
+  const isPair = (c) => Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && Number.isInteger(c[1]);
 
   class DataError extends Error {}
 
@@ -44,8 +46,7 @@
   }
 
   function isMove(move) {
-    if (Array.isArray(move))
-      return move.every((c) => Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && Number.isInteger(c[1]));
+    if (Array.isArray(move)) return move.every(isPair);
     return move !== null && typeof move === 'object' && typeof move.forfeit === 'string';
   }
 
@@ -72,12 +73,8 @@
   }
 
   // The runner's count for each generation 1..N, or null when the page does not hold them all.
-  function runnerCounts(data) {
-    const { counts } = data;
-    const n = data.result.generations;
-    const ok = Array.isArray(counts) && counts.length === n &&
-      counts.every((c) => Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && Number.isInteger(c[1]));
-    return ok ? counts : null;
+  function runnerCounts({ counts, result }) {
+    return Array.isArray(counts) && counts.length === result.generations && counts.every(isPair) ? counts : null;
   }
 
   function botName(header, seat) {
@@ -85,29 +82,27 @@
     return bot && bot.name !== undefined ? String(bot.name) : `seat ${seat}`;
   }
 
+  // The result as a sentence, and in a few words for the page's title.
   function describeResult(result, names) {
     const n = result.generations;
     const cells = Array.isArray(result.cells) ? result.cells : [];
     const forfeits = Array.isArray(result.forfeits) ? result.forfeits : [0, 0];
+    const w = result.winner;
     let text;
-    if (result.winner === 1 || result.winner === 2) {
-      const w = result.winner;
+    let short;
+    if (w === 1 || w === 2) {
       const how = result.reason === 'extinction' ? `by extinction at generation ${n}`
         : result.reason === 'forfeit' ? `by forfeit at generation ${n}, the other side disconnected`
         : result.reason === 'clock' ? `on cells when the clock ran out, after ${n} generations`
         : `on cells after ${n} generations`;
       text = `${names[w - 1]} (seat ${w}) wins ${how}: ${cells[w - 1]} cells to ${cells[2 - w]}.`;
+      short = `${names[w - 1]} wins ${cells.join('-')}`;
     } else {
       text = `Draw after ${n} generations: ${cells[0]} cells to ${cells[1]}.`;
+      short = `draw ${cells.join('-')}`;
     }
     if (forfeits[0] || forfeits[1]) text += ` Forfeited turns: ${forfeits[0]} (seat 1), ${forfeits[1]} (seat 2).`;
-    return text;
-  }
-
-  // The result in a few words, for the page's title.
-  function shortResult(result, names) {
-    const cells = Array.isArray(result.cells) ? result.cells.join('-') : '';
-    return result.winner === 1 || result.winner === 2 ? `${names[result.winner - 1]} wins ${cells}` : `draw ${cells}`;
+    return { text, short };
   }
 
   // A league's game links back to the leaderboard. Only an address relative to the page is
@@ -126,16 +121,8 @@
   // match the names.
   function palette() {
     const style = getComputedStyle(document.documentElement);
-    const read = (name) => style.getPropertyValue(name).trim();
-    return {
-      seat1: read('--seat1'),
-      seat2: read('--seat2'),
-      empty: read('--board-bg'),
-      outside: read('--outside-bg'),
-      grid: read('--grid'),
-      muted: read('--muted'),
-      placed: read('--placed'),
-    };
+    const names = ['seat1', 'seat2', 'board', 'outside', 'grid', 'muted', 'placed'];
+    return Object.fromEntries(names.map((name) => [name, style.getPropertyValue(`--${name}`).trim()]));
   }
 
   // "#rrggbb" as one ImageData pixel read through a Uint32Array (little-endian: ABGR).
@@ -145,9 +132,8 @@
   }
 
   function canvasSize(canvas) {
-    const dpr = window.devicePixelRatio || 1;
-    const width = Math.max(1, Math.round(canvas.clientWidth * dpr));
-    const height = Math.max(1, Math.round(canvas.clientHeight * dpr));
+    const width = Math.max(1, Math.round(canvas.clientWidth * dpr()));
+    const height = Math.max(1, Math.round(canvas.clientHeight * dpr()));
     if (canvas.width !== width || canvas.height !== height) {
       canvas.width = width;
       canvas.height = height;
@@ -164,7 +150,7 @@
       this.context = canvas.getContext('2d');
       this.board = board;
       this.colors = colors;
-      this.ink = { empty: pixel(colors.empty), seat1: pixel(colors.seat1), seat2: pixel(colors.seat2) };
+      this.ink = { empty: pixel(colors.board), seat1: pixel(colors.seat1), seat2: pixel(colors.seat2) };
       this.region = document.createElement('canvas');
       this.regionContext = this.region.getContext('2d');
       this.image = null;
@@ -261,8 +247,7 @@
     // data-placed says how many were drawn.
     drawPlaced() {
       const { context: ctx, scale, ox, oy, board } = this;
-      const dpr = window.devicePixelRatio || 1;
-      const size = Math.max(scale, 5 * dpr);
+      const size = Math.max(scale, 5 * dpr());
       let drawn = 0;
       ctx.beginPath();
       for (const cells of this.placed) {
@@ -358,10 +343,10 @@
       const { width, height } = this.cache;
       ctx.clearRect(0, 0, width, height);
       if (!this.counts) return;
-      const pad = Math.round(6 * (window.devicePixelRatio || 1));
+      const pad = Math.round(6 * dpr());
       const top = this.counts.reduce((m, c) => Math.max(m, c[0], c[1]), 1);
       const y = (n) => height - pad - (n / top) * (height - 2 * pad);
-      ctx.lineWidth = Math.max(1, Math.round(window.devicePixelRatio || 1));
+      ctx.lineWidth = Math.max(1, Math.round(dpr()));
       ctx.lineJoin = 'round';
       for (const seat of [0, 1]) {
         ctx.beginPath();
@@ -371,7 +356,7 @@
         ctx.stroke();
       }
       ctx.fillStyle = this.colors.muted;
-      ctx.font = `${Math.round(11 * (window.devicePixelRatio || 1))}px system-ui, sans-serif`;
+      ctx.font = `${Math.round(11 * dpr())}px system-ui, sans-serif`;
       ctx.textBaseline = 'top';
       ctx.fillText(`${top} cells`, pad, pad / 2);
     }
@@ -466,28 +451,24 @@
       this.checked = Math.max(this.checked, generation);
     }
 
-    show() {
-      const el = this.element;
-      let state;
-      let text;
-      if (!this.counts) {
-        state = 'unavailable';
-        text = 'The page holds no counts from the runner to check against';
-      } else if (this.mismatch) {
+    // The element's state (its style's) and words.
+    status() {
+      if (!this.counts) return ['unavailable', 'The page holds no counts from the runner to check against'];
+      if (this.mismatch) {
         const { generation, page, runner } = this.mismatch;
-        state = 'mismatch';
-        text = `MISMATCH at generation ${generation}: page ${page[0]}-${page[1]}, runner ${runner[0]}-${runner[1]}`;
-      } else if (this.checked === 0) {
-        state = this.generations === 0 ? 'ok' : 'pending';
-        text = this.generations === 0 ? 'JS engine agrees with the runner (no generations)' : 'Not checked yet';
-      } else {
-        state = 'ok';
-        text = this.checked === this.generations
-          ? `JS engine agrees with the runner on all ${this.generations} generations`
-          : `JS engine agrees with the runner (generations 1 to ${this.checked} of ${this.generations} checked)`;
+        return ['mismatch', `MISMATCH at generation ${generation}: page ${page[0]}-${page[1]}, runner ${runner[0]}-${runner[1]}`];
       }
-      if (el.dataset.state !== state) el.dataset.state = state;
-      if (el.textContent !== text) el.textContent = text;
+      if (this.generations === 0) return ['ok', 'JS engine agrees with the runner (no generations)'];
+      if (this.checked === 0) return ['pending', 'Not checked yet'];
+      return ['ok', this.checked === this.generations
+        ? `JS engine agrees with the runner on all ${this.generations} generations`
+        : `JS engine agrees with the runner (generations 1 to ${this.checked} of ${this.generations} checked)`];
+    }
+
+    show() {
+      const [state, text] = this.status();
+      if (this.element.dataset.state !== state) this.element.dataset.state = state;
+      if (this.element.textContent !== text) this.element.textContent = text;
     }
   }
 
@@ -520,13 +501,11 @@
     const forfeits = new ForfeitList($('forfeits'), $('forfeit-list'), $('turn-forfeits'), $('timeline'), moves, last,
       names, seek);
 
-    $('name1').textContent = names[0];
-    $('name2').textContent = names[1];
-    $('name1').setAttribute('title', names[0]);
-    $('name2').setAttribute('title', names[1]);
-    document.title = `${names[0]} vs ${names[1]}: ${shortResult(result, names)} — Game of Life replay`;
+    for (const [i, name] of names.entries()) Object.assign($(`name${i + 1}`), { textContent: name, title: name });
+    const outcome = describeResult(result, names);
+    document.title = `${names[0]} vs ${names[1]}: ${outcome.short} — Game of Life replay`;
     linkBack(data.leaderboard);
-    $('result').textContent = describeResult(result, names);
+    $('result').textContent = outcome.text;
     $('last-generation').textContent = String(last);
     seekInput.max = String(last);
 
@@ -616,11 +595,15 @@
       if (playing || replay.generation !== target) request();
     }
 
-    playButton.addEventListener('click', () => setPlaying(!playing));
-    $('step-back').addEventListener('click', () => seek(target - 1));
-    $('step-forward').addEventListener('click', () => seek(target + 1));
-    $('to-start').addEventListener('click', () => seek(0));
-    $('to-end').addEventListener('click', () => seek(last));
+    // Each control's key, and its button.
+    const controls = {
+      ' ': ['play', () => setPlaying(!playing)],
+      ArrowLeft: ['step-back', () => seek(target - 1)],
+      ArrowRight: ['step-forward', () => seek(target + 1)],
+      Home: ['to-start', () => seek(0)],
+      End: ['to-end', () => seek(last)],
+    };
+    for (const [id, action] of Object.values(controls)) $(id).addEventListener('click', action);
     seekInput.addEventListener('input', () => seek(Number(seekInput.value)));
     speedInput.addEventListener('change', () => {
       if (playing) {
@@ -648,17 +631,10 @@
     window.addEventListener('keydown', (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.target instanceof Element && e.target.closest('input, select, textarea')) return;
-      const actions = {
-        ' ': () => setPlaying(!playing),
-        ArrowRight: () => seek(target + 1),
-        ArrowLeft: () => seek(target - 1),
-        Home: () => seek(0),
-        End: () => seek(last),
-      };
-      const action = actions[e.key];
-      if (!action) return;
+      const control = controls[e.key];
+      if (!control) return;
       e.preventDefault();
-      action();
+      control[1]();
     });
 
     const resize = () => {
@@ -674,11 +650,9 @@
       if (named) seek(Number(named[1]));
     });
 
-    view.resize();
-    chart.resize();
     target = openingGeneration(moves, counts, last);
+    resize();
     render();
-    request();
   }
 
   // Dragging pans; the wheel zooms around the pointer; `coords` shows the [y, x] of the cell under
@@ -686,7 +660,6 @@
   function listenToBoard(view, coords, request) {
     const canvas = view.canvas;
     let drag = null;
-    const dpr = () => window.devicePixelRatio || 1;
     // The canvas pixel under the pointer.
     const at = (e) => {
       const rect = canvas.getBoundingClientRect();
@@ -722,26 +695,15 @@
     }, { passive: false });
   }
 
-  function showError(message) {
+  try {
+    start(readData());
+    document.body.dataset.ready = '1';
+  } catch (e) {
+    if (!(e instanceof DataError)) throw e;
     const element = $('error');
-    element.textContent = `This replay cannot be shown: ${message}`;
+    element.textContent = `This replay cannot be shown: ${e.message}`;
     element.hidden = false;
     document.querySelector('main').hidden = true;
     document.body.dataset.ready = 'error';
   }
-
-  function main() {
-    let data;
-    try {
-      data = readData();
-    } catch (e) {
-      if (!(e instanceof DataError)) throw e;
-      showError(e.message);
-      return;
-    }
-    start(data);
-    document.body.dataset.ready = '1';
-  }
-
-  main();
 })();
