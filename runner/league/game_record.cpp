@@ -22,18 +22,6 @@ int int_field(const json& j, const char* key) { return static_cast<int>(integer(
 // `n` within [lo, hi], with the readers' message naming `what`.
 void check_range(std::int64_t n, const char* what, std::int64_t lo, std::int64_t hi) { integer(json(n), what, lo, hi); }
 
-// The names of the inputs in which `stored` differs from `scheduled`, as records name them. The
-// JSON holds every field, each as it is or none (a clock or bank of 0, which reading refuses).
-std::string differences(const GameInputs& stored, const GameInputs& scheduled) {
-    const json a = stored, b = scheduled;
-    json keys = a;
-    keys.update(b);
-    std::string out;
-    for (const auto& [key, _] : keys.items())
-        if (a.value(key, json()) != b.value(key, json())) out += (out.empty() ? "" : ", ") + key;
-    return out;
-}
-
 // The result within what a game with `in` can produce, and consistent with the rule that ended
 // it (game_loop.cpp's judge()).
 void check_result(const GameRecord& r, const GameInputs& in) {
@@ -144,6 +132,7 @@ GameRecord make_record(const ScheduledGame& game, const GameResult& result, cons
     return record;
 }
 
+// The record's JSON, one writer and one reader each, which nlohmann's conversions find here.
 void to_json(json& j, const GameInputs& in) {
     j = {{"rules_version", in.rules_version},
          {"bots", in.bots},
@@ -253,8 +242,15 @@ GameRecord read_record(std::string_view text, const ScheduledGame& game) {
         throw RecordError(std::string("invalid JSON: ") + e.what());
     }
     GameRecord r = j.get<GameRecord>();
-    if (std::string d = differences(r, game.inputs); !d.empty())
-        throw RecordError("it was played with other inputs than the scheduled game's (" + d + " differ)");
+    // The inputs it differs in, as records name them. The JSON holds every field, each as it is
+    // or none (a clock or bank of 0, which reading refuses).
+    const json stored = static_cast<const GameInputs&>(r), scheduled = game.inputs;
+    json keys = stored;
+    keys.update(scheduled);
+    std::string d;
+    for (const auto& [key, _] : keys.items())
+        if (stored.value(key, json()) != scheduled.value(key, json())) d += (d.empty() ? "" : ", ") + key;
+    if (!d.empty()) throw RecordError("it was played with other inputs than the scheduled game's (" + d + " differ)");
     if (r.key != game.key) throw RecordError("its key is \"" + r.key + "\", not the scheduled game's");
     check_result(r, game.inputs);
     return r;
