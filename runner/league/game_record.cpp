@@ -7,9 +7,9 @@
 #include <climits>
 #include <chrono>
 #include <cstdint>
-#include <ctime>
 #include <limits>
 #include <regex>
+#include <utility>
 
 namespace gol::runner {
 
@@ -18,6 +18,13 @@ using nlohmann::json;
 namespace {
 
 int int_field(const json& j, const char* key) { return static_cast<int>(integer(field(j, key), key, INT_MIN, INT_MAX)); }
+
+// The integer inputs every record has, by their keys: one list for the writer and the reader.
+constexpr std::pair<const char*, int GameInputs::*> kIntInputs[] = {
+    {"game_index", &GameInputs::game_index},       {"width", &GameInputs::width},
+    {"height", &GameInputs::height},               {"generations", &GameInputs::generations},
+    {"time_limit_ms", &GameInputs::time_limit_ms}, {"memory_limit_mb", &GameInputs::memory_limit_mb},
+    {"cpu_limit_s", &GameInputs::cpu_limit_s}};
 
 // `n` within [lo, hi], with the readers' message naming `what`.
 void check_range(std::int64_t n, const char* what, std::int64_t lo, std::int64_t hi) { integer(json(n), what, lo, hi); }
@@ -137,17 +144,11 @@ void to_json(json& j, const GameInputs& in) {
     j = {{"rules_version", in.rules_version},
          {"bots", in.bots},
          {"hashes", in.hashes},
-         {"game_index", in.game_index},
          {"seed", in.seed},
-         {"width", in.width},
-         {"height", in.height},
-         {"generations", in.generations},
-         {"time_limit_ms", in.time_limit_ms},
-         {"memory_limit_mb", in.memory_limit_mb},
-         {"cpu_limit_s", in.cpu_limit_s},
          {"sandboxed", in.sandboxed},
          {"startup_limit_ms", in.startup_limit_ms},
          {"time_mode", in.cpu_time ? "cpu" : "wall"}};
+    for (const auto& [key, member] : kIntInputs) j[key] = in.*member;
     if (in.clock_s > 0) j["clock_s"] = in.clock_s;
     if (in.time_bank_s > 0) j["time_bank_s"] = in.time_bank_s;
 }
@@ -156,16 +157,10 @@ void from_json(const json& j, GameInputs& in) {
     in.rules_version = string_value(field(j, "rules_version"), "rules_version");
     in.bots = string_pair(j, "bots");
     in.hashes = string_pair(j, "hashes");
-    in.game_index = int_field(j, "game_index");
+    for (const auto& [key, member] : kIntInputs) in.*member = int_field(j, key);
     const json& seed = field(j, "seed");
     if (!seed.is_number_unsigned()) throw RecordError("\"seed\" is " + json_text(seed) + ", not a non-negative integer");
     in.seed = seed.get<std::uint64_t>();
-    in.width = int_field(j, "width");
-    in.height = int_field(j, "height");
-    in.generations = int_field(j, "generations");
-    in.time_limit_ms = int_field(j, "time_limit_ms");
-    in.memory_limit_mb = int_field(j, "memory_limit_mb");
-    in.cpu_limit_s = int_field(j, "cpu_limit_s");
     const json& sandboxed = field(j, "sandboxed");
     if (!sandboxed.is_boolean()) throw RecordError("\"sandboxed\" is " + json_text(sandboxed) + ", not true or false");
     in.sandboxed = sandboxed.get<bool>();

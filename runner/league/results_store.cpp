@@ -15,6 +15,7 @@
 #include <climits>
 #include <cstring>
 #include <random>
+#include <utility>
 
 namespace gol::runner {
 
@@ -40,6 +41,13 @@ std::optional<std::string> read_store_file(const fs::path& file, std::size_t cap
 
 // An integer setting, read as strictly as a record's fields (json_fields.hpp).
 int int_setting(const json& s, const char* key) { return static_cast<int>(integer(field(s, key), key, INT_MIN, INT_MAX)); }
+
+// The integer settings every index has, by their keys: one list for the writer and the reader.
+std::array<std::pair<const char*, int*>, 7> int_settings(LeagueSettings& s) {
+    return {{{"width", &s.config.width}, {"height", &s.config.height}, {"generations", &s.config.generations},
+             {"time_limit_ms", &s.time_limit_ms}, {"memory_limit_mb", &s.memory_limit_mb},
+             {"cpu_limit_s", &s.cpu_limit_s}, {"games_per_pair", &s.games_per_pair}}};
+}
 
 // The record stored for `game`, or none. Throws StoreError when one is stored but does not hold
 // for the game, or cannot be read.
@@ -183,16 +191,9 @@ fs::path rounds_file(const fs::path& dir) { return dir / "league-rounds.jsonl"; 
 
 std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
     std::vector<ScheduledGame> games = expected_games(index);
-    const LeagueSettings& s = index.settings;
+    LeagueSettings s = index.settings;
     json j = {{"settings",
-               {{"width", s.config.width},
-                {"height", s.config.height},
-                {"generations", s.config.generations},
-                {"time_limit_ms", s.time_limit_ms},
-                {"memory_limit_mb", s.memory_limit_mb},
-                {"cpu_limit_s", s.cpu_limit_s},
-                {"games_per_pair", s.games_per_pair},
-                {"seed", s.seed},
+               {{"seed", s.seed},
                 {"sandboxed", s.sandboxed},
                 {"startup_limit_ms", s.startup_limit_ms},
                 {"cpu_time", s.cpu_time},
@@ -202,6 +203,7 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
               {"excluded", index.excluded},
               {"paths", index.paths},
               {"id", new_index_id()}};
+    for (const auto& [key, value] : int_settings(s)) j["settings"][key] = *value;
     if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
     if (s.config.clock_s > 0) j["settings"]["clock_s"] = s.config.clock_s;
     if (s.config.time_bank_s > 0) j["settings"]["time_bank_s"] = s.config.time_bank_s;
@@ -266,17 +268,11 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
         if (!s.contains("sandboxed") || !j.at("bots").is_array() || (!j["bots"].empty() && !j["bots"][0].is_object()))
             throw StoreError("written by an older runner; run the league again to replay its games under the "
                              "new keys");
-        index.settings.config.width = int_setting(s, "width");
-        index.settings.config.height = int_setting(s, "height");
-        index.settings.config.generations = int_setting(s, "generations");
+        for (const auto& [key, value] : int_settings(index.settings)) *value = int_setting(s, key);
         // Only an arena's with --clock has one.
         index.settings.config.clock_s = s.contains("clock_s") ? int_setting(s, "clock_s") : 0;
         // Only a league's with a time bank has one.
         index.settings.config.time_bank_s = s.contains("time_bank_s") ? int_setting(s, "time_bank_s") : 0;
-        index.settings.time_limit_ms = int_setting(s, "time_limit_ms");
-        index.settings.memory_limit_mb = int_setting(s, "memory_limit_mb");
-        index.settings.cpu_limit_s = int_setting(s, "cpu_limit_s");
-        index.settings.games_per_pair = int_setting(s, "games_per_pair");
         if (!s.at("seed").is_number_unsigned()) throw StoreError("\"seed\" is not a non-negative integer");
         index.settings.seed = s.at("seed").get<std::uint64_t>();
         index.settings.sandboxed = s.at("sandboxed").get<bool>();
