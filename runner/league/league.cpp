@@ -3,7 +3,6 @@
 #include "runner/text/text_width.hpp"
 
 #include "runner/game/replay.hpp"
-#include "runner/sys/atomic_file.hpp"
 #include "runner/bots/bot_player.hpp"
 #include "runner/bots/repository_bot.hpp"
 #include "runner/sys/cpu_pin.hpp"
@@ -420,9 +419,10 @@ GameRecord play_and_store(const LeagueOptions& o, const League& l, const Schedul
 constexpr int kBoardsAskedAgain = 10;
 
 // AskAgain for the league: the bot as its games run it (limits, sandbox, a persistent bot's one
-// process), its seat's boards of `replay` from tick 0, with a seed that is not the game's.
+// process), its seat's boards of `replay` from tick 0, with a seed that is not the game's. A bot
+// that cannot be asked is not shown to repeat itself, and its pair is left to its games.
 std::optional<RepeatCheck> ask_again(const LeagueOptions& o, const League& l, ProcessRegistry& registry,
-                                     const std::string& bot, const Replay& replay, int seat, std::stop_token stop) {
+                                     std::stop_token stop, const std::string& bot, const Replay& replay, int seat) try {
     RepeatCheck check;
     const auto prepared = std::find_if(l.roster.bots.begin(), l.roster.bots.end(),
                                        [&](const PreparedBot& b) { return b.spec.name == bot; });
@@ -456,6 +456,10 @@ std::optional<RepeatCheck> ask_again(const LeagueOptions& o, const League& l, Pr
     check.repeats = ticks > 0;
     if (ticks == 0) check.why = "the game has no move to show again";
     return check;
+} catch (const std::exception& e) {
+    RepeatCheck failed;
+    failed.why = std::string("it could not be asked: ") + e.what();
+    return failed;
 }
 
 // A run of one game needs the schedule its plan (league.json, when the store has one) was made
@@ -567,16 +571,7 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
             separation.bots.push_back(b.name);
             separation.hashes[b.name] = b.hash;
         }
-        separation.ask_again = [&](const std::string& bot, const Replay& replay, int seat) -> std::optional<RepeatCheck> {
-            try {
-                return ask_again(o, l, registry, bot, replay, seat, stop);
-            } catch (const std::exception& e) {
-                // Its pair is then left to its games, as for any bot not shown to repeat itself.
-                RepeatCheck failed;
-                failed.why = std::string("it could not be asked: ") + e.what();
-                return failed;
-            }
-        };
+        separation.ask_again = std::bind_front(ask_again, std::cref(o), std::cref(l), std::ref(registry), stop);
         const auto play_round = [&](const std::vector<AddedPair>& added, int games) {
             const std::vector<ScheduledGame> expected = store.save_index(index_of(o, l, added));
             // Each round's games are the last of the list; stored ones (an earlier run's) are reused.
