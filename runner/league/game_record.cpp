@@ -95,8 +95,7 @@ json timing_json(const MoveTiming& t) {
 MoveTiming timing_from_json(const json& j) {
     if (!j.is_object()) throw RecordError("\"move_times\" is not an object for each seat");
     MoveTiming t;
-    t.moves = int_field(j, "moves");
-    check_range(t.moves, "moves", 0, INT_MAX);
+    t.moves = static_cast<int>(integer(field(j, "moves"), "moves", 0, INT_MAX));
     auto count = [&](const char* key) { return static_cast<int>(integer(field(j, key), key, 0, t.moves)); };
     auto time = [&](const char* key) {
         return std::chrono::microseconds(integer(field(j, key), key, 0, std::numeric_limits<std::int64_t>::max()));
@@ -111,19 +110,6 @@ MoveTiming timing_from_json(const json& j) {
     if (t.wall_max > t.wall_total || t.cpu_max > t.cpu_total)
         throw RecordError("\"move_times\" has a longest move longer than all moves together");
     return t;
-}
-
-// "started" as utc_timestamp() writes it, and a duration of at most a year: the page and the
-// nightly's JSON show both as they are.
-GameWhen when_from_json(const json& j) {
-    GameWhen w;
-    w.started = string_value(field(j, "started"), "started");
-    static const std::regex timestamp(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)");
-    if (!std::regex_match(w.started, timestamp))
-        throw RecordError("\"started\" is not a UTC time such as 2026-11-27T03:17:02Z");
-    constexpr std::int64_t kYearMs = 366LL * 24 * 3600 * 1000;
-    w.duration = std::chrono::milliseconds(integer(field(j, "duration_ms"), "duration_ms", 0, kYearMs));
-    return w;
 }
 
 }  // namespace
@@ -209,9 +195,18 @@ void from_json(const json& j, GameRecord& r) {
         const json& times = seat_pair(j, "move_times");
         r.timing = std::array<MoveTiming, 2>{timing_from_json(times[0]), timing_from_json(times[1])};
     }
-    // Optional, as move_times: records stored before it was kept are still read.
+    // Optional, as move_times: records stored before it was kept are still read. "started" as
+    // utc_timestamp() writes it, and a duration of at most a year: the page and the nightly's JSON
+    // show both as they are.
     r.when.reset();
-    if (j.contains("started") || j.contains("duration_ms")) r.when = when_from_json(j);
+    if (j.contains("started") || j.contains("duration_ms")) {
+        r.when = GameWhen{string_value(field(j, "started"), "started")};
+        static const std::regex timestamp(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)");
+        if (!std::regex_match(r.when->started, timestamp))
+            throw RecordError("\"started\" is not a UTC time such as 2026-11-27T03:17:02Z");
+        constexpr std::int64_t kYearMs = 366LL * 24 * 3600 * 1000;
+        r.when->duration = std::chrono::milliseconds(integer(field(j, "duration_ms"), "duration_ms", 0, kYearMs));
+    }
     // Only a game of a bot from a git repository has them; null for the other seat's.
     r.commits = {};
     if (j.contains("commits")) {
