@@ -63,15 +63,6 @@ std::optional<GameRecord> load_record(const fs::path& dir, const ScheduledGame& 
     }
 }
 
-// A new index's id, which its rounds file names: a rounds file left by an index written before
-// (a crash between the two writes) is not read with this one.
-std::string new_index_id() {
-    std::random_device random;
-    char id[17];
-    std::snprintf(id, sizeof id, "%08x%08x", random(), random());
-    return id;
-}
-
 // The rounds appended to the index read from league.json (`id` its id), added to it: each
 // complete line of the rounds file when its first line names the index. A last line without its
 // newline is one a crash cut short, never acknowledged, and is not read.
@@ -191,6 +182,11 @@ fs::path rounds_file(const fs::path& dir) { return dir / "league-rounds.jsonl"; 
 
 std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
     std::vector<ScheduledGame> games = expected_games(index);
+    // A new id, which its rounds file names: a rounds file left by an index written before (a
+    // crash between the two writes) is not read with this one.
+    std::random_device random;
+    char id[17];
+    std::snprintf(id, sizeof id, "%08x%08x", random(), random());
     LeagueSettings s = index.settings;
     json j = {{"settings",
                {{"seed", s.seed},
@@ -202,7 +198,7 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
               {"games", keys_of(games)},
               {"excluded", index.excluded},
               {"paths", index.paths},
-              {"id", new_index_id()}};
+              {"id", id}};
     for (const auto& [key, value] : int_settings(s)) j["settings"][key] = *value;
     if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
     if (s.config.clock_s > 0) j["settings"]["clock_s"] = s.config.clock_s;
@@ -210,7 +206,7 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
     if (!index.added.empty()) j["added"] = index.added;
     if (!index.repositories.empty()) j["repositories"] = index.repositories;
     write_file_atomically(index_file(dir_), json_text(j, 2) + "\n");
-    index_id_ = j["id"];
+    index_id_ = id;
     // The rounds of the index before are in this one or gone; their file, which names that index,
     // would not be read with this one, and goes.
     rounds_.reset();
