@@ -142,9 +142,7 @@ std::optional<RepeatCheck> ResultsStore::load_repeat(const std::string& hash) co
         const json j = json::parse(*text);
         if (j.at("format") != "gol-repeat-check" || j.at("version") != 1 || j.at("hash") != hash) return std::nullopt;
         return j.get<RepeatCheck>();
-    } catch (const StoreError&) {
-        return std::nullopt;
-    } catch (const json::exception&) {
+    } catch (const std::exception&) {  // StoreError, json's
         return std::nullopt;
     }
 }
@@ -291,9 +289,7 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
         index.repositories = j.value("repositories", std::vector<RepositoryBot>{});
         // Indexes written before rounds were appended have no id, and no rounds.
         id = j.value("id", std::string{});
-    } catch (const json::exception& e) {
-        throw StoreError(file.string() + ": " + e.what());
-    } catch (const std::runtime_error& e) {  // StoreError, RecordError
+    } catch (const std::exception& e) {  // json's, StoreError, RecordError
         throw StoreError(file.string() + ": " + e.what());
     }
     if (!id.empty()) add_rounds(dir, id, index);
