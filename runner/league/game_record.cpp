@@ -7,9 +7,9 @@
 #include <climits>
 #include <chrono>
 #include <cstdint>
-#include <ctime>
 #include <limits>
 #include <regex>
+#include <utility>
 
 namespace gol::runner {
 
@@ -19,20 +19,15 @@ namespace {
 
 int int_field(const json& j, const char* key) { return static_cast<int>(integer(field(j, key), key, INT_MIN, INT_MAX)); }
 
+// The integer inputs every record has, by their keys: one list for the writer and the reader.
+constexpr std::pair<const char*, int GameInputs::*> kIntInputs[] = {
+    {"game_index", &GameInputs::game_index},       {"width", &GameInputs::width},
+    {"height", &GameInputs::height},               {"generations", &GameInputs::generations},
+    {"time_limit_ms", &GameInputs::time_limit_ms}, {"memory_limit_mb", &GameInputs::memory_limit_mb},
+    {"cpu_limit_s", &GameInputs::cpu_limit_s}};
+
 // `n` within [lo, hi], with the readers' message naming `what`.
 void check_range(std::int64_t n, const char* what, std::int64_t lo, std::int64_t hi) { integer(json(n), what, lo, hi); }
-
-// The names of the inputs in which `stored` differs from `scheduled`, as records name them. The
-// JSON holds every field, each as it is or none (a clock or bank of 0, which reading refuses).
-std::string differences(const GameInputs& stored, const GameInputs& scheduled) {
-    const json a = stored, b = scheduled;
-    json keys = a;
-    keys.update(b);
-    std::string out;
-    for (const auto& [key, _] : keys.items())
-        if (a.value(key, json()) != b.value(key, json())) out += (out.empty() ? "" : ", ") + key;
-    return out;
-}
 
 // The result within what a game with `in` can produce, and consistent with the rule that ended
 // it (game_loop.cpp's judge()).
@@ -100,8 +95,7 @@ json timing_json(const MoveTiming& t) {
 MoveTiming timing_from_json(const json& j) {
     if (!j.is_object()) throw RecordError("\"move_times\" is not an object for each seat");
     MoveTiming t;
-    t.moves = int_field(j, "moves");
-    check_range(t.moves, "moves", 0, INT_MAX);
+    t.moves = static_cast<int>(integer(field(j, "moves"), "moves", 0, INT_MAX));
     auto count = [&](const char* key) { return static_cast<int>(integer(field(j, key), key, 0, t.moves)); };
     auto time = [&](const char* key) {
         return std::chrono::microseconds(integer(field(j, key), key, 0, std::numeric_limits<std::int64_t>::max()));
@@ -118,19 +112,6 @@ MoveTiming timing_from_json(const json& j) {
     return t;
 }
 
-// "started" as utc_timestamp() writes it, and a duration of at most a year: the page and the
-// nightly's JSON show both as they are.
-GameWhen when_from_json(const json& j) {
-    GameWhen w;
-    w.started = string_value(field(j, "started"), "started");
-    static const std::regex timestamp(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)");
-    if (!std::regex_match(w.started, timestamp))
-        throw RecordError("\"started\" is not a UTC time such as 2026-11-27T03:17:02Z");
-    constexpr std::int64_t kYearMs = 366LL * 24 * 3600 * 1000;
-    w.duration = std::chrono::milliseconds(integer(field(j, "duration_ms"), "duration_ms", 0, kYearMs));
-    return w;
-}
-
 }  // namespace
 
 GameRecord make_record(const ScheduledGame& game, const GameResult& result, const GameStats& stats) {
@@ -144,21 +125,16 @@ GameRecord make_record(const ScheduledGame& game, const GameResult& result, cons
     return record;
 }
 
+// The record's JSON, one writer and one reader each, which nlohmann's conversions find here.
 void to_json(json& j, const GameInputs& in) {
     j = {{"rules_version", in.rules_version},
          {"bots", in.bots},
          {"hashes", in.hashes},
-         {"game_index", in.game_index},
          {"seed", in.seed},
-         {"width", in.width},
-         {"height", in.height},
-         {"generations", in.generations},
-         {"time_limit_ms", in.time_limit_ms},
-         {"memory_limit_mb", in.memory_limit_mb},
-         {"cpu_limit_s", in.cpu_limit_s},
          {"sandboxed", in.sandboxed},
          {"startup_limit_ms", in.startup_limit_ms},
          {"time_mode", in.cpu_time ? "cpu" : "wall"}};
+    for (const auto& [key, member] : kIntInputs) j[key] = in.*member;
     if (in.clock_s > 0) j["clock_s"] = in.clock_s;
     if (in.time_bank_s > 0) j["time_bank_s"] = in.time_bank_s;
 }
@@ -167,16 +143,10 @@ void from_json(const json& j, GameInputs& in) {
     in.rules_version = string_value(field(j, "rules_version"), "rules_version");
     in.bots = string_pair(j, "bots");
     in.hashes = string_pair(j, "hashes");
-    in.game_index = int_field(j, "game_index");
+    for (const auto& [key, member] : kIntInputs) in.*member = int_field(j, key);
     const json& seed = field(j, "seed");
     if (!seed.is_number_unsigned()) throw RecordError("\"seed\" is " + json_text(seed) + ", not a non-negative integer");
     in.seed = seed.get<std::uint64_t>();
-    in.width = int_field(j, "width");
-    in.height = int_field(j, "height");
-    in.generations = int_field(j, "generations");
-    in.time_limit_ms = int_field(j, "time_limit_ms");
-    in.memory_limit_mb = int_field(j, "memory_limit_mb");
-    in.cpu_limit_s = int_field(j, "cpu_limit_s");
     const json& sandboxed = field(j, "sandboxed");
     if (!sandboxed.is_boolean()) throw RecordError("\"sandboxed\" is " + json_text(sandboxed) + ", not true or false");
     in.sandboxed = sandboxed.get<bool>();
@@ -225,9 +195,18 @@ void from_json(const json& j, GameRecord& r) {
         const json& times = seat_pair(j, "move_times");
         r.timing = std::array<MoveTiming, 2>{timing_from_json(times[0]), timing_from_json(times[1])};
     }
-    // Optional, as move_times: records stored before it was kept are still read.
+    // Optional, as move_times: records stored before it was kept are still read. "started" as
+    // utc_timestamp() writes it, and a duration of at most a year: the page and the nightly's JSON
+    // show both as they are.
     r.when.reset();
-    if (j.contains("started") || j.contains("duration_ms")) r.when = when_from_json(j);
+    if (j.contains("started") || j.contains("duration_ms")) {
+        r.when = GameWhen{string_value(field(j, "started"), "started")};
+        static const std::regex timestamp(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)");
+        if (!std::regex_match(r.when->started, timestamp))
+            throw RecordError("\"started\" is not a UTC time such as 2026-11-27T03:17:02Z");
+        constexpr std::int64_t kYearMs = 366LL * 24 * 3600 * 1000;
+        r.when->duration = std::chrono::milliseconds(integer(field(j, "duration_ms"), "duration_ms", 0, kYearMs));
+    }
     // Only a game of a bot from a git repository has them; null for the other seat's.
     r.commits = {};
     if (j.contains("commits")) {
@@ -253,8 +232,15 @@ GameRecord read_record(std::string_view text, const ScheduledGame& game) {
         throw RecordError(std::string("invalid JSON: ") + e.what());
     }
     GameRecord r = j.get<GameRecord>();
-    if (std::string d = differences(r, game.inputs); !d.empty())
-        throw RecordError("it was played with other inputs than the scheduled game's (" + d + " differ)");
+    // The inputs it differs in, as records name them. The JSON holds every field, each as it is
+    // or none (a clock or bank of 0, which reading refuses).
+    const json stored = static_cast<const GameInputs&>(r), scheduled = game.inputs;
+    json keys = stored;
+    keys.update(scheduled);
+    std::string d;
+    for (const auto& [key, _] : keys.items())
+        if (stored.value(key, json()) != scheduled.value(key, json())) d += (d.empty() ? "" : ", ") + key;
+    if (!d.empty()) throw RecordError("it was played with other inputs than the scheduled game's (" + d + " differ)");
     if (r.key != game.key) throw RecordError("its key is \"" + r.key + "\", not the scheduled game's");
     check_result(r, game.inputs);
     return r;

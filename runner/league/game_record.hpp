@@ -45,19 +45,13 @@ struct GameRecord : GameInputs {
 // The record of a game just played.
 GameRecord make_record(const ScheduledGame& game, const GameResult& result, const GameStats& stats);
 
-// The record's JSON: one writer and one reader each. The readers throw RecordError
-// (json_fields.hpp) on a field missing or of the wrong type, and an unknown reason or forfeit.
-void to_json(nlohmann::json& j, const GameInputs& inputs);
-void from_json(const nlohmann::json& j, GameInputs& inputs);
-void to_json(nlohmann::json& j, const GameRecord& record);
-void from_json(const nlohmann::json& j, GameRecord& record);
-
 // The record as stored.
 std::string record_text(const GameRecord& record);
 
 // Reads a stored record for `game`. Throws RecordError saying what is wrong when the text is
-// not a record, names other inputs or another key than the game's, or holds a result no game
-// with those inputs can have (docs/league.md lists the checks).
+// not a record (a field missing or of the wrong type, an unknown reason or forfeit), names other
+// inputs or another key than the game's, or holds a result no game with those inputs can have
+// (docs/league.md lists the checks).
 GameRecord read_record(std::string_view text, const ScheduledGame& game);
 
 }  // namespace gol::runner

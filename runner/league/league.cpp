@@ -3,7 +3,6 @@
 #include "runner/text/text_width.hpp"
 
 #include "runner/game/replay.hpp"
-#include "runner/sys/atomic_file.hpp"
 #include "runner/bots/bot_player.hpp"
 #include "runner/bots/repository_bot.hpp"
 #include "runner/sys/cpu_pin.hpp"
@@ -250,13 +249,11 @@ public:
                (not_started_ ? ", nor " + count_text(static_cast<long long>(not_started_), "other game") : "") +
                ": " + why_;
     }
-    LeagueCounts counts() {
-        std::lock_guard lock(mutex_);
-        return counts_;
-    }
-    void done() {
+    // Every worker has returned: the counts as they end.
+    LeagueCounts done() {
         std::lock_guard lock(mutex_);
         progress_.league_done();
+        return counts_;
     }
 
 private:
@@ -288,6 +285,9 @@ struct League {
     std::vector<ScheduledGame> schedule;
     // The store's index as the league is prepared, or none: a new store, or one that cannot be read.
     std::optional<StoredIndex> found;
+    // The games an earlier --until-separated run added (the index found), as this league schedules
+    // them; none when it added none, nullopt when it paired a bot that is not here.
+    std::optional<std::vector<ScheduledGame>> added = std::vector<ScheduledGame>{};
 };
 
 // Why `name` is not a bot of the league, for an option that names one.
@@ -330,6 +330,11 @@ League prepare_league(const LeagueOptions& o, std::FILE* log) {
         }))
         throw GameChoiceError(not_a_bot(l.roster, "--gauntlet", gauntlet));
     l.schedule = schedule_league(l.names, o.settings);
+    try {
+        if (l.found) l.added = schedule_added(l.names, o.settings, l.found->added);
+    } catch (const std::invalid_argument&) {
+        l.added.reset();
+    }
     return l;
 }
 
@@ -378,11 +383,10 @@ struct GenerationWatch : GameObserver {
     }
 };
 
-// Plays `g` and stores it, telling `observer`, and `generation` (when set) of each generation
+// Plays `g` and stores it, telling o.observer, and `generation` (when set) of each generation
 // played. Returns the stored record. Throws GameInterrupted once `stop` is requested.
 GameRecord play_and_store(const LeagueOptions& o, const League& l, const ScheduledGame& g, ResultsStore& store,
-                          LeagueObserver& observer, ProcessRegistry& registry, std::stop_token stop,
-                          std::function<void(int)> generation = {}) {
+                          ProcessRegistry& registry, std::stop_token stop, std::function<void(int)> generation = {}) {
     const MoveLimits limits = league_limits(o.settings);
     const BotHost host{*o.area, o.sandbox, &registry, o.warm, bot_seed(o.settings.seed, g.key), o.interpreters};
     const auto started = std::chrono::system_clock::now();
@@ -406,7 +410,7 @@ GameRecord play_and_store(const LeagueOptions& o, const League& l, const Schedul
     record.when = GameWhen{utc_timestamp(started), std::chrono::duration_cast<std::chrono::milliseconds>(
                                                        std::chrono::steady_clock::now() - clock)};
     store.save(record, replay_text(game.record), log_text.str());
-    observer.game_stored(store, record, game);
+    if (o.observer) o.observer->game_stored(store, record, game);
     return record;
 }
 
@@ -415,9 +419,10 @@ GameRecord play_and_store(const LeagueOptions& o, const League& l, const Schedul
 constexpr int kBoardsAskedAgain = 10;
 
 // AskAgain for the league: the bot as its games run it (limits, sandbox, a persistent bot's one
-// process), its seat's boards of `replay` from tick 0, with a seed that is not the game's.
+// process), its seat's boards of `replay` from tick 0, with a seed that is not the game's. A bot
+// that cannot be asked is not shown to repeat itself, and its pair is left to its games.
 std::optional<RepeatCheck> ask_again(const LeagueOptions& o, const League& l, ProcessRegistry& registry,
-                                     const std::string& bot, const Replay& replay, int seat, std::stop_token stop) {
+                                     std::stop_token stop, const std::string& bot, const Replay& replay, int seat) try {
     RepeatCheck check;
     const auto prepared = std::find_if(l.roster.bots.begin(), l.roster.bots.end(),
                                        [&](const PreparedBot& b) { return b.spec.name == bot; });
@@ -451,6 +456,10 @@ std::optional<RepeatCheck> ask_again(const LeagueOptions& o, const League& l, Pr
     check.repeats = ticks > 0;
     if (ticks == 0) check.why = "the game has no move to show again";
     return check;
+} catch (const std::exception& e) {
+    RepeatCheck failed;
+    failed.why = std::string("it could not be asked: ") + e.what();
+    return failed;
 }
 
 // A run of one game needs the schedule its plan (league.json, when the store has one) was made
@@ -458,13 +467,10 @@ std::optional<RepeatCheck> ask_again(const LeagueOptions& o, const League& l, Pr
 void check_plan(const LeagueOptions& o, const League& l) {
     const std::optional<StoredIndex>& plan = l.found;
     if (!plan) return;  // a league run will write one
-    std::vector<std::string> keys;
-    try {
-        // Games added by --until-separated follow the schedule's in the plan.
-        keys = keys_of(expected_games(index_of(o, l, plan->added)));
-    } catch (const std::invalid_argument&) {
-        // An added game's bot is not here: another schedule.
-    }
+    // Games added by --until-separated follow the schedule's in the plan; one whose bot is not
+    // here makes it another schedule.
+    std::vector<std::string> keys = l.added ? keys_of(l.schedule) : std::vector<std::string>{};
+    for (const ScheduledGame& g : l.added.value_or(std::vector<ScheduledGame>{})) keys.push_back(g.key);
     if (keys == plan->keys) return;
     std::string why;
     for (const ScheduledBot& b : plan->bots)
@@ -475,25 +481,13 @@ void check_plan(const LeagueOptions& o, const League& l) {
                           "differs)" + why + "; run the league with --plan again");
 }
 
-// The games an earlier --until-separated run added (the index found), as this league schedules
-// them; none when it added none or paired a bot that is not here.
-std::vector<ScheduledGame> previously_added(const LeagueOptions& o, const League& l) {
-    try {
-        return l.found ? schedule_added(l.names, o.settings, l.found->added) : std::vector<ScheduledGame>{};
-    } catch (const std::invalid_argument&) {
-        return {};
-    }
-}
-
 // --rerun: forgets the stored games of `which`, a game's key or a bot's name, among the schedule
-// and the games added before (`added`), saying on `log` what it removed.
-void forget_games(ResultsStore& store, const League& l, const std::vector<ScheduledGame>& added,
-                  const std::string& which, std::FILE* log) {
-    std::vector<const ScheduledGame*> candidates;
-    for (const std::vector<ScheduledGame>* list : {&l.schedule, &added})
-        for (const ScheduledGame& g : *list) candidates.push_back(&g);
+// and the games added before, saying on `log` what it removed.
+void forget_games(ResultsStore& store, const League& l, const std::string& which, std::FILE* log) {
+    std::vector<ScheduledGame> candidates = l.schedule;
+    for (const ScheduledGame& g : l.added.value_or(std::vector<ScheduledGame>{})) candidates.push_back(g);
     const bool is_key = std::any_of(candidates.begin(), candidates.end(),
-                                    [&](const ScheduledGame* g) { return g->key == which; });
+                                    [&](const ScheduledGame& g) { return g.key == which; });
     const bool is_bot = std::any_of(l.names.begin(), l.names.end(),
                                     [&](const ScheduledBot& b) { return b.name == which; });
     if (!is_key && !is_bot) {
@@ -503,9 +497,9 @@ void forget_games(ResultsStore& store, const League& l, const std::vector<Schedu
     }
     int games = 0;
     std::size_t files = 0;
-    for (const ScheduledGame* g : candidates) {
-        if (is_key ? g->key != which : g->inputs.bots[0] != which && g->inputs.bots[1] != which) continue;
-        const std::vector<fs::path> removed = store.forget(g->key);
+    for (const ScheduledGame& g : candidates) {
+        if (is_key ? g.key != which : g.inputs.bots[0] != which && g.inputs.bots[1] != which) continue;
+        const std::vector<fs::path> removed = store.forget(g.key);
         games += !removed.empty();
         files += removed.size();
     }
@@ -525,8 +519,7 @@ void forget_games(ResultsStore& store, const League& l, const std::vector<Schedu
 // Plays the games of `queue` on up to o.jobs workers, storing each; the first error stops them
 // all and is left in `state`.
 void play_games(const LeagueOptions& o, const League& l, const std::vector<const ScheduledGame*>& queue,
-                ResultsStore& store, LeagueObserver& observer, ProcessRegistry& registry, std::stop_token stop,
-                WorkerState& state) {
+                ResultsStore& store, ProcessRegistry& registry, std::stop_token stop, WorkerState& state) {
     std::atomic<std::size_t> next{0};
     const int workers = queue.empty() ? 0 : std::max(1, std::min<int>(o.jobs, static_cast<int>(queue.size())));
     auto work = [&](int worker) {
@@ -535,7 +528,7 @@ void play_games(const LeagueOptions& o, const League& l, const std::vector<const
             const ScheduledGame& g = *queue[i];
             state.started(worker);
             try {
-                const GameRecord record = play_and_store(o, l, g, store, observer, registry, stop,
+                const GameRecord record = play_and_store(o, l, g, store, registry, stop,
                                                          [&](int generation) { state.generation(worker, generation); });
                 state.finished(worker, g.inputs.bots, record.result, *record.when);
             } catch (const GameInterrupted&) {
@@ -559,9 +552,8 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
     const League l = prepare_league(o, log);
     const std::vector<ScheduledGame>& schedule = l.schedule;
     ResultsStore store(o.results_dir);
-    const std::vector<ScheduledGame> added_before = previously_added(o, l);
     store.save_index(index_of(o, l));
-    if (!o.rerun.empty()) forget_games(store, l, added_before, o.rerun, log);
+    if (!o.rerun.empty()) forget_games(store, l, o.rerun, log);
 
     const std::vector<const ScheduledGame*> queue = to_play(store, schedule, log);
     const int reused = static_cast<int>(schedule.size() - queue.size());
@@ -569,53 +561,41 @@ LeagueOutcome run_league(const LeagueOptions& o, ProcessRegistry& registry, std:
                  l.roster.bots.size(), l.roster.excluded.size(), schedule.size(), reused, queue.size(),
                  o.results_dir.string().c_str());
 
-    LeagueObserver none;
-    LeagueObserver& observer = o.observer ? *o.observer : none;
     LeagueProgress no_progress;
     WorkerState state(o.progress ? *o.progress : no_progress, reused, static_cast<int>(schedule.size()),
                       o.settings.config.generations, o.jobs);
-    play_games(o, l, queue, store, observer, registry, stop, state);
+    play_games(o, l, queue, store, registry, stop, state);
     if (o.until_separated > 0 && state.error().empty() && !stop.stop_requested()) {
         SeparationOptions separation{o.until_separated, o.settings.gauntlet, o.scoring, {}, {}, {}};
         for (const ScheduledBot& b : l.names) {
             separation.bots.push_back(b.name);
             separation.hashes[b.name] = b.hash;
         }
-        separation.ask_again = [&](const std::string& bot, const Replay& replay, int seat) -> std::optional<RepeatCheck> {
-            try {
-                return ask_again(o, l, registry, bot, replay, seat, stop);
-            } catch (const std::exception& e) {
-                // Its pair is then left to its games, as for any bot not shown to repeat itself.
-                RepeatCheck failed;
-                failed.why = std::string("it could not be asked: ") + e.what();
-                return failed;
-            }
-        };
+        separation.ask_again = std::bind_front(ask_again, std::cref(o), std::cref(l), std::ref(registry), stop);
         const auto play_round = [&](const std::vector<AddedPair>& added, int games) {
             const std::vector<ScheduledGame> expected = store.save_index(index_of(o, l, added));
             // Each round's games are the last of the list; stored ones (an earlier run's) are reused.
             std::vector<ScheduledGame> round(expected.end() - games, expected.end());
             const std::vector<const ScheduledGame*> more = to_play(store, round, log);
             state.grow(games, games - static_cast<int>(more.size()));
-            play_games(o, l, more, store, observer, registry, stop, state);
+            play_games(o, l, more, store, registry, stop, state);
             const bool ran = !stop.stop_requested() && state.error().empty();
             return ran ? std::optional(std::move(round)) : std::nullopt;
         };
         play_until_separated(separation, schedule, store, play_round, log);
     }
-    state.done();
+    const LeagueCounts counts = state.done();
 
     if (std::string error = state.error(); !error.empty()) throw StoreError(error);
 
     LeagueOutcome outcome;
     outcome.interrupted = stop.stop_requested();
     outcome.table = table_from_store(o.results_dir, o.scoring, log);
-    const LeagueCounts counts = state.counts();
     outcome.table.played = counts.played;
     outcome.table.reused = static_cast<int>(outcome.table.games.size()) - counts.played;
     outcome.stored = counts.stored;
     outcome.scheduled = counts.total;
-    observer.run_finished(store, outcome.table);
+    if (o.observer) o.observer->run_finished(store, outcome.table);
     return outcome;
 }
 
@@ -668,9 +648,8 @@ OneGameOutcome play_league_game(const LeagueOptions& o, const GameChoice& which,
         outcome.result = r->result;
         return outcome;
     }
-    LeagueObserver none;
     try {
-        outcome.result = play_and_store(o, l, g, store, o.observer ? *o.observer : none, registry, stop).result;
+        outcome.result = play_and_store(o, l, g, store, registry, stop).result;
         outcome.played = true;
     } catch (const GameInterrupted&) {
         outcome.interrupted = true;

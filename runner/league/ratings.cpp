@@ -55,8 +55,6 @@ private:
     Matrix l_;
 };
 
-double win_probability(double diff) { return 1 / (1 + std::exp(-diff)); }
-
 // The negative log-likelihood of the group's ratings.
 double cost(const std::vector<Pair>& pairs, const std::vector<double>& beta) {
     double f = 0;
@@ -75,7 +73,7 @@ std::pair<std::vector<double>, Matrix> derivatives(const std::vector<Pair>& pair
     std::vector<double> g(free, 0);
     Matrix h(free, std::vector<double>(free, 0));
     for (const Pair& p : pairs) {
-        const double prob = win_probability(beta[p.i] - beta[p.j]);
+        const double prob = 1 / (1 + std::exp(-(beta[p.i] - beta[p.j])));  // that i wins
         const double gi = p.games * prob - p.score_i, w = p.games * prob * (1 - prob);
         if (p.i < free) g[p.i] += gi, h[p.i][p.i] += w;
         if (p.j < free) g[p.j] -= gi, h[p.j][p.j] += w;

@@ -15,6 +15,7 @@
 #include <climits>
 #include <cstring>
 #include <random>
+#include <utility>
 
 namespace gol::runner {
 
@@ -41,6 +42,13 @@ std::optional<std::string> read_store_file(const fs::path& file, std::size_t cap
 // An integer setting, read as strictly as a record's fields (json_fields.hpp).
 int int_setting(const json& s, const char* key) { return static_cast<int>(integer(field(s, key), key, INT_MIN, INT_MAX)); }
 
+// The integer settings every index has, by their keys: one list for the writer and the reader.
+std::array<std::pair<const char*, int*>, 7> int_settings(LeagueSettings& s) {
+    return {{{"width", &s.config.width}, {"height", &s.config.height}, {"generations", &s.config.generations},
+             {"time_limit_ms", &s.time_limit_ms}, {"memory_limit_mb", &s.memory_limit_mb},
+             {"cpu_limit_s", &s.cpu_limit_s}, {"games_per_pair", &s.games_per_pair}}};
+}
+
 // The record stored for `game`, or none. Throws StoreError when one is stored but does not hold
 // for the game, or cannot be read.
 std::optional<GameRecord> load_record(const fs::path& dir, const ScheduledGame& game) {
@@ -53,15 +61,6 @@ std::optional<GameRecord> load_record(const fs::path& dir, const ScheduledGame& 
     } catch (const std::runtime_error& e) {  // RecordError
         throw StoreError(name + ": " + e.what());
     }
-}
-
-// A new index's id, which its rounds file names: a rounds file left by an index written before
-// (a crash between the two writes) is not read with this one.
-std::string new_index_id() {
-    std::random_device random;
-    char id[17];
-    std::snprintf(id, sizeof id, "%08x%08x", random(), random());
-    return id;
 }
 
 // The rounds appended to the index read from league.json (`id` its id), added to it: each
@@ -143,9 +142,7 @@ std::optional<RepeatCheck> ResultsStore::load_repeat(const std::string& hash) co
         const json j = json::parse(*text);
         if (j.at("format") != "gol-repeat-check" || j.at("version") != 1 || j.at("hash") != hash) return std::nullopt;
         return j.get<RepeatCheck>();
-    } catch (const StoreError&) {
-        return std::nullopt;
-    } catch (const json::exception&) {
+    } catch (const std::exception&) {  // StoreError, json's
         return std::nullopt;
     }
 }
@@ -183,16 +180,14 @@ fs::path rounds_file(const fs::path& dir) { return dir / "league-rounds.jsonl"; 
 
 std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
     std::vector<ScheduledGame> games = expected_games(index);
-    const LeagueSettings& s = index.settings;
+    // A new id, which its rounds file names: a rounds file left by an index written before (a
+    // crash between the two writes) is not read with this one.
+    std::random_device random;
+    char id[17];
+    std::snprintf(id, sizeof id, "%08x%08x", random(), random());
+    LeagueSettings s = index.settings;
     json j = {{"settings",
-               {{"width", s.config.width},
-                {"height", s.config.height},
-                {"generations", s.config.generations},
-                {"time_limit_ms", s.time_limit_ms},
-                {"memory_limit_mb", s.memory_limit_mb},
-                {"cpu_limit_s", s.cpu_limit_s},
-                {"games_per_pair", s.games_per_pair},
-                {"seed", s.seed},
+               {{"seed", s.seed},
                 {"sandboxed", s.sandboxed},
                 {"startup_limit_ms", s.startup_limit_ms},
                 {"cpu_time", s.cpu_time},
@@ -201,14 +196,15 @@ std::vector<ScheduledGame> ResultsStore::save_index(const LeagueIndex& index) {
               {"games", keys_of(games)},
               {"excluded", index.excluded},
               {"paths", index.paths},
-              {"id", new_index_id()}};
+              {"id", id}};
+    for (const auto& [key, value] : int_settings(s)) j["settings"][key] = *value;
     if (!s.gauntlet.empty()) j["settings"]["gauntlet"] = s.gauntlet;
     if (s.config.clock_s > 0) j["settings"]["clock_s"] = s.config.clock_s;
     if (s.config.time_bank_s > 0) j["settings"]["time_bank_s"] = s.config.time_bank_s;
     if (!index.added.empty()) j["added"] = index.added;
     if (!index.repositories.empty()) j["repositories"] = index.repositories;
     write_file_atomically(index_file(dir_), json_text(j, 2) + "\n");
-    index_id_ = j["id"];
+    index_id_ = id;
     // The rounds of the index before are in this one or gone; their file, which names that index,
     // would not be read with this one, and goes.
     rounds_.reset();
@@ -266,17 +262,11 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
         if (!s.contains("sandboxed") || !j.at("bots").is_array() || (!j["bots"].empty() && !j["bots"][0].is_object()))
             throw StoreError("written by an older runner; run the league again to replay its games under the "
                              "new keys");
-        index.settings.config.width = int_setting(s, "width");
-        index.settings.config.height = int_setting(s, "height");
-        index.settings.config.generations = int_setting(s, "generations");
+        for (const auto& [key, value] : int_settings(index.settings)) *value = int_setting(s, key);
         // Only an arena's with --clock has one.
         index.settings.config.clock_s = s.contains("clock_s") ? int_setting(s, "clock_s") : 0;
         // Only a league's with a time bank has one.
         index.settings.config.time_bank_s = s.contains("time_bank_s") ? int_setting(s, "time_bank_s") : 0;
-        index.settings.time_limit_ms = int_setting(s, "time_limit_ms");
-        index.settings.memory_limit_mb = int_setting(s, "memory_limit_mb");
-        index.settings.cpu_limit_s = int_setting(s, "cpu_limit_s");
-        index.settings.games_per_pair = int_setting(s, "games_per_pair");
         if (!s.at("seed").is_number_unsigned()) throw StoreError("\"seed\" is not a non-negative integer");
         index.settings.seed = s.at("seed").get<std::uint64_t>();
         index.settings.sandboxed = s.at("sandboxed").get<bool>();
@@ -299,9 +289,7 @@ std::optional<StoredIndex> find_index(const fs::path& dir) {
         index.repositories = j.value("repositories", std::vector<RepositoryBot>{});
         // Indexes written before rounds were appended have no id, and no rounds.
         id = j.value("id", std::string{});
-    } catch (const json::exception& e) {
-        throw StoreError(file.string() + ": " + e.what());
-    } catch (const std::runtime_error& e) {  // StoreError, RecordError
+    } catch (const std::exception& e) {  // json's, StoreError, RecordError
         throw StoreError(file.string() + ": " + e.what());
     }
     if (!id.empty()) add_rounds(dir, id, index);

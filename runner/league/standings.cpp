@@ -1,6 +1,7 @@
 #include "runner/league/standings.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -9,20 +10,20 @@ namespace gol::runner {
 
 namespace {
 
-// Points for a win, a draw and a loss, and whether losses subtract (kd).
-struct Points {
+// Each scoring, in the enum's order: its name, and its points for a win, a draw and a loss
+// (kd's losses subtract).
+struct ScoringRule {
+    std::string_view name;
     double win, draw, loss;
 };
+constexpr std::array<ScoringRule, 4> kScorings{{
+    {"wins", 1, 1, 0},  // the 2016 contest: a tie adds a win to both
+    {"points", 3, 1, 0},
+    {"half", 1, 0.5, 0},
+    {"kd", 1, 0, -1},
+}};
 
-Points points_for(Scoring s) {
-    switch (s) {
-        case Scoring::wins: return {1, 1, 0};  // the 2016 contest: a tie adds a win to both
-        case Scoring::points: return {3, 1, 0};
-        case Scoring::half: return {1, 0.5, 0};
-        case Scoring::kd: return {1, 0, -1};
-    }
-    return {1, 1, 0};
-}
+const ScoringRule& rule(Scoring s) { return kScorings[static_cast<std::size_t>(s)]; }
 
 // The order of the table; the bot's name only breaks ties for display, not for rank. A bot
 // without games comes last: its zeros are no results (under kd, 0 would rank it above losers).
@@ -63,20 +64,12 @@ std::vector<std::vector<PairRecord>> crosstable(const LeagueTable& t) {
 }
 
 std::optional<Scoring> scoring_from_name(std::string_view n) {
-    for (Scoring s : {Scoring::wins, Scoring::points, Scoring::half, Scoring::kd})
-        if (name(s) == n) return s;
+    for (std::size_t i = 0; i < kScorings.size(); ++i)
+        if (kScorings[i].name == n) return static_cast<Scoring>(i);
     return std::nullopt;
 }
 
-std::string_view name(Scoring s) {
-    switch (s) {
-        case Scoring::wins: return "wins";
-        case Scoring::points: return "points";
-        case Scoring::half: return "half";
-        case Scoring::kd: return "kd";
-    }
-    return "wins";
-}
+std::string_view name(Scoring s) { return rule(s).name; }
 
 void StandingsTally::add_bot(const std::string& bot) { bots_[bot].counts.bot = bot; }
 
@@ -109,7 +102,7 @@ PairCounts StandingsTally::pair(const std::string& row, const std::string& colum
 }
 
 std::vector<Standing> StandingsTally::standings(Scoring scoring) const {
-    const Points pts = points_for(scoring);
+    const ScoringRule& pts = rule(scoring);
     std::vector<Standing> table;
     for (const auto& [n, t] : bots_) {
         Standing s = t.counts;

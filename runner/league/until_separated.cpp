@@ -99,7 +99,6 @@ void play_until_separated(const SeparationOptions& o, std::span<const ScheduledG
     // Every stored game of the league so far, in the order its index lists them, as `runner
     // table` counts them; each round adds its own.
     LeagueTable table;
-    table.scoring = o.scoring;
     const auto take_in = [&](std::span<const ScheduledGame> games) {
         for (GameRecord& r : table_records(store.dir(), games, log)) table.games.push_back(std::move(r));
     };
