@@ -271,33 +271,15 @@ std::string board_sent(const Replay& replay, int tick, int seat) {
         throw ReplayError("tick " + std::to_string(tick) + " is not in the game: it has ticks 0.." +
                           std::to_string(ticks - 1));
     if (seat != 1 && seat != 2) throw ReplayError("seat " + std::to_string(seat) + ": a seat is 1 or 2");
-    // The game played again up to that move, which encodes the board it is handed and stops the
-    // game: the board a mover is handed is the board the bot was sent.
-    class Sent : public Mover {
-    public:
-        Sent(const Replay& replay, int tick, int seat) : recorded_{{{replay, 1}, {replay, 2}}}, tick_(tick), seat_(seat) {}
-        MoveReport move(const Board& board, int seat, int tick) override {
-            if (tick == tick_ && seat == seat_) {
-                encode_board(board, seat, tick, json);
-                stop.request_stop();
-            }
-            return recorded_[seat - 1].move(board, seat, tick);
-        }
-        std::string json;
-        std::stop_source stop;
-
-    private:
-        std::array<RecordedMover, 2> recorded_;
-        int tick_, seat_;
-    } sent(replay, tick, seat);
-    Board board(replay.header.config.height, replay.header.config.width);
-    GameObserver none;
-    try {
-        play_game(board, sent, sent, tick + 1, none, sent.stop.get_token());
-    } catch (const GameInterrupted&) {
-        // stopped after the move that was sent the board
-    }
-    return sent.json;
+    const Move& first = replay.ticks[static_cast<std::size_t>(tick)][0];
+    // The game loop does not ask seat 2 once seat 1 is disconnected: it was sent nothing.
+    if (seat == 2 && first.forfeit && first.forfeit->kind == ForfeitKind::disconnected) return "";
+    // Seat 2 sees seat 1's cells of the tick, placed as the game loop places them.
+    Board board = board_at(replay, tick);
+    if (seat == 2) board.place(Player::one, first.cells);
+    std::string json;
+    encode_board(board, seat, tick, json);
+    return json;
 }
 
 bool same_result(const GameResult& a, const GameResult& b) {
