@@ -289,21 +289,15 @@ bool same_result(const GameResult& a, const GameResult& b) {
 
 std::vector<ForfeitRun> forfeit_runs(const std::vector<std::array<Move, 2>>& ticks) {
     std::vector<ForfeitRun> runs;
-    for (int seat = 1; seat <= 2; ++seat) {
-        std::optional<ForfeitRun> open;
-        for (std::size_t t = 0; t < ticks.size(); ++t) {
-            const std::optional<Forfeit>& f = ticks[t][static_cast<std::size_t>(seat - 1)].forfeit;
-            const int tick = static_cast<int>(t);
-            if (open && (!f || f->kind != open->forfeit.kind)) {
-                runs.push_back(*open);
-                open.reset();
-            }
+    for (int seat = 1; seat <= 2; ++seat)
+        for (int tick = 0; tick < static_cast<int>(ticks.size()); ++tick) {
+            const std::optional<Forfeit>& f = ticks[static_cast<std::size_t>(tick)][static_cast<std::size_t>(seat - 1)].forfeit;
             if (!f) continue;
-            if (open) open->last_tick = tick;
-            else open = ForfeitRun{seat, tick, tick, *f};
+            // The run of the tick before, of the same seat and reason, goes on.
+            ForfeitRun* last = runs.empty() ? nullptr : &runs.back();
+            if (last && last->seat == seat && last->last_tick == tick - 1 && last->forfeit.kind == f->kind) ++last->last_tick;
+            else runs.push_back({seat, tick, tick, *f});
         }
-        if (open) runs.push_back(*open);
-    }
     std::stable_sort(runs.begin(), runs.end(), [](const ForfeitRun& a, const ForfeitRun& b) {
         return a.first_tick != b.first_tick ? a.first_tick < b.first_tick : a.seat < b.seat;
     });
