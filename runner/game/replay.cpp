@@ -18,10 +18,6 @@ constexpr int kVersion = 1;
 
 int int_field(const json& j, const char* key, int lo, int hi) { return static_cast<int>(integer(field(j, key), key, lo, hi)); }
 
-std::int64_t seat_integer(const json& j, const char* key, int seat, std::int64_t lo, std::int64_t hi) {
-    return integer(seat_pair(j, key)[seat], key, lo, hi);
-}
-
 // Replays one seat's recorded moves, tick by tick, encoding nothing.
 class RecordedMover : public Mover {
 public:
@@ -144,8 +140,8 @@ void from_json(const json& j, GameResult& r) {
     // Whether these fit the game is for the reader of the whole, which knows the game.
     r.generations = static_cast<int>(integer(field(j, "generations"), "generations", INT_MIN, INT_MAX));
     for (int s = 0; s < 2; ++s) {
-        r.cells[s] = seat_integer(j, "cells", s, INT64_MIN, INT64_MAX);
-        r.forfeits[s] = static_cast<int>(seat_integer(j, "forfeits", s, INT_MIN, INT_MAX));
+        r.cells[s] = integer(seat_pair(j, "cells")[s], "cells", INT64_MIN, INT64_MAX);
+        r.forfeits[s] = static_cast<int>(integer(seat_pair(j, "forfeits")[s], "forfeits", INT_MIN, INT_MAX));
     }
 }
 
