@@ -222,74 +222,54 @@ struct Arena::State {
         }
     }
 
-    // What arrived from waiting client i: its identification, or a reason to close it.
-    void take_input(std::size_t i) {
+    // Why a waiting client is closed, in full and in the short words `refusals` counts it under.
+    struct Closing {
+        std::string why, reason;
+    };
+
+    // What arrived from waiting client i: its identification, or why it is closed. Throws
+    // ConnectionLost when its connection broke, tlv::ProtocolError when its bytes broke the protocol.
+    std::optional<Closing> take_input(std::size_t i) {
         Waiting& w = waiting[i];
-        ClientConnection::Arrived arrived;
-        try {
-            arrived = w.connection->take_arrived();
-        } catch (const ConnectionLost& e) {
-            close_client(i, e.what(), "broken");
-            return;
-        }
-        if (arrived == ClientConnection::Arrived::nothing) return;
-        if (arrived == ClientConnection::Arrived::closed) {
-            close_client(i, w.name.empty() ? closed_reason(w.connection->reader()) : "it left while waiting for a game",
-                         "left");
-            return;
-        }
-        if (!w.name.empty() || !w.held_name.empty()) {
-            close_client(i, "it sent a message while waiting for its game, out of turn", "out of turn");
-            return;
-        }
-        std::optional<tlv::Message> m;
-        try {
-            m = w.connection->reader().next();
-        } catch (const tlv::ProtocolError& e) {
-            close_client(i, std::string("it sent ") + e.what(), "protocol broken");
-            return;
-        }
-        if (!m) return;
-        if (m->type != tlv::Type::identification) {
-            close_client(i, std::string("it sent '") + static_cast<char>(m->type) + "' before identifying with 'I'",
-                         "protocol broken");
-            return;
-        }
-        identify(i, m->text);
+        const ClientConnection::Arrived arrived = w.connection->take_arrived();
+        if (arrived == ClientConnection::Arrived::nothing) return std::nullopt;
+        if (arrived == ClientConnection::Arrived::closed)
+            return Closing{w.name.empty() ? closed_reason(w.connection->reader()) : "it left while waiting for a game",
+                           "left"};
+        if (!w.name.empty() || !w.held_name.empty())
+            return Closing{"it sent a message while waiting for its game, out of turn", "out of turn"};
+        const std::optional<tlv::Message> m = w.connection->reader().next();
+        if (!m) return std::nullopt;
+        if (m->type != tlv::Type::identification)
+            return Closing{std::string("it sent '") + static_cast<char>(m->type) + "' before identifying with 'I'",
+                           "protocol broken"};
+        return identify(i, m->text);
     }
 
-    void identify(std::size_t i, const std::string& identification) {
+    std::optional<Closing> identify(std::size_t i, const std::string& identification) {
         Waiting& w = waiting[i];
         const std::string claimed = claimed_name(identification, o.keys ? &*o.keys : nullptr);
         if (o.keys)
-            if (const std::optional<std::string> no = throttle.refusal(w.address, claimed)) {
-                close_client(i, terminal_line(*no), "not checked (secrets being guessed)");
-                return;
-            }
+            if (const std::optional<std::string> no = throttle.refusal(w.address, claimed))
+                return Closing{terminal_line(*no), "not checked (secrets being guessed)"};
         std::string why;
         const std::optional<std::string> name = admitted_name(identification, o.keys ? &*o.keys : nullptr, why);
         if (!name) {
             if (o.keys) throttle.wrong(w.address, claimed, o.keys->contains(claimed));
-            close_client(i, why, "not admitted");
-            return;
+            return Closing{why, "not admitted"};
         }
         // The training bot's games pair it with the client: a client under its name would play itself.
-        if (o.training && name->starts_with(training_prefix)) {
-            close_client(i, "the name \"" + terminal_line(*name) + "\" begins with " + std::string(training_prefix) +
-                                ", which the training bot's name does",
-                         "not admitted");
-            return;
-        }
-        if (w.connection->reader().held() > 0) {
-            close_client(i, "it sent more after its identification, out of turn", "out of turn");
-            return;
-        }
-        if (const std::optional<std::string> no = over_limits(w.address, *name)) {
-            close_client(i, *no, "over a limit of names or games");
-            return;
-        }
+        if (o.training && name->starts_with(training_prefix))
+            return Closing{"the name \"" + terminal_line(*name) + "\" begins with " + std::string(training_prefix) +
+                               ", which the training bot's name does",
+                           "not admitted"};
+        if (w.connection->reader().held() > 0)
+            return Closing{"it sent more after its identification, out of turn", "out of turn"};
+        if (const std::optional<std::string> no = over_limits(w.address, *name))
+            return Closing{*no, "over a limit of names or games"};
         w.held_name = *name;
         take_name(i);
+        return std::nullopt;
     }
 
     // Why a client from `address` may not play under `name` now, or none: the growth of an open
@@ -411,13 +391,10 @@ struct Arena::State {
 
     // A client waiting alone for --training-after plays the training bot, while games may start.
     void start_training() {
-        if (!o.training || static_cast<int>(running.size()) >= o.jobs) return;
-        const Clock::time_point now = Clock::now();
-        std::size_t identified = 0, alone = waiting.size();
-        for (std::size_t i = 0; i < waiting.size(); ++i)
-            if (!waiting[i].name.empty()) ++identified, alone = i;
-        if (identified != 1 || now < waiting[alone].identified_at + o.training->after || !still_connected(alone)) return;
-        auto [client, name] = to_game(alone);
+        const auto due = training_due();
+        if (!due || static_cast<int>(running.size()) >= o.jobs || Clock::now() < due->second || !still_connected(due->first))
+            return;
+        auto [client, name] = to_game(due->first);
         ScheduledGame game;
         try {
             game = training_schedule->begin(name, o.training->name, o.training->hash);
@@ -431,14 +408,13 @@ struct Arena::State {
         begin(game, std::move(seats), true);
     }
 
-    // When the next training game may begin: the one client waiting alone's time, if any.
-    std::optional<Clock::time_point> training_due() const {
-        if (!o.training) return std::nullopt;
-        std::optional<Clock::time_point> due;
-        int identified = 0;
-        for (const Waiting& w : waiting)
-            if (!w.name.empty()) ++identified, due = w.identified_at + o.training->after;
-        return identified == 1 ? due : std::nullopt;
+    // With --training, the one client that identified, if it waits alone, and when it plays the training bot.
+    std::optional<std::pair<std::size_t, Clock::time_point>> training_due() const {
+        std::size_t identified = 0, alone = 0;
+        for (std::size_t i = 0; i < waiting.size(); ++i)
+            if (!waiting[i].name.empty()) ++identified, alone = i;
+        if (!o.training || identified != 1) return std::nullopt;
+        return std::pair{alone, waiting[alone].identified_at + o.training->after};
     }
 
     void begin(const ScheduledGame& game, std::array<std::unique_ptr<ClientConnection>, 2> seats, bool training) {
@@ -545,7 +521,7 @@ struct Arena::State {
                                        {wake.get(), POLLIN, 0}};
             // The first deadline the loop must wake for, if any.
             Clock::time_point next = accepting ? Clock::time_point::max() : accept_paused_until;
-            if (const std::optional<Clock::time_point> due = training_due()) next = std::min(next, *due);
+            if (const auto due = training_due()) next = std::min(next, due->second);
             if (const std::optional<Clock::time_point> due = refusals.next_flush()) next = std::min(next, *due);
             for (const Waiting& w : waiting) {
                 fds.push_back({w.connection->fd(), POLLIN, 0});
@@ -562,13 +538,20 @@ struct Arena::State {
             if (fds[2].revents) store_finished();
             // From the last, so that closing one leaves the others' places in `fds` as they were. An
             // error of one client's input closes that client, never the arena.
-            for (std::size_t i = waiting.size(); i-- > 0;)
-                if (fds[3 + i].revents) try {
-                        take_input(i);
-                    } catch (const std::exception& e) {
-                        if (i < waiting.size())
-                            close_client(i, std::string("its input could not be handled: ") + e.what(), "failed");
-                    }
+            for (std::size_t i = waiting.size(); i-- > 0;) {
+                if (!fds[3 + i].revents) continue;
+                std::optional<Closing> closing;
+                try {
+                    closing = take_input(i);
+                } catch (const ConnectionLost& e) {
+                    closing = Closing{e.what(), "broken"};
+                } catch (const tlv::ProtocolError& e) {
+                    closing = Closing{std::string("it sent ") + e.what(), "protocol broken"};
+                } catch (const std::exception& e) {
+                    closing = Closing{std::string("its input could not be handled: ") + e.what(), "failed"};
+                }
+                if (closing && i < waiting.size()) close_client(i, closing->why, closing->reason);
+            }
             if (fds[0].revents) accept_clients();
             // The clients waiting for a name held when they identified take it once it is free.
             for (std::size_t i = waiting.size(); i-- > 0;)

@@ -1,10 +1,13 @@
 #include "runner/arena/key_throttle.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace gol::runner {
 
-KeyThrottle::KeyThrottle(KeyThrottleLimits limits) : limits_(limits) {}
+// Names are bounded by the keys file: none is forgotten, so that no flood of names lifts a guard.
+KeyThrottle::KeyThrottle(KeyThrottleLimits limits)
+    : limits_(limits), names_(limits.window, std::numeric_limits<std::size_t>::max()) {}
 
 std::optional<std::string> KeyThrottle::refusal(const std::string& address, const std::string& name,
                                                 Clock::time_point now) const {
@@ -12,8 +15,7 @@ std::optional<std::string> KeyThrottle::refusal(const std::string& address, cons
     if (a != addresses_.end() && now < a->second.locked_until)
         return "too many wrong secrets from " + address + ": not checked for " +
                std::to_string(std::chrono::ceil<std::chrono::seconds>(a->second.locked_until - now).count()) + " s";
-    const auto n = names_.find(name);
-    const bool guarded = n != names_.end() && n->second.wrong >= limits_.name_tries && now < n->second.since + limits_.window;
+    const bool guarded = names_.count(name, now) >= limits_.name_tries;
     // An address never wrong is checked still: the name's owner is not locked out by its guessers.
     if (guarded && a != addresses_.end() && a->second.wrong > 0 && now < a->second.last + limits_.window)
         return "the secret of \"" + name + "\" is being guessed: not checked for addresses that were wrong lately";
@@ -36,9 +38,7 @@ void KeyThrottle::wrong(const std::string& address, const std::string& name, boo
         a.locked_until = now + std::min<std::chrono::milliseconds>(limits_.max_lockout, limits_.first_lockout * (1 << doublings));
     }
     if (!known_name) return;
-    Name& n = names_[name];
-    if (now >= n.since + limits_.window) n = Name{0, now};
-    ++n.wrong;
+    names_.add(name, now);
 }
 
 }  // namespace gol::runner

@@ -4,6 +4,8 @@
 // owner, connecting from its own address, still plays. What is remembered is bounded.
 #pragma once
 
+#include "runner/arena/window_counts.hpp"
+
 #include <chrono>
 #include <cstddef>
 #include <map>
@@ -40,14 +42,10 @@ private:
         Clock::time_point last{};
         Clock::time_point locked_until{};
     };
-    struct Name {
-        int wrong = 0;
-        Clock::time_point since{};
-    };
 
     KeyThrottleLimits limits_;
     std::map<std::string, Address> addresses_;
-    std::map<std::string, Name> names_;  // only names of the keys file: bounded by it
+    WindowCounts names_;  // wrong secrets by name, only names of the keys file: bounded by it
 };
 
 }  // namespace gol::runner

@@ -218,43 +218,30 @@ SentBoard decode_board(std::string_view text) {
 }
 
 Move parse_reply(std::string_view text) {
-    Move reply;
+    const auto forfeit = [](ForfeitKind kind, std::string detail) { return Move{{}, Forfeit{kind, std::move(detail)}}; };
     // nlohmann's lexer takes a NUL byte for the end of its input and would accept what comes
     // before it, ignoring the rest: JSON text holds no NUL, so a reply with one is not JSON.
-    if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
-        reply.forfeit = Forfeit{ForfeitKind::not_json, "the reply is not JSON: a NUL byte at offset " +
-                                                           std::to_string(nul) + " of the reply"};
-        return reply;
-    }
-    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-        reply.forfeit = Forfeit{ForfeitKind::not_json,
-                                "the bot printed nothing on stdout (did it crash before printing, or print to stderr?)"};
-        return reply;
-    }
+    if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
+        return forfeit(ForfeitKind::not_json,
+                       "the reply is not JSON: a NUL byte at offset " + std::to_string(nul) + " of the reply");
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return forfeit(ForfeitKind::not_json,
+                       "the bot printed nothing on stdout (did it crash before printing, or print to stderr?)");
     // First pass: is it JSON at all? The acceptor is iterative, so deep nesting is harmless.
     if (!nlohmann::json::accept(text)) {
         ReplyShape probe(false);
         nlohmann::json::sax_parse(text, &probe);
-        reply.forfeit = Forfeit{ForfeitKind::not_json, not_json_detail(text, probe.error_at)};
-        return reply;
+        return forfeit(ForfeitKind::not_json, not_json_detail(text, probe.error_at));
     }
     ReplyShape shape(true);
-    bool whole = nlohmann::json::sax_parse(text, &shape);
-    if (!whole) {
-        if (shape.non_integer)
-            reply.forfeit = Forfeit{ForfeitKind::non_integer, shape.error + " (print whole numbers: 3, not 3.0)"};
-        else
-            reply.forfeit = Forfeit{ForfeitKind::not_pairs,
-                                    shape.error + " (the reply is a list of [y, x] pairs, e.g. [[3,4],[5,6]])"};
-        return reply;
-    }
-    if (shape.pairs > max_cells_per_move) {
-        reply.forfeit = Forfeit{ForfeitKind::too_many_cells, std::to_string(shape.pairs) + " cells, at most " +
-                                                                 std::to_string(max_cells_per_move) + " per move"};
-        return reply;
-    }
-    reply.cells = std::move(shape.cells);
-    return reply;
+    if (!nlohmann::json::sax_parse(text, &shape))
+        return shape.non_integer ? forfeit(ForfeitKind::non_integer, shape.error + " (print whole numbers: 3, not 3.0)")
+                                 : forfeit(ForfeitKind::not_pairs,
+                                           shape.error + " (the reply is a list of [y, x] pairs, e.g. [[3,4],[5,6]])");
+    if (shape.pairs > max_cells_per_move)
+        return forfeit(ForfeitKind::too_many_cells, std::to_string(shape.pairs) + " cells, at most " +
+                                                        std::to_string(max_cells_per_move) + " per move");
+    return Move{std::move(shape.cells), std::nullopt};
 }
 
 }  // namespace gol::runner

@@ -18,10 +18,6 @@ constexpr int kVersion = 1;
 
 int int_field(const json& j, const char* key, int lo, int hi) { return static_cast<int>(integer(field(j, key), key, lo, hi)); }
 
-std::int64_t seat_integer(const json& j, const char* key, int seat, std::int64_t lo, std::int64_t hi) {
-    return integer(seat_pair(j, key)[seat], key, lo, hi);
-}
-
 // Replays one seat's recorded moves, tick by tick, encoding nothing.
 class RecordedMover : public Mover {
 public:
@@ -144,8 +140,8 @@ void from_json(const json& j, GameResult& r) {
     // Whether these fit the game is for the reader of the whole, which knows the game.
     r.generations = static_cast<int>(integer(field(j, "generations"), "generations", INT_MIN, INT_MAX));
     for (int s = 0; s < 2; ++s) {
-        r.cells[s] = seat_integer(j, "cells", s, INT64_MIN, INT64_MAX);
-        r.forfeits[s] = static_cast<int>(seat_integer(j, "forfeits", s, INT_MIN, INT_MAX));
+        r.cells[s] = integer(seat_pair(j, "cells")[s], "cells", INT64_MIN, INT64_MAX);
+        r.forfeits[s] = static_cast<int>(integer(seat_pair(j, "forfeits")[s], "forfeits", INT_MIN, INT_MAX));
     }
 }
 
@@ -271,33 +267,15 @@ std::string board_sent(const Replay& replay, int tick, int seat) {
         throw ReplayError("tick " + std::to_string(tick) + " is not in the game: it has ticks 0.." +
                           std::to_string(ticks - 1));
     if (seat != 1 && seat != 2) throw ReplayError("seat " + std::to_string(seat) + ": a seat is 1 or 2");
-    // The game played again up to that move, which encodes the board it is handed and stops the
-    // game: the board a mover is handed is the board the bot was sent.
-    class Sent : public Mover {
-    public:
-        Sent(const Replay& replay, int tick, int seat) : recorded_{{{replay, 1}, {replay, 2}}}, tick_(tick), seat_(seat) {}
-        MoveReport move(const Board& board, int seat, int tick) override {
-            if (tick == tick_ && seat == seat_) {
-                encode_board(board, seat, tick, json);
-                stop.request_stop();
-            }
-            return recorded_[seat - 1].move(board, seat, tick);
-        }
-        std::string json;
-        std::stop_source stop;
-
-    private:
-        std::array<RecordedMover, 2> recorded_;
-        int tick_, seat_;
-    } sent(replay, tick, seat);
-    Board board(replay.header.config.height, replay.header.config.width);
-    GameObserver none;
-    try {
-        play_game(board, sent, sent, tick + 1, none, sent.stop.get_token());
-    } catch (const GameInterrupted&) {
-        // stopped after the move that was sent the board
-    }
-    return sent.json;
+    const Move& first = replay.ticks[static_cast<std::size_t>(tick)][0];
+    // The game loop does not ask seat 2 once seat 1 is disconnected: it was sent nothing.
+    if (seat == 2 && first.forfeit && first.forfeit->kind == ForfeitKind::disconnected) return "";
+    // Seat 2 sees seat 1's cells of the tick, placed as the game loop places them.
+    Board board = board_at(replay, tick);
+    if (seat == 2) board.place(Player::one, first.cells);
+    std::string json;
+    encode_board(board, seat, tick, json);
+    return json;
 }
 
 bool same_result(const GameResult& a, const GameResult& b) {
@@ -307,21 +285,15 @@ bool same_result(const GameResult& a, const GameResult& b) {
 
 std::vector<ForfeitRun> forfeit_runs(const std::vector<std::array<Move, 2>>& ticks) {
     std::vector<ForfeitRun> runs;
-    for (int seat = 1; seat <= 2; ++seat) {
-        std::optional<ForfeitRun> open;
-        for (std::size_t t = 0; t < ticks.size(); ++t) {
-            const std::optional<Forfeit>& f = ticks[t][static_cast<std::size_t>(seat - 1)].forfeit;
-            const int tick = static_cast<int>(t);
-            if (open && (!f || f->kind != open->forfeit.kind)) {
-                runs.push_back(*open);
-                open.reset();
-            }
+    for (int seat = 1; seat <= 2; ++seat)
+        for (int tick = 0; tick < static_cast<int>(ticks.size()); ++tick) {
+            const std::optional<Forfeit>& f = ticks[static_cast<std::size_t>(tick)][static_cast<std::size_t>(seat - 1)].forfeit;
             if (!f) continue;
-            if (open) open->last_tick = tick;
-            else open = ForfeitRun{seat, tick, tick, *f};
+            // The run of the tick before, of the same seat and reason, goes on.
+            ForfeitRun* last = runs.empty() ? nullptr : &runs.back();
+            if (last && last->seat == seat && last->last_tick == tick - 1 && last->forfeit.kind == f->kind) ++last->last_tick;
+            else runs.push_back({seat, tick, tick, *f});
         }
-        if (open) runs.push_back(*open);
-    }
     std::stable_sort(runs.begin(), runs.end(), [](const ForfeitRun& a, const ForfeitRun& b) {
         return a.first_tick != b.first_tick ? a.first_tick < b.first_tick : a.seat < b.seat;
     });

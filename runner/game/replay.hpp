@@ -92,8 +92,8 @@ Board board_at(const Replay& replay, int generation);
 
 // The JSON seat `seat` received at `tick` (0-based, its tick_id), encoded by the same code
 // (protocol.hpp, encode_board) as when it was played: the board after `tick` generations, with
-// seat 1's cells of that tick for seat 2. Throws ReplayError unless the game has that tick and
-// the seat is 1 or 2.
+// seat 1's cells of that tick for seat 2 ("" when seat 1 was disconnected then: seat 2 was sent
+// none). Throws ReplayError unless the game has that tick and the seat is 1 or 2.
 std::string board_sent(const Replay& replay, int tick, int seat);
 
 bool same_result(const GameResult& a, const GameResult& b);

@@ -121,8 +121,6 @@ void check_tree_size(const std::vector<std::string>& git_argv, const GitOptions&
                          std::to_string(max_tree_bytes >> 20) + " MiB a bot may have");
 }
 
-std::string now() { return utc_timestamp(std::chrono::system_clock::now()); }
-
 }  // namespace
 
 std::string_view name(GitStatus status) {
@@ -170,7 +168,7 @@ GitFetch fetch_git_bot(const GitSource& source, const fs::path& bots_dir, const 
         const GitStatus status = same ? GitStatus::unchanged : state && !state->commit.empty() ? GitStatus::updated
                                                                                                   : GitStatus::imported;
         next.commit = commit;
-        if (!same) next.fetched = now();
+        if (!same) next.fetched = utc_timestamp(std::chrono::system_clock::now());
         next.error.clear();
         next.failed.clear();
         write_repository_state(bots_dir, source.name, next);
@@ -178,7 +176,7 @@ GitFetch fetch_git_bot(const GitSource& source, const fs::path& bots_dir, const 
     } catch (const std::exception& e) {
         // The folder keeps the commit it had; the state says why the fetch failed, and when.
         next.error = cut_text(terminal_line(e.what()), kReasonColumns, "...");
-        next.failed = now();
+        next.failed = utc_timestamp(std::chrono::system_clock::now());
         try {
             write_repository_state(bots_dir, source.name, next);
         } catch (const std::exception& write) {

@@ -80,6 +80,28 @@ void check_header(char type, std::optional<std::size_t> given_length) {
     }
 }
 
+// `message` decoded from one whole type, length and value.
+Message decode(char type, std::string_view value) {
+    check_header(type, value.size());
+    Message m;
+    m.type = static_cast<Type>(type);
+    switch (m.type) {
+        case Type::identification:
+        case Type::start:
+            if (auto problem = text_problem(m.type, value)) throw ProtocolError(type_name(type) + " with " + *problem);
+            m.text = value;
+            break;
+        case Type::move:
+            for (std::size_t at = 0; at < value.size(); at += 4)
+                m.cells.push_back(Cell{static_cast<int>(get16(value, at + 2)), static_cast<int>(get16(value, at))});
+            break;
+        case Type::bye: m.counts = {get32(value, 0), get32(value, 4)}; break;
+        case Type::generation:
+        case Type::turn: break;
+    }
+    return m;
+}
+
 }  // namespace
 
 std::string identification(std::string_view text) { return text_message(Type::identification, text); }
@@ -120,27 +142,6 @@ std::string encode(const Message& m) {
         case Type::bye: return bye(m.counts[0], m.counts[1]);
     }
     throw std::invalid_argument("cannot send a message of unknown type " + type_name(static_cast<char>(m.type)));
-}
-
-Message decode(char type, std::string_view value) {
-    check_header(type, value.size());
-    Message m;
-    m.type = static_cast<Type>(type);
-    switch (m.type) {
-        case Type::identification:
-        case Type::start:
-            if (auto problem = text_problem(m.type, value)) throw ProtocolError(type_name(type) + " with " + *problem);
-            m.text = value;
-            break;
-        case Type::move:
-            for (std::size_t at = 0; at < value.size(); at += 4)
-                m.cells.push_back(Cell{static_cast<int>(get16(value, at + 2)), static_cast<int>(get16(value, at))});
-            break;
-        case Type::bye: m.counts = {get32(value, 0), get32(value, 4)}; break;
-        case Type::generation:
-        case Type::turn: break;
-    }
-    return m;
 }
 
 void Reader::feed(std::string_view bytes) {

@@ -71,7 +71,4 @@ private:
     std::optional<std::string> error_;
 };
 
-// `message` decoded from one whole type, length and value. Throws ProtocolError.
-Message decode(char type, std::string_view value);
-
 }  // namespace gol::runner::tlv

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <utility>
 
@@ -19,18 +20,6 @@ using Clock = TlvSeat::Clock;
 constexpr auto kByeLimit = std::chrono::seconds(1);
 
 const std::string kHost = "127.0.0.1";
-
-// `command` with {host}, {port}, {width} and {height} replaced, wherever they appear in an argument.
-std::vector<std::string> tlv_command(std::vector<std::string> command, int port, int width, int height) {
-    const std::pair<std::string, std::string> fields[] = {
-        {"{host}", kHost}, {"{port}", std::to_string(port)}, {"{width}", std::to_string(width)},
-        {"{height}", std::to_string(height)}};
-    for (std::string& argument : command)
-        for (const auto& [field, value] : fields)
-            for (std::size_t at = 0; (at = argument.find(field, at)) != std::string::npos; at += value.size())
-                argument.replace(at, field.size(), value);
-    return command;
-}
 
 }  // namespace
 
@@ -149,10 +138,17 @@ std::string TlvSeat::start(int width, int height, Clock::time_point deadline) {
     Launcher::Listener listener = launcher.listen();
     const std::string port = std::to_string(listener.port);
     CommandSpec spec = process_->spec;
-    spec.argv = tlv_command(std::move(spec.argv), listener.port, width, height);
-    spec.env->insert(spec.env->end(), {"GOL_ARENA_HOST=" + kHost, "GOL_ARENA_PORT=" + port,
-                                       "GOL_BOARD_WIDTH=" + std::to_string(width),
-                                       "GOL_BOARD_HEIGHT=" + std::to_string(height)});
+    // Each in its variable, and in place of its field wherever that appears in an argument.
+    const std::array<std::array<std::string, 3>, 4> fields = {{{"{host}", "GOL_ARENA_HOST", kHost},
+                                                                {"{port}", "GOL_ARENA_PORT", port},
+                                                                {"{width}", "GOL_BOARD_WIDTH", std::to_string(width)},
+                                                                {"{height}", "GOL_BOARD_HEIGHT", std::to_string(height)}}};
+    for (const auto& [field, variable, value] : fields) {
+        spec.env->push_back(variable + "=" + value);
+        for (std::string& argument : spec.argv)
+            for (std::size_t at = 0; (at = argument.find(field, at)) != std::string::npos; at += value.size())
+                argument.replace(at, field.size(), value);
+    }
     Launcher::Started started = launcher.start(spec);
     if (!started.error.empty()) {
         lost_ = std::move(started.error);

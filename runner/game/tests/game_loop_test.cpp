@@ -346,3 +346,15 @@ TEST_CASE("replay: board_sent gives each seat's JSON of each tick byte for byte 
     CHECK_THROWS_WITH_AS(board_sent(replay, -1, 1), "tick -1 is not in the game: it has ticks 0..2", ReplayError);
     CHECK_THROWS_WITH_AS(board_sent(replay, 0, 3), "seat 3: a seat is 1 or 2", ReplayError);
 }
+
+TEST_CASE("replay: board_sent gives seat 2 nothing at the tick seat 1 was disconnected in") {
+    Replay r;
+    r.header.config = {6, 6, 3};
+    r.ticks = {{Move{{{2, 1}, {2, 2}, {2, 3}}, {}}, Move{{{4, 4}, {4, 5}, {5, 4}, {5, 5}}, {}}},
+               {Move{{}, Forfeit{ForfeitKind::disconnected, "it left"}}, Move{}}};
+    r.result = resimulate(r);
+    REQUIRE(r.result.verdict.reason == EndReason::forfeit);
+    CHECK(board_sent(r, 1, 1).find("\"bot_id\":1") != std::string::npos);
+    CHECK(board_sent(r, 1, 2).empty());
+    CHECK(board_sent(r, 0, 2).find("\"(2,2)\":1") != std::string::npos);
+}

@@ -33,6 +33,14 @@ TEST_CASE("forfeit_runs: consecutive ticks of one seat and reason make a run, na
     CHECK(runs[2].forfeit.kind == ForfeitKind::not_json);
     CHECK(ticks_text(runs[2]) == "ticks 3-4");
     CHECK(forfeit_runs({{played, played}}).empty());
+    // A tick played between two forfeits of one reason ends the run; each seat's runs are its own.
+    const std::vector<ForfeitRun> apart = forfeit_runs({{forfeit(ForfeitKind::timeout), played},
+                                                        {played, forfeit(ForfeitKind::timeout)},
+                                                        {forfeit(ForfeitKind::timeout), forfeit(ForfeitKind::timeout)}});
+    REQUIRE(apart.size() == 3);
+    CHECK((apart[0].seat == 1 && ticks_text(apart[0]) == "tick 0"));
+    CHECK((apart[1].seat == 2 && ticks_text(apart[1]) == "ticks 1-2"));
+    CHECK((apart[2].seat == 1 && ticks_text(apart[2]) == "tick 2"));
 }
 
 TEST_CASE("replay header: the moves' GOL_SEED, start-up allowance and time mode are written and read back") {
