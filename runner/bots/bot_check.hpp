@@ -7,7 +7,6 @@
 #include "runner/game/game_loop.hpp"
 #include "runner/game/off_board.hpp"
 
-#include <array>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -54,11 +53,6 @@ struct CheckBoard {
 // as a late game of block builders nine tenths into it (30% of the board alive: 300000 cells and
 // about 5 MB of JSON on 1000x1000).
 std::vector<CheckBoard> check_boards(const GameConfig& config);
-
-// The share of the board alive on the late-game board, in percent, and the sparser boards the
-// check tries when the bot times out on it, to say from which density it does.
-inline constexpr int kLateGamePercent = 30;
-inline constexpr std::array<int, 3> kDenserPercents = {5, 10, 20};
 
 // A failure repeated identically this many times in a row ends the check: more say no more.
 inline constexpr int kSameFailureStop = 3;
@@ -134,7 +128,7 @@ struct CheckReport {
         std::size_t json_bytes = 0;
         std::chrono::microseconds max{0};
         int timeouts = 0;
-        // When it timed out there: the sparsest board of kDenserPercents and the late-game one
+        // When it timed out there: the sparsest of the sparser boards and the late-game one
         // whose move timed out, and the densest answered in time below it (0: none was).
         int slow_from_percent = 0;
         std::size_t slow_from_cells = 0;
