@@ -2,7 +2,7 @@
 #include "runner/cli/game_options.hpp"
 
 #include "runner/bots/bot_check.hpp"
-#include "runner/bots/stdin_hint.hpp"
+#include "runner/bots/move_forfeit.hpp"
 #include "runner/game/protocol.hpp"
 #include "runner/game/replay.hpp"
 #include "runner/game/traced_mover.hpp"
