@@ -84,12 +84,6 @@ std::vector<std::string> refusals(const MoveReport& boxed) {
     return refused;
 }
 
-// A board's median move time, moves that timed out left out: they say nothing of how long a reply takes.
-struct BoardTime {
-    const char* what;
-    std::chrono::microseconds median;
-};
-
 // Why moves are slow, when they are. A persistent bot starts once per game, so its time is never
 // start-up; for a bot started per move, the board it answers fastest (the empty one, usually) is
 // about what starting it costs.
@@ -104,7 +98,7 @@ std::optional<SlowMoves> slow_moves(RunMode mode, const std::vector<BoardTime>& 
                         : fastest->median > kSlowMove                ? Cause::start_up
                         : slowest->median >= 2 * fastest->median     ? Cause::own_work
                                                                      : Cause::both;
-    return SlowMoves{cause, slowest->what, slowest->median, fastest->what, fastest->median};
+    return SlowMoves{cause, *slowest, *fastest};
 }
 
 // Two replies alike: the same cells, or forfeits of the same kind. A forfeit's detail is not the

@@ -71,6 +71,12 @@ struct CheckedMove {
 // Whether a board over the argument limit reached the bot.
 enum class BigBoard { not_tried, delivered, not_delivered };
 
+// A board's median move time, moves that timed out left out: they say nothing of how long a reply takes.
+struct BoardTime {
+    const char* what;
+    std::chrono::microseconds median;
+};
+
 // Why moves are slow: the board whose median move time is the longest, over kSlowMove, and the
 // board answered fastest, which for a bot started per move is about what starting it costs.
 struct SlowMoves {
@@ -82,10 +88,7 @@ struct SlowMoves {
         both,             // about the fastest board's time is start-up, the rest its work
     };
     Cause cause;
-    const char* slowest;
-    std::chrono::microseconds slowest_median;
-    const char* fastest;
-    std::chrono::microseconds fastest_median;
+    BoardTime slowest, fastest;
 };
 
 // One board and seat answered twice cold and once warm.
