@@ -214,10 +214,6 @@ RunMode run_mode(const BotPlayer& player) {
     return RunMode::per_move;
 }
 
-int CheckBoard::tick_of(int run, int generations) const {
-    return same_tick ? tick : std::max(tick, std::min(tick + run, generations - 1));
-}
-
 std::vector<CheckBoard> check_boards(const GameConfig& config) {
     // Where a game has such boards: a busy one early, a big one half way, a dense one late.
     const int generations = config.generations;

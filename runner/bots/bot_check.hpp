@@ -7,6 +7,7 @@
 #include "runner/game/game_loop.hpp"
 #include "runner/game/off_board.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -45,7 +46,7 @@ struct CheckBoard {
     bool dense = false;
     bool plays(int s) const { return seat == 0 || seat == s; }
     // The tick_id of run `run` in a game of `generations`.
-    int tick_of(int run, int generations) const;
+    int tick_of(int run, int generations) const { return same_tick ? tick : std::max(tick, std::min(tick + run, generations - 1)); }
 };
 
 // The empty board at tick 0, a busy one a tenth into the game, one whose JSON is over Linux's

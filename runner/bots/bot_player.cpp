@@ -52,13 +52,6 @@ std::vector<std::string> jvm_options(const std::vector<std::string>& command, st
             "-XX:ReservedCodeCacheSize=" + std::to_string(small) + "m"};
 }
 
-// Without the sandbox, a folder of the work area; inside it, a filesystem of its own there
-// (make_launcher).
-std::optional<TempDir> make_scratch(const BotHost& host) {
-    if (host.sandbox) return std::nullopt;
-    return TempDir("gol-scratch", host.area.path());
-}
-
 // Besides the bot's own limit: bubblewrap, the launcher and a warm interpreter.
 constexpr std::uint64_t kSandboxProcesses = 4;
 
@@ -81,7 +74,7 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
       registry_(host.registry),
       sandbox_(host.sandbox),
       identity_(sandbox_ ? sandbox_->new_identity(staging_key(bot_)) : std::nullopt),
-      scratch_(make_scratch(host)),
+      scratch_(sandbox_ ? std::nullopt : std::make_optional<TempDir>("gol-scratch", host.area.path())),
       interpreters_(host.interpreters) {
     const std::string scratch = sandbox_ ? kScratchInside : scratch_->path().string();
     // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
