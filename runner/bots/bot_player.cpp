@@ -29,9 +29,6 @@ std::string warm_script_name(const std::vector<std::string>& command) {
     return "";
 }
 
-// Whole seconds, rounded up: what RLIMIT_CPU takes.
-std::uint64_t seconds_up(std::chrono::milliseconds ms) { return static_cast<std::uint64_t>((ms.count() + 999) / 1000); }
-
 // Where GOL_SCRATCH is inside the sandbox: outside any bot's own folder, even one directly in /tmp.
 constexpr const char* kScratchInside = "/run/gol/scratch";
 
@@ -204,7 +201,8 @@ ForfeitRules BotPlayer::forfeit_rules(bool first) const {
     rules.stdout_cap = limits_.stdout_cap;
     rules.limits = limits_.resources;
     // A JVM's start is CPU time too.
-    if (rules.limits.cpu_seconds != 0 && rules.startup) rules.limits.cpu_seconds += seconds_up(limits_.startup_limit);
+    if (rules.limits.cpu_seconds != 0 && rules.startup)
+        rules.limits.cpu_seconds += static_cast<std::uint64_t>(std::chrono::ceil<std::chrono::seconds>(limits_.startup_limit).count());
     rules.tmp_bytes = sandbox_ ? Sandbox::tmp_bytes : 0;
     if (sandbox_ && sandbox_->groups().holds("memory")) rules.group_memory = limits_.resources.address_space;
     return rules;
