@@ -135,7 +135,6 @@ struct CheckPlay {
     const std::function<void(const CheckedMove&)>& on_move;
     CheckReport& report;
     std::vector<std::chrono::microseconds> times = {};
-    std::optional<bool> big_delivered = {};  // set when the big board was tried
     std::string json = {};
     std::optional<MoveReport> last_failure = {};
     int same_in_a_row = 0;
@@ -146,8 +145,9 @@ struct CheckPlay {
         const int tick = c.tick_of(run, settings.generations);
         encode_board(c.board, seat, tick, json);
         const MoveReport m = bot.mover.move(c.board, seat, tick);
-        if (c.over_argument_limit)
-            big_delivered = big_delivered.value_or(true) && (m.ok() || m.forfeit->kind != ForfeitKind::board_too_large);
+        if (c.over_argument_limit && report.big_board != BigBoard::not_delivered)
+            report.big_board = m.ok() || m.forfeit->kind != ForfeitKind::board_too_large ? BigBoard::delivered
+                                                                                        : BigBoard::not_delivered;
         times.push_back(m.elapsed);
         const bool timed_out = !m.ok() && m.forfeit->kind == ForfeitKind::timeout;
         if (timed_out) ++report.timeouts;
@@ -255,9 +255,6 @@ CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boar
             play.find_slow_density(GameConfig{c.board.width(), c.board.height(), settings.generations}, c.tick);
     }
     report.moves = static_cast<int>(play.times.size());
-    report.big_board = !play.big_delivered ? BigBoard::not_tried
-                       : *play.big_delivered ? BigBoard::delivered
-                                             : BigBoard::not_delivered;
     report.median = median(play.times);
     report.max = maximum(play.times);
     report.per_game = std::chrono::duration_cast<std::chrono::seconds>(report.median * settings.generations);
