@@ -1,6 +1,7 @@
 #include "runner/bots/bot_build.hpp"
 
 #include "runner/bots/content_hash.hpp"
+#include "runner/game/move.hpp"
 #include "runner/sys/copy_tree.hpp"
 #include "runner/sandbox/launcher.hpp"
 #include "runner/sys/process.hpp"
@@ -19,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kBuildOutputCap = std::size_t{4} << 20;
-constexpr int kTailLines = 20;
+constexpr std::size_t kTailLines = 20;
 
 // What a build may use: no address-space limit (compilers and the JVM reserve far more than
 // they touch), but a bounded number of processes and file sizes.
@@ -29,15 +30,6 @@ constexpr ResourceLimits kBuildLimits{
 // memory a compiler needs, but not the host's; the process count for the tree, not per uid; its
 // CPU time unlimited (a build has its own time limit).
 const GroupLimits kBuildGroup{std::uint64_t{4} << 30, 1024 + 4, 0, ""};
-
-std::string tail_lines(const std::string& text, int n) {
-    std::size_t pos = text.size();
-    while (pos > 0 && (text[pos - 1] == '\n')) --pos;
-    std::size_t end = pos;
-    for (int seen = 0; pos > 0; --pos)
-        if (text[pos - 1] == '\n' && ++seen == n) break;
-    return text.substr(pos, end - pos);
-}
 
 // Moves a finished build, `made`, into its place in the cache. Another runner sharing the cache
 // may have put the same build there first: then that one is used.
@@ -82,8 +74,10 @@ void run_build(const BotSpec& bot, const std::vector<std::string>& argv, const f
     const RunOutcome r = *launcher->run(spec);
     if (r.kind == RunOutcome::Kind::exited && r.exit_status == 0) return;
     std::string msg = bot.name + ": " + what + " failed (" + describe(r) + ")";
-    std::string tail = tail_lines(r.out, kTailLines);
-    if (!tail.empty()) msg += ":\n" + tail;
+    // Each line cut at 200 columns (game/move.hpp): one endless line makes no message of megabytes.
+    const std::vector<std::string> tail = last_lines(r.out, kTailLines);
+    if (!tail.empty()) msg += ":";
+    for (const std::string& line : tail) msg += "\n" + line;
     if (bounded && r.out.find(std::strerror(ENOSPC)) != std::string::npos)
         msg += "\n(no space left: in the sandbox a build's folder holds at most " +
                std::to_string(Sandbox::build_bytes >> 20) + " MiB and " + std::to_string(Sandbox::build_files) +

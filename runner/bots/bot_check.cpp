@@ -61,9 +61,11 @@ Board dense_board(const GameConfig& config, int percent) {
     return board;
 }
 
-// The names of kDenserPercents' boards, as strings that live as long as the program.
-constexpr std::array<const char*, kDenserPercents.size()> kDenserNames = {"board 5% alive", "board 10% alive",
-                                                                          "board 20% alive"};
+// The share of the board alive on the late-game board, in percent, and the sparser boards the
+// check tries when the bot times out on it, to say from which density it does.
+constexpr int kLateGamePercent = 30;
+constexpr std::array<std::pair<int, const char*>, 3> kDenser = {
+    {{5, "board 5% alive"}, {10, "board 10% alive"}, {20, "board 20% alive"}}};
 
 // What a move that failed in the sandbox tells of the sandbox: its stderr lines that name a file
 // it may not write or that is not there, a permission, the network. The board is never played
@@ -82,12 +84,6 @@ std::vector<std::string> refusals(const MoveReport& boxed) {
     return refused;
 }
 
-// A board's median move time, moves that timed out left out: they say nothing of how long a reply takes.
-struct BoardTime {
-    const char* what;
-    std::chrono::microseconds median;
-};
-
 // Why moves are slow, when they are. A persistent bot starts once per game, so its time is never
 // start-up; for a bot started per move, the board it answers fastest (the empty one, usually) is
 // about what starting it costs.
@@ -102,7 +98,7 @@ std::optional<SlowMoves> slow_moves(RunMode mode, const std::vector<BoardTime>& 
                         : fastest->median > kSlowMove                ? Cause::start_up
                         : slowest->median >= 2 * fastest->median     ? Cause::own_work
                                                                      : Cause::both;
-    return SlowMoves{cause, slowest->what, slowest->median, fastest->what, fastest->median};
+    return SlowMoves{cause, *slowest, *fastest};
 }
 
 // Two replies alike: the same cells, or forfeits of the same kind. A forfeit's detail is not the
@@ -133,23 +129,28 @@ std::vector<WarmAgainstCold> compare_warm_and_cold(Mover& warm, Mover& cold, con
 }
 
 // Plays the check's moves and keeps what the report needs of them.
-class CheckPlay {
-public:
-    CheckPlay(const CheckedBot& bot, const CheckSettings& settings, const std::function<void(const CheckedMove&)>& on_move,
-              CheckReport& report)
-        : bot_(bot), settings_(settings), on_move_(on_move), report_(report) {}
+struct CheckPlay {
+    const CheckedBot& bot;
+    const CheckSettings& settings;
+    const std::function<void(const CheckedMove&)>& on_move;
+    CheckReport& report;
+    std::vector<std::chrono::microseconds> times = {};
+    std::string json = {};
+    std::optional<MoveReport> last_failure = {};
+    int same_in_a_row = 0;
 
     // Plays `c` as `seat` at its run `run`; false once a failure repeated kSameFailureStop times
     // in a row ends the check.
     bool play(const CheckBoard& c, int seat, int run, std::vector<std::chrono::microseconds>& in_time) {
-        const int tick = c.tick_of(run, settings_.generations);
-        encode_board(c.board, seat, tick, json_);
-        const MoveReport m = bot_.mover.move(c.board, seat, tick);
-        if (c.over_argument_limit)
-            big_delivered = big_delivered.value_or(true) && (m.ok() || m.forfeit->kind != ForfeitKind::board_too_large);
+        const int tick = c.tick_of(run, settings.generations);
+        encode_board(c.board, seat, tick, json);
+        const MoveReport m = bot.mover.move(c.board, seat, tick);
+        if (c.over_argument_limit && report.big_board != BigBoard::not_delivered)
+            report.big_board = m.ok() || m.forfeit->kind != ForfeitKind::board_too_large ? BigBoard::delivered
+                                                                                        : BigBoard::not_delivered;
         times.push_back(m.elapsed);
         const bool timed_out = !m.ok() && m.forfeit->kind == ForfeitKind::timeout;
-        if (timed_out) ++report_.timeouts;
+        if (timed_out) ++report.timeouts;
         else in_time.push_back(m.elapsed);
         int applied = 0;
         std::optional<OffBoard> off;
@@ -157,44 +158,43 @@ public:
             Board placed = c.board;
             applied = placed.place(seat == 1 ? Player::one : Player::two, m.cells);
             off = off_board(m.cells, c.board.height(), c.board.width());
-            if (off && off->mostly() && report_.off_board++ == 0) report_.first_off_board = off;
-            if (off && !off->mostly() && report_.partly_off_board++ == 0) report_.first_partly_off_board = off;
+            if (off && off->mostly() && report.off_board++ == 0) report.first_off_board = off;
+            if (off && !off->mostly() && report.partly_off_board++ == 0) report.first_partly_off_board = off;
         } else if (!(c.dense && timed_out)) {  // a dense board's timeout is slowness, not a broken protocol
-            ++report_.invalid;
-            if (settings_.sandboxed && !report_.sandbox_refusals) report_.sandbox_refusals = refusals(m);
+            ++report.invalid;
+            if (settings.sandboxed && !report.sandbox_refusals) report.sandbox_refusals = refusals(m);
         }
-        on_move_(CheckedMove{c, seat, run, tick, json_.size(), m, applied, off});
+        on_move(CheckedMove{c, seat, run, tick, json.size(), m, applied, off});
         if (c.late_game) {
-            CheckReport::LateGame& late = report_.late_game.emplace(report_.late_game.value_or(CheckReport::LateGame{}));
+            CheckReport::LateGame& late = report.late_game.emplace(report.late_game.value_or(CheckReport::LateGame{}));
             late.live_cells = static_cast<std::size_t>(c.board.population(Player::one) + c.board.population(Player::two));
-            late.json_bytes = json_.size();
+            late.json_bytes = json.size();
             late.max = std::max(late.max, m.elapsed);
             late.timeouts += timed_out;
         }
         // A dense board's timeout is expected of a slow bot, and the sparser boards still tell something.
         if (c.dense && timed_out) return true;
         // The same failure: the same forfeit and the same stderr.
-        const bool same = !m.ok() && last_failure_ && m.forfeit == last_failure_->forfeit && m.err == last_failure_->err;
-        same_in_a_row_ = same ? same_in_a_row_ + 1 : 1;
-        last_failure_ = m.ok() ? std::nullopt : std::optional<MoveReport>(m);
-        report_.stopped = last_failure_ && same_in_a_row_ >= kSameFailureStop;
-        return !report_.stopped;
+        const bool same = !m.ok() && last_failure && m.forfeit == last_failure->forfeit && m.err == last_failure->err;
+        same_in_a_row = same ? same_in_a_row + 1 : 1;
+        last_failure = m.ok() ? std::nullopt : std::optional<MoveReport>(m);
+        report.stopped = last_failure && same_in_a_row >= kSameFailureStop;
+        return !report.stopped;
     }
 
     // The density from which the bot's moves time out, after a timeout on the late-game board:
     // sparser boards, sparsest first, once each as seat 1, until one times out.
     void find_slow_density(const GameConfig& config, int tick) {
-        CheckReport::LateGame& late = *report_.late_game;
+        CheckReport::LateGame& late = *report.late_game;
         late.slow_from_percent = kLateGamePercent;
         late.slow_from_cells = late.live_cells;
         std::vector<std::chrono::microseconds> unused;
-        for (std::size_t i = 0; i < kDenserPercents.size(); ++i) {
-            const int percent = kDenserPercents[i];
-            const CheckBoard c{.what = kDenserNames[i], .board = dense_board(config, percent), .seat = 1,
+        for (const auto& [percent, what] : kDenser) {
+            const CheckBoard c{.what = what, .board = dense_board(config, percent), .seat = 1,
                                .tick = tick, .same_tick = true, .dense = true};
-            const int before = report_.timeouts;
+            const int before = report.timeouts;
             if (!play(c, 1, 0, unused)) return;
-            if (report_.timeouts > before) {
+            if (report.timeouts > before) {
                 late.slow_from_percent = percent;
                 late.slow_from_cells = static_cast<std::size_t>(c.board.population(Player::one) + c.board.population(Player::two));
                 return;
@@ -202,18 +202,6 @@ public:
             late.in_time_percent = percent;
         }
     }
-
-    std::vector<std::chrono::microseconds> times;
-    std::optional<bool> big_delivered;  // set when the big board was tried
-
-private:
-    const CheckedBot& bot_;
-    const CheckSettings& settings_;
-    const std::function<void(const CheckedMove&)>& on_move_;
-    CheckReport& report_;
-    std::string json_;
-    std::optional<MoveReport> last_failure_;
-    int same_in_a_row_ = 0;
 };
 
 }  // namespace
@@ -224,10 +212,6 @@ RunMode run_mode(const BotPlayer& player) {
     if (player.bot().spec.protocol == Protocol::tlv) return RunMode::tlv;
     if (!player.bot().spec.warm) return RunMode::cold_by_manifest;
     return RunMode::per_move;
-}
-
-int CheckBoard::tick_of(int run, int generations) const {
-    return same_tick ? tick : std::max(tick, std::min(tick + run, generations - 1));
 }
 
 std::vector<CheckBoard> check_boards(const GameConfig& config) {
@@ -255,7 +239,7 @@ int CheckReport::warm_differs() const {
 CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boards, const CheckSettings& settings,
                       const std::function<void(const CheckedMove&)>& on_move) {
     CheckReport report;
-    CheckPlay play(bot, settings, on_move, report);
+    CheckPlay play{bot, settings, on_move, report};
     std::vector<BoardTime> board_times;
     for (const CheckBoard& c : boards) {
         std::vector<std::chrono::microseconds> in_time;
@@ -271,9 +255,6 @@ CheckReport check_bot(const CheckedBot& bot, const std::vector<CheckBoard>& boar
             play.find_slow_density(GameConfig{c.board.width(), c.board.height(), settings.generations}, c.tick);
     }
     report.moves = static_cast<int>(play.times.size());
-    report.big_board = !play.big_delivered ? BigBoard::not_tried
-                       : *play.big_delivered ? BigBoard::delivered
-                                             : BigBoard::not_delivered;
     report.median = median(play.times);
     report.max = maximum(play.times);
     report.per_game = std::chrono::duration_cast<std::chrono::seconds>(report.median * settings.generations);

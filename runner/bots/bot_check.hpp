@@ -7,7 +7,7 @@
 #include "runner/game/game_loop.hpp"
 #include "runner/game/off_board.hpp"
 
-#include <array>
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -46,7 +46,7 @@ struct CheckBoard {
     bool dense = false;
     bool plays(int s) const { return seat == 0 || seat == s; }
     // The tick_id of run `run` in a game of `generations`.
-    int tick_of(int run, int generations) const;
+    int tick_of(int run, int generations) const { return same_tick ? tick : std::max(tick, std::min(tick + run, generations - 1)); }
 };
 
 // The empty board at tick 0, a busy one a tenth into the game, one whose JSON is over Linux's
@@ -54,11 +54,6 @@ struct CheckBoard {
 // as a late game of block builders nine tenths into it (30% of the board alive: 300000 cells and
 // about 5 MB of JSON on 1000x1000).
 std::vector<CheckBoard> check_boards(const GameConfig& config);
-
-// The share of the board alive on the late-game board, in percent, and the sparser boards the
-// check tries when the bot times out on it, to say from which density it does.
-inline constexpr int kLateGamePercent = 30;
-inline constexpr std::array<int, 3> kDenserPercents = {5, 10, 20};
 
 // A failure repeated identically this many times in a row ends the check: more say no more.
 inline constexpr int kSameFailureStop = 3;
@@ -77,6 +72,12 @@ struct CheckedMove {
 // Whether a board over the argument limit reached the bot.
 enum class BigBoard { not_tried, delivered, not_delivered };
 
+// A board's median move time, moves that timed out left out: they say nothing of how long a reply takes.
+struct BoardTime {
+    const char* what;
+    std::chrono::microseconds median;
+};
+
 // Why moves are slow: the board whose median move time is the longest, over kSlowMove, and the
 // board answered fastest, which for a bot started per move is about what starting it costs.
 struct SlowMoves {
@@ -88,10 +89,7 @@ struct SlowMoves {
         both,             // about the fastest board's time is start-up, the rest its work
     };
     Cause cause;
-    const char* slowest;
-    std::chrono::microseconds slowest_median;
-    const char* fastest;
-    std::chrono::microseconds fastest_median;
+    BoardTime slowest, fastest;
 };
 
 // One board and seat answered twice cold and once warm.
@@ -134,7 +132,7 @@ struct CheckReport {
         std::size_t json_bytes = 0;
         std::chrono::microseconds max{0};
         int timeouts = 0;
-        // When it timed out there: the sparsest board of kDenserPercents and the late-game one
+        // When it timed out there: the sparsest of the sparser boards and the late-game one
         // whose move timed out, and the densest answered in time below it (0: none was).
         int slow_from_percent = 0;
         std::size_t slow_from_cells = 0;

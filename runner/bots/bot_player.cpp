@@ -29,9 +29,6 @@ std::string warm_script_name(const std::vector<std::string>& command) {
     return "";
 }
 
-// Whole seconds, rounded up: what RLIMIT_CPU takes.
-std::uint64_t seconds_up(std::chrono::milliseconds ms) { return static_cast<std::uint64_t>((ms.count() + 999) / 1000); }
-
 // Where GOL_SCRATCH is inside the sandbox: outside any bot's own folder, even one directly in /tmp.
 constexpr const char* kScratchInside = "/run/gol/scratch";
 
@@ -50,13 +47,6 @@ std::vector<std::string> jvm_options(const std::vector<std::string>& command, st
     return {"-XX:+UseSerialGC", "-Xmx" + std::to_string(mib / 4) + "m",
             "-XX:CompressedClassSpaceSize=" + std::to_string(small) + "m",
             "-XX:ReservedCodeCacheSize=" + std::to_string(small) + "m"};
-}
-
-// Without the sandbox, a folder of the work area; inside it, a filesystem of its own there
-// (make_launcher).
-std::optional<TempDir> make_scratch(const BotHost& host) {
-    if (host.sandbox) return std::nullopt;
-    return TempDir("gol-scratch", host.area.path());
 }
 
 // Besides the bot's own limit: bubblewrap, the launcher and a warm interpreter.
@@ -81,7 +71,7 @@ BotPlayer::BotPlayer(PreparedBot bot, MoveLimits limits, const BotHost& host)
       registry_(host.registry),
       sandbox_(host.sandbox),
       identity_(sandbox_ ? sandbox_->new_identity(staging_key(bot_)) : std::nullopt),
-      scratch_(make_scratch(host)),
+      scratch_(sandbox_ ? std::nullopt : std::make_optional<TempDir>("gol-scratch", host.area.path())),
       interpreters_(host.interpreters) {
     const std::string scratch = sandbox_ ? kScratchInside : scratch_->path().string();
     // An allow-list: nothing of the host's environment (tokens, keys) reaches a bot.
@@ -211,7 +201,8 @@ ForfeitRules BotPlayer::forfeit_rules(bool first) const {
     rules.stdout_cap = limits_.stdout_cap;
     rules.limits = limits_.resources;
     // A JVM's start is CPU time too.
-    if (rules.limits.cpu_seconds != 0 && rules.startup) rules.limits.cpu_seconds += seconds_up(limits_.startup_limit);
+    if (rules.limits.cpu_seconds != 0 && rules.startup)
+        rules.limits.cpu_seconds += static_cast<std::uint64_t>(std::chrono::ceil<std::chrono::seconds>(limits_.startup_limit).count());
     rules.tmp_bytes = sandbox_ ? Sandbox::tmp_bytes : 0;
     if (sandbox_ && sandbox_->groups().holds("memory")) rules.group_memory = limits_.resources.address_space;
     return rules;

@@ -101,7 +101,9 @@ private:
     ProcessRegistry* registry_;
     Sandbox* sandbox_;
     std::optional<Identity> identity_;  // the host user it runs as in the sandbox, when not ours
-    std::optional<TempDir> scratch_;  // without the sandbox
+    // Without the sandbox, a folder of the work area; inside it, a filesystem of its own there
+    // (make_launcher).
+    std::optional<TempDir> scratch_;
     Interpreters interpreters_;
     std::vector<std::string> env_;
     // For an argv bot's boards over the argument limit, when the preload library is there.

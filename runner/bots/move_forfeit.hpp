@@ -1,8 +1,10 @@
 // From how a bot's process ended to the forfeit it earns, whichever way the move ran (a process
 // of its own, a fork of a warm interpreter, a line to a persistent bot, a tlv turn): one
-// function, so every protocol names a limit, a crash or a slow move in the same words.
+// function, so every protocol names a limit, a crash or a slow move in the same words. And the
+// hint that check and duel print for an argv bot that reads stdin.
 #pragma once
 
+#include "runner/bots/bot.hpp"
 #include "runner/game/move.hpp"
 #include "runner/sys/process.hpp"
 
@@ -81,5 +83,10 @@ std::optional<Forfeit> move_forfeit(const MoveOutcome& outcome, const ForfeitRul
 // its reply `out` holds (game/protocol.hpp's parse_reply), with its time, CPU time, stderr and
 // the start of its stdout. Every conversation with a bot ends its move here.
 MoveReport move_report(MoveOutcome outcome, const ForfeitRules& rules, std::string_view out);
+
+// For an argv bot whose failed move's stderr reads as a parse of empty input or a read of stdin
+// at its end: what it does wrong and the fix, which its language's JSON reader, saying only that
+// the input ended, names neither of. Nothing else.
+std::optional<std::string> stdin_hint(Protocol protocol, std::string_view err);
 
 }  // namespace gol::runner

@@ -27,12 +27,12 @@ OneShotMoves::OneShotMoves(Launcher& launcher, Commands commands, const MoveRule
 MoveReport OneShotMoves::move(const std::string& board_json) {
     ForfeitRules rules = rules_.of(!moved_);
     moved_ = true;
+    CommandSpec spec = limited(commands_.plain, rules);
+    if (commands_.stdin_board) spec.stdin_data = board_json + "\n";
+    else spec.argv.push_back(board_json);
     std::optional<RunOutcome> ran;
+    // Warm: no exec, so no limit on an argument's length: a long board is an argument like any.
     if (warm()) {
-        CommandSpec spec = limited(commands_.plain, rules);
-        // No exec, so no limit on an argument's length: a long board is an argument like any.
-        if (commands_.stdin_board) spec.stdin_data = board_json + "\n";
-        else spec.argv.push_back(board_json);
         ran = launcher_.run(spec, commands_.warm_script);
         // A launcher that cannot keep a warm interpreter (none in the bot's PATH, no /proc of its
         // own) will not later in the game either: every later move runs cold.
@@ -40,13 +40,8 @@ MoveReport OneShotMoves::move(const std::string& board_json) {
     }
     rules.run = warm() ? ForfeitRules::Run::warm : ForfeitRules::Run::cold;
     std::optional<LongArgument> long_board;
-    if (!ran) {
-        CommandSpec spec = limited(commands_.plain, rules);
-        if (commands_.stdin_board) {
-            spec.stdin_data = board_json + "\n";
-        } else if (!too_long_for_argv(board_json)) {
-            spec.argv.push_back(board_json);
-        } else if (!commands_.long_board) {
+    if (!ran && !commands_.stdin_board && too_long_for_argv(board_json)) {
+        if (!commands_.long_board) {
             MoveReport report;
             report.startup = rules.startup;
             report.forfeit = board_too_large(
@@ -54,13 +49,12 @@ MoveReport OneShotMoves::move(const std::string& board_json) {
                                    "lib/gol-runner/ or lib/ beside the runner's bin/): rebuild or reinstall the runner, "
                                    "or use the stdin protocol");
             return report;
-        } else {
-            spec = limited(*commands_.long_board, rules);
-            long_board.emplace(board_json);
-            spec.pass_fd = CommandSpec::PassedFd{long_board->fd(), long_argument_fd};
         }
-        ran = launcher_.run(spec);
+        spec = limited(*commands_.long_board, rules);
+        long_board.emplace(board_json);
+        spec.pass_fd = CommandSpec::PassedFd{long_board->fd(), long_argument_fd};
     }
+    if (!ran) ran = launcher_.run(spec);
     MoveOutcome outcome = move_outcome(*ran);
     outcome.err = std::move(ran->err);
     MoveReport report = move_report(std::move(outcome), rules, ran->out);

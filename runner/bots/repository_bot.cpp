@@ -22,6 +22,7 @@ namespace {
 // A state is a few hundred bytes; a fetch's error is cut by import well below this.
 constexpr std::size_t kMaxStateBytes = 64 * 1024;
 
+fs::path repositories_dir(const fs::path& bots_dir) { return bots_dir / ".repositories"; }
 fs::path state_file(const fs::path& bots_dir, const std::string& name) { return repositories_dir(bots_dir) / (name + ".json"); }
 // The copy and its commit in one folder, NAME.good/{NAME/,commit.json}, replaced whole.
 fs::path good_dir(const fs::path& bots_dir, const std::string& name) { return repositories_dir(bots_dir) / (name + ".good"); }
@@ -96,8 +97,6 @@ std::string bot_name_from_url(std::string_view url) {
     if (last.ends_with(".git")) last.remove_suffix(4);
     return refused_bot_name(last) ? "" : std::string(last);
 }
-
-fs::path repositories_dir(const fs::path& bots_dir) { return bots_dir / ".repositories"; }
 
 std::optional<RepositoryState> read_repository_state(const fs::path& bots_dir, const std::string& name) {
     auto f = read_strings(state_file(bots_dir, name), {"url", "branch", "commit", "fetched", "error", "failed"});

@@ -39,9 +39,6 @@ struct RepositoryState {
     bool operator==(const RepositoryState&) const = default;
 };
 
-// BOTS/.repositories
-std::filesystem::path repositories_dir(const std::filesystem::path& bots_dir);
-
 // The state of the bot NAME, none when it came from no repository. Throws std::runtime_error
 // naming the file when it cannot be read or is not a state.
 std::optional<RepositoryState> read_repository_state(const std::filesystem::path& bots_dir, const std::string& name);

@@ -2,7 +2,7 @@
 #include "runner/cli/game_options.hpp"
 
 #include "runner/bots/bot_check.hpp"
-#include "runner/bots/stdin_hint.hpp"
+#include "runner/bots/move_forfeit.hpp"
 #include "runner/game/protocol.hpp"
 #include "runner/game/replay.hpp"
 #include "runner/game/traced_mover.hpp"
@@ -154,7 +154,7 @@ void print_time_advice(const CheckReport& r, const PreparedBot& bot) {
                      "print(..., flush=True); C: fflush(stdout); docs/protocol.md)\n";
     if (!r.slow) return;
     const SlowMoves& s = *r.slow;
-    std::cout << "  warning: a move on the " << s.slowest << " takes " << format_ms(s.slowest_median)
+    std::cout << "  warning: a move on the " << s.slowest.what << " takes " << format_ms(s.slowest.median)
               << " (median), over " << kSlowMove.count() << " ms: ";
     switch (s.cause) {
         case SlowMoves::Cause::persistent_work:
@@ -164,16 +164,16 @@ void print_time_advice(const CheckReport& r, const PreparedBot& bot) {
             std::cout << "the time is the bot's own work (it runs warm: its interpreter does not start per move)\n";
             break;
         case SlowMoves::Cause::start_up:
-            std::cout << "even the " << s.fastest << " takes " << format_ms(s.fastest_median) << ", so most of it is "
+            std::cout << "even the " << s.fastest.what << " takes " << format_ms(s.fastest.median) << ", so most of it is "
                       << "probably starting " << terminal_line(bot.command[0])
                       << "; the stdin protocol does not help, the persistent protocol (docs/protocol.md) does\n";
             break;
         case SlowMoves::Cause::own_work:
-            std::cout << "the " << s.fastest << " takes " << format_ms(s.fastest_median)
+            std::cout << "the " << s.fastest.what << " takes " << format_ms(s.fastest.median)
                       << ", so starting the bot is quick and the time went into the bot's own work\n";
             break;
         case SlowMoves::Cause::both:
-            std::cout << "about " << format_ms(s.fastest_median) << " of it is starting the bot (the " << s.fastest
+            std::cout << "about " << format_ms(s.fastest.median) << " of it is starting the bot (the " << s.fastest.what
                       << " takes that long), the rest the bot's own work\n";
             break;
     }

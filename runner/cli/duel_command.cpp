@@ -2,7 +2,7 @@
 #include "runner/text/count_text.hpp"
 #include "runner/text/json_text.hpp"
 #include "runner/cli/game_options.hpp"
-#include "runner/bots/stdin_hint.hpp"
+#include "runner/bots/move_forfeit.hpp"
 
 #include "runner/sys/atomic_file.hpp"
 #include "runner/sys/cpu_pin.hpp"

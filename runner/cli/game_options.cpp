@@ -74,20 +74,14 @@ void add_bot_locations(CLI::App& cmd, BotLocations& where) {
     add_interpreter_option(cmd, where.interpreters);
 }
 
-namespace {
-
 // A root runner's sandboxed processes are another user, who must reach the work area.
-WorkArea work_area(bool sandboxed) {
+PlaySetup::PlaySetup(bool sandboxed) : area_([sandboxed] {
     try {
         return WorkArea(sandboxed && ::geteuid() == 0);
     } catch (const std::runtime_error& e) {
         throw UsageError(e.what());
     }
-}
-
-}  // namespace
-
-PlaySetup::PlaySetup(bool sandboxed) : area_(work_area(sandboxed)) {
+}()) {
     if (!sandboxed) return;
     const std::optional<std::string> bwrap = Sandbox::find_bubblewrap();
     if (!bwrap)

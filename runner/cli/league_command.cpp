@@ -1,7 +1,6 @@
 #include "runner/cli/command.hpp"
 #include "runner/cli/game_options.hpp"
 
-#include "runner/sys/atomic_file.hpp"
 #include "runner/sys/interrupt.hpp"
 #include "runner/report/timing_summary.hpp"
 #include "runner/report/leaderboard_page.hpp"

@@ -198,8 +198,8 @@ TEST_CASE("bot check: slow moves, and whether starting the bot or its own work t
     CheckReport r = check(busy, RunMode::per_move, small_board());
     REQUIRE(r.slow);
     CHECK(r.slow->cause == Cause::own_work);
-    CHECK(std::string(r.slow->slowest) == "busy board");
-    CHECK(std::string(r.slow->fastest) == "empty board");
+    CHECK(std::string(r.slow->slowest.what) == "busy board");
+    CHECK(std::string(r.slow->fastest.what) == "empty board");
     CHECK(check(busy, RunMode::persistent, small_board()).slow->cause == Cause::persistent_work);
     // Slow on every board: starting it.
     Answering slow([](std::int64_t, int) { return valid(milliseconds(200)); });

@@ -244,3 +244,18 @@ TEST_CASE("move forfeit: a move's wall-clock limit is at most what is left of it
     CHECK(rules_of_game.of(false).time_bank_s == 0);
     CHECK(rules_of_game.of(true).wall_limit == 2000ms);
 }
+
+// The hint for an argv bot that reads its board from stdin.
+TEST_CASE("stdin hint: each language's words for empty stdin, for argv bots only") {
+    for (const char* err : {"json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+                            "EOFError: EOF when reading a line", "  File \"bot.rb\", line 2: STDIN.read",
+                            "SyntaxError: Unexpected end of JSON input", "JSON::ParserError: unexpected end of input"}) {
+        CAPTURE(err);
+        CHECK(stdin_hint(Protocol::argv, err).has_value());
+        CHECK_FALSE(stdin_hint(Protocol::stdin, err).has_value());
+        CHECK_FALSE(stdin_hint(Protocol::persistent, err).has_value());
+    }
+    CHECK_FALSE(stdin_hint(Protocol::argv, "ModuleNotFoundError: No module named 'numpy'").has_value());
+    CHECK_FALSE(stdin_hint(Protocol::argv, "").has_value());
+    CHECK(stdin_hint(Protocol::argv, "EOFError")->find("\"protocol\": \"stdin\"") != std::string::npos);
+}
