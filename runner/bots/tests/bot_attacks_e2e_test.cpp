@@ -62,10 +62,12 @@ if n == 0
 end
 )";
 
-// The duel's --log after `bot` played idle.sh for 5 generations, warm or cold.
+// The duel's --log after `bot` played idle.sh for 5 generations, warm or cold. Its moves are
+// quick; the time limit is long so that none is cut short on a loaded machine, where a move cut
+// short would say nothing of the plant.
 std::string plant_log(RunnerFixture& f, const std::string& bot, const std::string& sandbox, bool cold) {
     const fs::path log = f.root.path() / (bot + (cold ? ".cold.log" : ".warm.log"));
-    std::vector<std::string> extra = {sandbox, "--log", log.string()};
+    std::vector<std::string> extra = {sandbox, "--log", log.string(), "--time-limit", "10000"};
     if (cold) extra.push_back("--cold");
     f.duel(bot, "idle.sh", extra);
     return read_text(log);

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -23,11 +24,14 @@ struct MessagesFixture : testing::RunnerFixture {
         testing::copy_marked(fs::path(TEST_BOTS_DIR) / "hang.sh", bots / "hang.sh", {{"31.4159", marker}});
     }
 
-    // `runner duel A B` printing its summary, on a small board for three generations.
+    // `runner duel A B` printing its summary, on a small board for three generations. Unless
+    // `extra` sets the time limit, it is long: no move but a hanging one's is cut short on a loaded
+    // machine, where a cold python3 can take longer than a short limit to start.
     RunOutcome duel(const std::string& a, const std::string& b, std::vector<std::string> extra = {}) {
         std::vector<std::string> args = {"duel", a, b, "--bots", bots.string(), "--cache", cache.string(),
-                                         "--width", "20", "--height", "20", "--generations", "3",
-                                         "--time-limit", "300", "--startup-limit", "0", "--quiet"};
+                                         "--width", "20", "--height", "20", "--generations", "3", "--quiet"};
+        if (std::find(extra.begin(), extra.end(), "--time-limit") == extra.end())
+            args.insert(args.end(), {"--time-limit", "10000", "--startup-limit", "0"});
         args.insert(args.end(), extra.begin(), extra.end());
         RunOutcome r = runner(args);
         INFO("stdout: " << r.out);
@@ -96,13 +100,15 @@ TEST_CASE("messages: an argv bot that reads stdin is told where its board is, in
 
 TEST_CASE("messages: a timeout says the limit and where the time went") {
     MessagesFixture f;
-    RunOutcome r = f.duel("block", "hang", {"--generations", "1"});
+    RunOutcome r = f.duel("block", "hang", {"--generations", "1", "--time-limit", "300", "--startup-limit", "0"});
     // A timeout is named by its tick as a crash is.
     CHECK(contains(r.out, "    last forfeit, at tick 0: timeout: no reply within the limit of 300 ms per move: the time went into "
                      "the bot's run, starting it and its own work\n"));
-    r = f.duel("block", "msg_unflushed", {"--generations", "1"});
-    CHECK(contains(r.out, "    last forfeit, at tick 0: timeout: no reply line within the limit of 300 ms per move: the bot was still "
-                     "working, or its reply sat in its output buffer (flush stdout after each reply line)\n"));
+    // A start-up allowance python3 takes on a loaded machine too: it has read its board by then.
+    r = f.duel("block", "msg_unflushed", {"--generations", "1", "--time-limit", "300", "--startup-limit", "2000"});
+    CHECK(contains(r.out, "    last forfeit, at tick 0: timeout: no reply line within the limit of 2300 ms (the time limit and the "
+                     "start-up allowance of a first move) per move: the bot was still working, or its reply sat in its "
+                     "output buffer (flush stdout after each reply line)\n"));
     CHECK_FALSE(process_with(f.marker));
 }
 
