@@ -451,6 +451,7 @@ struct Arena::State {
             std::array<std::optional<TlvSeat>, 2> tlv_seats;
             for (int s = 0; s < 2; ++s)
                 if (seats[s]) tlv_seats[s].emplace(*seats[s], time_limit, stop_event);
+            if (tlv_seats[0] && tlv_seats[1]) tlv_seats[0]->share_sends_with(*tlv_seats[1]);
             const auto mover = [&](int s) -> Mover& { return tlv_seats[s] ? *tlv_seats[s] : *bot; };
             f.played = play_and_record(mover(0), mover(1), header, game_log, stop);
             f.log = log_text.str();

@@ -47,10 +47,19 @@ void TlvSeat::begin(int seat, std::string_view opponent) {
     tell(start);
 }
 
+void TlvSeat::share_sends_with(TlvSeat& other) {
+    partner_ = &other;
+    other.partner_ = this;
+}
+
 void TlvSeat::tell(const std::string& bytes) {
     if (lost_) return;
     pending_ += bytes;
-    if (process_) return;
+    if (!process_ && !partner_) flush();
+}
+
+void TlvSeat::flush() {
+    if (lost_ || pending_.empty()) return;
     try {
         connection_->send(pending_, Clock::now() + later_limit_, stop_);
     } catch (const ConnectionLost& e) {
@@ -87,11 +96,13 @@ MoveReport TlvSeat::move(const Board& board, int seat, int) {
             if (early == ClientConnection::Arrived::bytes || connection_->reader().held() > 0)
                 throw ConnectionLost("it sent a message out of turn, before its T");
             connection_->send(pending_ + tlv::turn(), deadline, stop_);
+            pending_.clear();
+            // Its opponent is told what it has not been before this turn waits.
+            if (partner_) partner_->flush();
             tlv::Message m = connection_->receive(deadline, stop_);
             if (m.type != tlv::Type::move)
                 throw ConnectionLost(std::string("it answered T with '") + static_cast<char>(m.type) + "', not 'M'");
             report.cells = std::move(m.cells);
-            pending_.clear();
         } catch (const ConnectionLost& e) {
             broken = e.what();
             timed_out = Clock::now() >= deadline;

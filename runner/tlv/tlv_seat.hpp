@@ -1,7 +1,8 @@
 // One seat of the 2014 arena's conversation (docs/arena.md), which the arena's clients and a
 // local tlv bot (docs/protocol.md) both play: its move is the M its client answers each T with,
 // and it is told its game as it goes: S with its opponent's name, the opponent's placed cells (M)
-// and each generation (G), and B at the end. A remote client is told at once. A local bot's
+// and each generation (G), and B at the end. A remote client is told at once, or, when its
+// opponent is a client too, before the game's thread next waits (share_sends_with). A local bot's
 // process, which its launcher starts at its first turn with the address of a socket listening in
 // its network namespace, is held between its turns, and told at its next one. A client that
 // breaks the protocol, is too slow or leaves forfeits as `disconnected`, which loses the game.
@@ -48,6 +49,11 @@ public:
     TlvSeat(const TlvSeat&) = delete;
     TlvSeat& operator=(const TlvSeat&) = delete;
 
+    // Two clients' seats of one game: what each is told waits for the next wait of the game's
+    // thread, which is in one of their turns. So a client's opponent's M and the G after it go
+    // with its own T in one send, or before its opponent's turn waits for its M: three sends a
+    // generation where there were six, and no client told later than the server next waits.
+    void share_sends_with(TlvSeat& other);
     // S, with `opponent` (or "opponent", for a name S cannot carry).
     void begin(int seat, std::string_view opponent) override;
     GameObserver* watcher() override { return this; }
@@ -62,9 +68,12 @@ public:
 private:
     void on_move(int tick, int seat, const MoveReport& move) override;
     void on_generation(int generation, std::int64_t cells1, std::int64_t cells2) override;
-    // Sends `bytes`, after anything not yet sent, to a remote client now, within its time; a
-    // local bot's wait for its next turn. A client that does not take them is lost.
+    // Sends `bytes`, after anything not yet sent, to a remote client now (flush), or with what
+    // follows when it shares its sends; a local bot's wait for its next turn.
     void tell(const std::string& bytes);
+    // Sends a remote client what it was told and has not been sent, within its time. A client
+    // that does not take it is lost.
+    void flush();
     // A local bot's process started and connected by `deadline`; what its I said, for its first
     // move's report, or lost_ says why not.
     std::string start(int width, int height, Clock::time_point deadline);
@@ -88,6 +97,7 @@ private:
     std::optional<pipes::Streams> streams_;  // a local bot's process's, while it runs
     bool ended_ = false;  // that process ended, as its hold found
     std::string pending_;  // told and not yet sent
+    TlvSeat* partner_ = nullptr;  // the other client's seat, when they share their sends
     int seat_ = 0;
     bool asked_ = false;  // it had its first turn
     // Why the client is out of the game (it broke the protocol, was too slow or left; a local

@@ -8,6 +8,9 @@
 
 #include <optional>
 #include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 using namespace gol;
 using namespace gol::runner;
@@ -99,6 +102,64 @@ TEST_CASE("a remote client's seat tells it its game at once and plays the M it a
     tlv::Message bye = message(tlv::Type::bye);
     bye.counts = {7, 5};  // its own cells first
     CHECK(r.next() == bye);
+}
+
+TEST_CASE("two clients' seats that share their sends: each is told its game with its T, or before the other's turn waits") {
+    RemoteSeat a, b;
+    a.seat->share_sends_with(*b.seat);
+    a.seat->begin(1, "b");
+    b.seat->begin(2, "a");
+    CHECK_FALSE(a.sent_more());  // nothing waits yet
+    CHECK_FALSE(b.sent_more());
+    tlv::Message start_a = message(tlv::Type::start), start_b = message(tlv::Type::start);
+    start_a.text = "b";
+    start_b.text = "a";
+    tlv::Message m_a = message(tlv::Type::move), m_b = message(tlv::Type::move);
+    m_a.cells = {{1, 1}};
+    m_b.cells = {{2, 2}};
+
+    // A client's turn: what it reads before it answers, and what its opponent has been sent by
+    // then (read there, so a seat that kept it back would leave this turn waiting).
+    const auto turn = [](RemoteSeat& mover, RemoteSeat& other, int seat, int tick, const std::vector<Cell>& cells,
+                         std::size_t told, std::size_t other_told) {
+        std::vector<std::optional<tlv::Message>> read, other_read;
+        std::thread client([&] {
+            for (std::size_t i = 0; i < told; ++i) read.push_back(mover.next());
+            for (std::size_t i = 0; i < other_told; ++i) other_read.push_back(other.next());
+            const std::string m = tlv::move(cells);
+            [[maybe_unused]] const ssize_t n = ::send(mover.client.get(), m.data(), m.size(), MSG_NOSIGNAL);
+        });
+        MoveReport report = mover.seat->move(Board(10, 10), seat, tick);
+        client.join();
+        CHECK(report.cells == cells);
+        return std::pair{read, other_read};
+    };
+
+    auto [read, other_read] = turn(a, b, 1, 0, {{1, 1}}, 2, 1);
+    CHECK(read == std::vector<std::optional<tlv::Message>>{start_a, message(tlv::Type::turn)});
+    CHECK(other_read == std::vector<std::optional<tlv::Message>>{start_b});
+    MoveReport moved;
+    moved.cells = {{1, 1}};
+    a.seat->watcher()->on_move(0, 1, moved);
+    b.seat->watcher()->on_move(0, 1, moved);
+    CHECK_FALSE(b.sent_more());  // a's M goes with b's T
+
+    std::tie(read, other_read) = turn(b, a, 2, 0, {{2, 2}}, 2, 0);
+    CHECK(read == std::vector<std::optional<tlv::Message>>{m_a, message(tlv::Type::turn)});
+    moved.cells = {{2, 2}};
+    a.seat->watcher()->on_move(0, 2, moved);
+    b.seat->watcher()->on_move(0, 2, moved);
+    a.seat->watcher()->on_generation(1, 1, 1);
+    b.seat->watcher()->on_generation(1, 1, 1);
+    CHECK_FALSE(a.sent_more());
+    CHECK_FALSE(b.sent_more());
+
+    // b's G is sent before a's turn waits for a's M.
+    std::tie(read, other_read) = turn(a, b, 1, 1, {{1, 1}}, 3, 1);
+    CHECK(read == std::vector<std::optional<tlv::Message>>{m_b, message(tlv::Type::generation), message(tlv::Type::turn)});
+    CHECK(other_read == std::vector<std::optional<tlv::Message>>{message(tlv::Type::generation)});
+    CHECK_FALSE(a.sent_more());
+    CHECK_FALSE(b.sent_more());
 }
 
 TEST_CASE("an opponent's name S cannot carry is told as \"opponent\"") {
