@@ -160,17 +160,16 @@ struct Arena::State {
     }
 
     // Room for a new connection when the waiting room is full: the oldest identifying connection
-    // of the address with the most of them goes. Clients that identified are never closed for it.
+    // of the addresses with the most of them goes (oldest of all of them, so that a flood with as
+    // many from each of its addresses closes its own, not a newer client's, whatever its address).
+    // Clients that identified are never closed for it.
     bool make_room() {
         std::map<std::string, std::size_t> per_address;
+        std::size_t most = 0;
         for (const Waiting& w : waiting)
-            if (w.name.empty()) ++per_address[w.address];
-        if (per_address.empty()) return false;
-        const auto most = std::max_element(per_address.begin(), per_address.end(),
-                                           [](const auto& a, const auto& b) { return a.second < b.second; });
-        const std::string address = most->first;
+            if (w.name.empty()) most = std::max(most, ++per_address[w.address]);
         for (std::size_t i = 0; i < waiting.size(); ++i)
-            if (waiting[i].name.empty() && waiting[i].address == address) {
+            if (waiting[i].name.empty() && per_address[waiting[i].address] == most) {
                 close_client(i, "room made for a new connection (" + std::to_string(waiting.size()) + " were waiting)",
                              "closed to make room");
                 return true;

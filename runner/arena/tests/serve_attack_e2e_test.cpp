@@ -92,6 +92,30 @@ TEST_CASE("serve: a flood of connections that never identify keeps no one out, a
     CHECK_FALSE(contains(log, "(keyed/raw): closed: room made"));
 }
 
+TEST_CASE("serve: a flood of one connection from each of many addresses closes its own oldest, not a newer client") {
+    RunnerFixture f;
+    const fs::path keys = f.root.path() / "keys";
+    std::ofstream(keys) << "early/raw e4rly\nlate/raw l4te\n";
+    Server server(f, f.root.path() / "arena",
+                  {"--max-waiting", "24", "--max-per-address", "8", "--identify-time", "20000", "--keys", keys.string()});
+    std::vector<UniqueFd> flood;
+    for (int a = 1; a <= 30; ++a) flood.push_back(connect_to(server.port(), ("127.0.3." + std::to_string(a)).c_str()));
+    server.wait_for_count("room made for a new connection", 6);
+    // A client whose address sorts before the flood's, with more of the flood after it before it
+    // identifies: each of them makes room too.
+    UniqueFd early = connect_to(server.port(), "127.0.0.5");
+    for (int a = 1; a <= 10; ++a) flood.push_back(connect_to(server.port(), ("127.0.4." + std::to_string(a)).c_str()));
+    const std::string log = server.wait_for_count("room made for a new connection", 17);
+    CHECK_FALSE(contains(log, "127.0.0.5"));
+    send_all(early.get(), tlv::identification("early/raw e4rly"));
+    server.wait_for("identified as early/raw");
+    UniqueFd late = connect_to(server.port(), "127.0.0.6");
+    send_all(late.get(), tlv::identification("late/raw l4te"));
+    tlv::Reader reader;
+    CHECK(next_message(early.get(), reader).type == tlv::Type::start);
+    CHECK(contains(server.stop(), "arena: stopped"));
+}
+
 TEST_CASE("serve: guessed keys are locked out per address, the owner still plays, and guessing costs few lines") {
     RunnerFixture f;
     const fs::path keys = f.root.path() / "keys";
