@@ -5,6 +5,17 @@
 using namespace gol::runner;
 using namespace gol::runner::testing;
 
+namespace {
+
+// The flood tests' server flags: a waiting room of 24, 8 from an address, and the keys `keys_text`.
+std::vector<std::string> small_room(RunnerFixture& f, const std::string& keys_text) {
+    const fs::path keys = f.root.path() / "keys";
+    std::ofstream(keys) << keys_text;
+    return {"--max-waiting", "24", "--max-per-address", "8", "--identify-time", "20000", "--keys", keys.string()};
+}
+
+}  // namespace
+
 TEST_CASE("serve: a client under the training bot's name is refused, and the arena serves on") {
     RunnerFixture f;
     Server server(f, f.root.path() / "arena",
@@ -59,10 +70,7 @@ TEST_CASE("serve: a client that drops and reconnects at once is let in, while wa
 
 TEST_CASE("serve: a flood of connections that never identify keeps no one out, and costs few lines") {
     RunnerFixture f;
-    const fs::path keys = f.root.path() / "keys";
-    std::ofstream(keys) << "keyed/raw k3y\nfriend/raw fr1\n";
-    Server server(f, f.root.path() / "arena",
-                  {"--max-waiting", "24", "--max-per-address", "8", "--identify-time", "20000", "--keys", keys.string()});
+    Server server(f, f.root.path() / "arena", small_room(f, "keyed/raw k3y\nfriend/raw fr1\n"));
     // One address floods far past its limit; twenty more fill the waiting room and go on coming.
     std::vector<UniqueFd> flood;
     for (int i = 0; i < 40; ++i) flood.push_back(connect_to(server.port()));
@@ -94,10 +102,7 @@ TEST_CASE("serve: a flood of connections that never identify keeps no one out, a
 
 TEST_CASE("serve: a flood of one connection from each of many addresses closes its own oldest, not a newer client") {
     RunnerFixture f;
-    const fs::path keys = f.root.path() / "keys";
-    std::ofstream(keys) << "early/raw e4rly\nlate/raw l4te\n";
-    Server server(f, f.root.path() / "arena",
-                  {"--max-waiting", "24", "--max-per-address", "8", "--identify-time", "20000", "--keys", keys.string()});
+    Server server(f, f.root.path() / "arena", small_room(f, "early/raw e4rly\nlate/raw l4te\n"));
     std::vector<UniqueFd> flood;
     for (int a = 1; a <= 30; ++a) flood.push_back(connect_to(server.port(), ("127.0.3." + std::to_string(a)).c_str()));
     server.wait_for_count("room made for a new connection", 6);
