@@ -276,8 +276,15 @@ struct Arena::State {
     std::optional<std::string> over_limits(const std::string& address, const std::string& name) const {
         const std::string quoted = "\"" + terminal_line(name) + "\"";
         if (!schedule.lists(name)) {
-            if (schedule.listed() >= o.max_names)
-                return "the arena lists " + std::to_string(schedule.listed()) + " names, its most: " + quoted +
+            // Names admitted and waiting for their first game count too: many at once must not
+            // carry the arena past its most when they are paired.
+            std::set<std::string> unlisted;
+            for (const Waiting& w : waiting)
+                if (const std::string& n = w.name.empty() ? w.held_name : w.name; !n.empty() && !schedule.lists(n))
+                    unlisted.insert(n);
+            if (const std::size_t names = schedule.listed() + unlisted.size(); names >= o.max_names)
+                return "the arena lists " + std::to_string(names) +
+                       " names, those waiting for their first game among them, its most: " + quoted +
                        " is not taken (--max-names)";
             if (new_names.count(address) >= o.names_per_address)
                 return "its address brought " + std::to_string(o.names_per_address) +
