@@ -135,7 +135,11 @@ struct CheckPlay {
     const std::function<void(const CheckedMove&)>& on_move;
     CheckReport& report;
     std::vector<std::chrono::microseconds> times = {};
+    // The board's JSON, encoded once per board and seat, not before every run: a move's time is
+    // not measured just after megabytes were written (only the tick's digits differ between runs).
     std::string json = {};
+    std::string encoded_what = {};  // the board and seat `json` is of
+    int encoded_seat = 0;
     std::optional<MoveReport> last_failure = {};
     int same_in_a_row = 0;
 
@@ -143,7 +147,13 @@ struct CheckPlay {
     // in a row ends the check.
     bool play(const CheckBoard& c, int seat, int run, std::vector<std::chrono::microseconds>& in_time) {
         const int tick = c.tick_of(run, settings.generations);
-        encode_board(c.board, seat, tick, json);
+        if (encoded_what != c.what || encoded_seat != seat) {
+            encode_board(c.board, seat, 0, json);
+            encoded_what = c.what;
+            encoded_seat = seat;
+        }
+        // tick_id is the JSON's last field.
+        const std::size_t json_bytes = json.size() - 1 + std::to_string(tick).size();
         const MoveReport m = bot.mover.move(c.board, seat, tick);
         if (c.over_argument_limit && report.big_board != BigBoard::not_delivered)
             report.big_board = m.ok() || m.forfeit->kind != ForfeitKind::board_too_large ? BigBoard::delivered
@@ -164,11 +174,11 @@ struct CheckPlay {
             ++report.invalid;
             if (settings.sandboxed && !report.sandbox_refusals) report.sandbox_refusals = refusals(m);
         }
-        on_move(CheckedMove{c, seat, run, tick, json.size(), m, applied, off});
+        on_move(CheckedMove{c, seat, run, tick, json_bytes, m, applied, off});
         if (c.late_game) {
             CheckReport::LateGame& late = report.late_game.emplace(report.late_game.value_or(CheckReport::LateGame{}));
             late.live_cells = static_cast<std::size_t>(c.board.population(Player::one) + c.board.population(Player::two));
-            late.json_bytes = json.size();
+            late.json_bytes = json_bytes;
             late.max = std::max(late.max, m.elapsed);
             late.timeouts += timed_out;
         }
