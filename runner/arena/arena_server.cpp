@@ -398,8 +398,7 @@ struct Arena::State {
     // A client waiting alone for --training-after plays the training bot, while games may start.
     void start_training() {
         const auto due = training_due();
-        if (!due || static_cast<int>(running.size()) >= o.jobs || Clock::now() < due->second || !still_connected(due->first))
-            return;
+        if (!due || Clock::now() < due->second || !still_connected(due->first)) return;
         auto [client, name] = to_game(due->first);
         ScheduledGame game;
         try {
@@ -414,12 +413,14 @@ struct Arena::State {
         begin(game, std::move(seats), true);
     }
 
-    // With --training, the one client that identified, if it waits alone, and when it plays the training bot.
+    // With --training, the one client that identified, if it waits alone, and when it plays the
+    // training bot; none while every job runs a game (a game's end wakes the loop), so that the
+    // loop does not wake for a due it cannot start.
     std::optional<std::pair<std::size_t, Clock::time_point>> training_due() const {
         std::size_t identified = 0, alone = 0;
         for (std::size_t i = 0; i < waiting.size(); ++i)
             if (!waiting[i].name.empty()) ++identified, alone = i;
-        if (!o.training || identified != 1) return std::nullopt;
+        if (!o.training || identified != 1 || static_cast<int>(running.size()) >= o.jobs) return std::nullopt;
         return std::pair{alone, waiting[alone].identified_at + o.training->after};
     }
 
