@@ -123,16 +123,17 @@ static int reap_ended(void) {
     return reaped;
 }
 
-/* What /proc/PID/stat says of a process not yet reaped: its parent, and its user plus system
- * CPU time in microseconds with that of the children it reaped; 0 and -1 when it cannot be read
- * (gone). */
+/* What /proc/PID/stat says of a process not yet reaped: its state, its parent, and its user
+ * plus system CPU time in microseconds with that of the children it reaped; 0, 0 and -1 when it
+ * cannot be read (gone). */
 struct stat_line {
+    char state;
     pid_t parent;
     int64_t cpu_us;
 };
 
 static struct stat_line read_stat(long pid) {
-    const struct stat_line unknown = {0, -1};
+    const struct stat_line unknown = {0, 0, -1};
     char path[64], text[1024];
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -144,13 +145,15 @@ static struct stat_line read_stat(long pid) {
     /* "pid (comm) state ppid ...": comm may hold anything, so from its last ')'; utime to cstime
      * are the 14th to 17th fields. */
     const char* after = strrchr(text, ')');
+    char state = 0;
     int ppid = 0;
     unsigned long long utime, stime, cutime, cstime;
-    if (!after || sscanf(after + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &ppid, &utime,
-                         &stime, &cutime, &cstime) != 5)
+    if (!after || sscanf(after + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &state, &ppid,
+                         &utime, &stime, &cutime, &cstime) != 6)
         return unknown;
     const unsigned long long ticks = utime + stime + cutime + cstime;
-    return (struct stat_line){(pid_t)ppid, (int64_t)(ticks * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK))};
+    return (struct stat_line){state, (pid_t)ppid,
+                              (int64_t)(ticks * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK))};
 }
 
 /* Calls `each` for every process of the namespace but this one, as /proc lists them; -1 when
@@ -179,13 +182,28 @@ static void add_cpu(long pid, void* total) {
     if (cpu_us >= 0) *(int64_t*)total += cpu_us;
 }
 
+/* SIGSTOP again to a process of the namespace not stopped yet; counts those in `running`. */
+static void stop_running(long pid, void* running) {
+    const char state = read_stat(pid).state;
+    if (state == 0 || state == 'T' || state == 't' || state == 'Z' || state == 'X') return;
+    kill((pid_t)pid, SIGSTOP);
+    ++*(int*)running;
+}
+
 /* Stops every process of the namespace (a persistent bot between its moves) and returns their
- * CPU time, with that of every process this one reaped, in microseconds. One kill(-1) from
- * process 1 is enough: each process stops as it next leaves the kernel, and one with SIGSTOP
- * pending cannot finish a fork (the kernel restarts the fork once it is continued), so no new
- * process escapes it. */
+ * CPU time, with that of every process this one reaped, in microseconds. Returns once /proc shows
+ * each one stopped: a child whose fork was under way as the kill went round can come out of it
+ * running, and one that came out stopped after a SIGCONT had passed it by was held for good (a
+ * bot that forks as it is held hung within 100 turns). With none left in a fork, the
+ * thaw's kill(-1, SIGCONT) reaches them all. Bounded, for one the kernel does not let stop (a
+ * vfork's parent, a process in uninterruptible sleep): 2000 rounds of 50 us. */
 static int64_t freeze_all(void) {
     kill(-1, SIGSTOP);
+    for (int round = 0, running = 1; running && round < 2000; ++round) {
+        running = 0;
+        if (for_each_process(stop_running, &running) != 0) break;
+        if (running) nanosleep(&(struct timespec){0, 50000}, NULL);
+    }
     int64_t total = 0;
     for_each_process(add_cpu, &total);
     return total + reaped_cpu_us();

@@ -346,6 +346,20 @@ TEST_CASE("launcher: between turns every process of a game's process is held, an
     }
 }
 
+// Held while it forks, every turn: a child whose fork spanned the hold was once left stopped
+// after the release, and its parent (the bot) waited for it until the turn's time ran out. A
+// CI run failed so in the LISTEN test below.
+TEST_CASE("launcher: a game's process held in the middle of its forks is wholly released") {
+    for (bool sandboxed : modes()) {
+        CAPTURE(sandboxed);
+        Box box(sandboxed);
+        Lines lines(*box.launcher, Box::move("while read l; do echo ok; for i in 1 2 3 4 5 6; do (:); done; done"));
+        int answered = 0;
+        while (answered < 400 && lines.exchange("go", 20s) == "ok") ++answered;
+        CHECK(answered == 400);
+    }
+}
+
 TEST_CASE("launcher: a game's process that writes two lines for one keeps the second, and one killed in its turn ends") {
     for (bool sandboxed : modes()) {
         CAPTURE(sandboxed);
