@@ -41,6 +41,12 @@ using namespace std::chrono_literals;
 // How long a client identifying under a name still held may wait for it to be freed: a client
 // that reconnects at once after its game or its drop is let in, not refused.
 constexpr Clock::duration kNameGrace = 5s;
+// A client is paired only once its peer has answered since it was picked for a game (or just
+// before): TCP sees a peer that vanished without a FIN or reset only when keepalive's probes, a
+// second apart while it waits, go unanswered. A pick older than kPickFor asks for a newer answer.
+constexpr Clock::duration kFreshAnswer = 100ms;
+constexpr Clock::duration kPickFor = 2s;
+constexpr Clock::duration kAnswerPoll = 20ms;
 
 UniqueFd listen_on(const std::string& bind, int port) {
     sockaddr_storage addr{};
@@ -103,6 +109,7 @@ struct Arena::State {
         Clock::time_point identified_at{};  // also the order in which clients identified
         std::string held_name;  // admitted under a name still held: it waits for it until identify_by
         bool waits_for_name = false;
+        std::optional<Clock::time_point> picked_at;  // when last picked for a game (heard_since_picked)
     };
 
     // A game's end, handed from its thread to the arena's.
@@ -217,7 +224,7 @@ struct Arena::State {
                 continue;
             }
             const Clock::time_point by = Clock::now() + identify_time();
-            waiting.push_back({std::make_unique<ClientConnection>(std::move(fd), peer), by, address, {}, {}, {}, false});
+            waiting.push_back({std::make_unique<ClientConnection>(std::move(fd), peer), by, address, {}, {}, {}, false, {}});
         }
     }
 
@@ -348,6 +355,17 @@ struct Arena::State {
         return false;
     }
 
+    // Whether client i's peer has answered since it was picked for a game, or kFreshAnswer
+    // before: only then is it paired, so that a connection dead to the world is never paired
+    // while TCP still thinks it stands. Unanswered, it is left out until its next probe's answer.
+    bool heard_since_picked(std::size_t i) {
+        Waiting& w = waiting[i];
+        const Clock::time_point now = Clock::now();
+        if (!w.picked_at || now - *w.picked_at > kPickFor) w.picked_at = now;
+        const std::optional<std::chrono::milliseconds> silent = w.connection->silent_for();
+        return !silent || now - *silent >= *w.picked_at - kFreshAnswer;
+    }
+
     // Waiting client i out of the waiting room into a game, counted: its connection and name.
     std::pair<std::unique_ptr<ClientConnection>, std::string> to_game(std::size_t i) {
         if (!schedule.lists(waiting[i].name)) new_names.add(waiting[i].address);
@@ -360,11 +378,12 @@ struct Arena::State {
     // Pairs waiting clients while games may start: the pair that has met least, then the
     // pair waiting longest.
     void start_games() {
+        std::set<const ClientConnection*> unheard;  // picked, not answered yet: left for a later round
         while (static_cast<int>(running.size()) < o.jobs) {
             // Among the clients that identified: under a flood, most of those waiting have not.
             std::vector<std::size_t> ready;
             for (std::size_t i = 0; i < waiting.size(); ++i)
-                if (!waiting[i].name.empty()) ready.push_back(i);
+                if (!waiting[i].name.empty() && !unheard.contains(waiting[i].connection.get())) ready.push_back(i);
             std::optional<std::pair<std::size_t, std::size_t>> best;
             std::tuple<int, Clock::time_point, Clock::time_point> best_rank{};
             for (std::size_t x = 0; x < ready.size(); ++x)
@@ -377,6 +396,13 @@ struct Arena::State {
                 }
             if (!best) break;
             if (!still_connected(best->second) || !still_connected(best->first)) continue;
+            bool heard = true;
+            for (const std::size_t i : {best->first, best->second}) {
+                if (heard_since_picked(i)) continue;
+                heard = false;
+                unheard.insert(waiting[i].connection.get());
+            }
+            if (!heard) continue;
             // The later first, so that the earlier keeps its place.
             auto [b, name_b] = to_game(best->second);
             auto [a, name_a] = to_game(best->first);
@@ -398,7 +424,8 @@ struct Arena::State {
     // A client waiting alone for --training-after plays the training bot, while games may start.
     void start_training() {
         const auto due = training_due();
-        if (!due || Clock::now() < due->second || !still_connected(due->first)) return;
+        if (!due || Clock::now() < due->second || !still_connected(due->first) || !heard_since_picked(due->first))
+            return;
         auto [client, name] = to_game(due->first);
         ScheduledGame game;
         try {
@@ -534,6 +561,8 @@ struct Arena::State {
             for (const Waiting& w : waiting) {
                 fds.push_back({w.connection->fd(), POLLIN, 0});
                 if (w.name.empty()) next = std::min(next, w.identify_by);
+                // A probe's answer wakes nothing: while a pick waits for one, the loop looks again.
+                else if (w.picked_at && now - *w.picked_at <= kPickFor) next = std::min(next, now + kAnswerPoll);
             }
             const int timeout =
                 next == Clock::time_point::max()

@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -60,6 +61,13 @@ bool ClientConnection::alive() const {
     char byte;
     const ssize_t n = ::recv(fd_.get(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
     return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR));
+}
+
+std::optional<std::chrono::milliseconds> ClientConnection::silent_for() const {
+    tcp_info info{};
+    socklen_t len = sizeof info;
+    if (::getsockopt(fd_.get(), IPPROTO_TCP, TCP_INFO, &info, &len) != 0) return std::nullopt;
+    return std::chrono::milliseconds(std::min(info.tcpi_last_ack_recv, info.tcpi_last_data_recv));
 }
 
 void ClientConnection::send(std::string_view bytes, Clock::time_point deadline, const StopEvent& stop) {

@@ -8,6 +8,7 @@
 #include "runner/sys/unique_fd.hpp"
 
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -29,7 +30,7 @@ public:
     // falls silent, so that a connection whose other end is gone breaks within seconds
     // (keepalive_after, then `keepalive_probes` unanswered probes a second apart). `peer` names it in messages.
     ClientConnection(UniqueFd fd, std::string peer);
-    static constexpr int keepalive_after_s = 5;
+    static constexpr int keepalive_after_s = 1;
     static constexpr int keepalive_probes = 3;
 
     int fd() const { return fd_.get(); }
@@ -50,6 +51,9 @@ public:
     // Whether the connection still stands, asked without taking anything in: false when the
     // client closed it or it broke (a reset, keepalive's probes unanswered).
     bool alive() const;
+    // How long since the peer's kernel last answered (data, or the ACK of a keepalive probe), as
+    // TCP_INFO says; none for a socket that is not TCP.
+    std::optional<std::chrono::milliseconds> silent_for() const;
     // The messages taken in so far (take_arrived), which a caller reads with next().
     tlv::Reader& reader() { return reader_; }
 

@@ -2,6 +2,10 @@
 // sends, the arena serves on, and one client's errors are its own.
 #include "runner/arena/tests/serve_fixture.hpp"
 
+#include <sched.h>
+
+#include <cstring>
+
 using namespace gol::runner;
 using namespace gol::runner::testing;
 
@@ -192,4 +196,46 @@ TEST_CASE("serve: an open arena's growth is bounded: new names per address, name
     server.stop();
     // The pages were made off the serving thread, the leaderboard once more at the end.
     CHECK(fs::exists(results / "leaderboard.html"));
+}
+
+// A client whose machine vanishes while it waits (no FIN, no reset: a route here drops all the
+// arena sends it) still has a connection that stands to TCP until keepalive's probes go
+// unanswered. It is never paired meanwhile, and it is closed within seconds, its name freed.
+TEST_CASE("serve: a waiting client that vanished without a word is never paired, and is closed in seconds") {
+    // A network of the test's own, where a route can drop what goes to one address: root only.
+    if (::unshare(CLONE_NEWNET) != 0) {
+        MESSAGE("skipped: no network namespace of its own (" << std::strerror(errno) << ")");
+        return;
+    }
+    auto ip = [](std::vector<std::string> args) {
+        SpawnSpec spec;
+        spec.argv = {"ip"};
+        spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+        const RunOutcome r = run_process(spec);
+        INFO(r.err);
+        REQUIRE(r.exit_status == 0);
+    };
+    ip({"link", "set", "lo", "up"});
+    RunnerFixture f;
+    Server server(f, f.root.path() / "arena", {});
+    UniqueFd gone = connect_to(server.port(), "127.0.0.2");
+    send_all(gone.get(), tlv::identification("gone/raw"));
+    server.wait_for("identified as gone/raw");
+    ip({"route", "add", "blackhole", "127.0.0.2/32", "table", "local"});
+    // Its last answer older than the 100 ms that count as fresh when a partner comes.
+    std::this_thread::sleep_for(300ms);
+    UniqueFd stays = connect_to(server.port(), "127.0.0.3");
+    send_all(stays.get(), tlv::identification("stays/raw"));
+    const std::string log = server.wait_for("(gone/raw): closed");
+    CHECK_FALSE(contains(log, " vs "));
+
+    // Its name is free: a client under it is let in, and paired with the one that stayed.
+    UniqueFd back = connect_to(server.port(), "127.0.0.4");
+    send_all(back.get(), tlv::identification("gone/raw"));
+    tlv::Reader reader;
+    CHECK(next_message(stays.get(), reader).type == tlv::Type::start);
+    CHECK(contains(server.wait_for(" vs "), "gone/raw"));
+    reset(stays);
+    reset(back);
+    CHECK(contains(server.stop(), "arena: stopped"));
 }
