@@ -110,6 +110,7 @@ struct Arena::State {
         std::string held_name;  // admitted under a name still held: it waits for it until identify_by
         bool waits_for_name = false;
         std::optional<Clock::time_point> picked_at;  // when last picked for a game (heard_since_picked)
+        bool unheard = false;                        // not answered since
     };
 
     // A game's end, handed from its thread to the arena's.
@@ -224,7 +225,7 @@ struct Arena::State {
                 continue;
             }
             const Clock::time_point by = Clock::now() + identify_time();
-            waiting.push_back({std::make_unique<ClientConnection>(std::move(fd), peer), by, address, {}, {}, {}, false, {}});
+            waiting.push_back({std::make_unique<ClientConnection>(std::move(fd), peer), by, address, {}, {}, {}, false, {}, false});
         }
     }
 
@@ -363,7 +364,8 @@ struct Arena::State {
         const Clock::time_point now = Clock::now();
         if (!w.picked_at || now - *w.picked_at > kPickFor) w.picked_at = now;
         const std::optional<std::chrono::milliseconds> silent = w.connection->silent_for();
-        return !silent || now - *silent >= *w.picked_at - kFreshAnswer;
+        w.unheard = silent && now - *silent < *w.picked_at - kFreshAnswer;
+        return !w.unheard;
     }
 
     // Waiting client i out of the waiting room into a game, counted: its connection and name.
@@ -378,12 +380,14 @@ struct Arena::State {
     // Pairs waiting clients while games may start: the pair that has met least, then the
     // pair waiting longest.
     void start_games() {
-        std::set<const ClientConnection*> unheard;  // picked, not answered yet: left for a later round
+        // A client picked before and not answered yet waits for its answer, out of the search.
+        for (std::size_t i = 0; i < waiting.size(); ++i)
+            if (waiting[i].unheard) heard_since_picked(i);
         while (static_cast<int>(running.size()) < o.jobs) {
             // Among the clients that identified: under a flood, most of those waiting have not.
             std::vector<std::size_t> ready;
             for (std::size_t i = 0; i < waiting.size(); ++i)
-                if (!waiting[i].name.empty() && !unheard.contains(waiting[i].connection.get())) ready.push_back(i);
+                if (!waiting[i].name.empty() && !waiting[i].unheard) ready.push_back(i);
             std::optional<std::pair<std::size_t, std::size_t>> best;
             std::tuple<int, Clock::time_point, Clock::time_point> best_rank{};
             for (std::size_t x = 0; x < ready.size(); ++x)
@@ -396,13 +400,8 @@ struct Arena::State {
                 }
             if (!best) break;
             if (!still_connected(best->second) || !still_connected(best->first)) continue;
-            bool heard = true;
-            for (const std::size_t i : {best->first, best->second}) {
-                if (heard_since_picked(i)) continue;
-                heard = false;
-                unheard.insert(waiting[i].connection.get());
-            }
-            if (!heard) continue;
+            const bool heard_second = heard_since_picked(best->second);
+            if (!heard_since_picked(best->first) || !heard_second) continue;
             // The later first, so that the earlier keeps its place.
             auto [b, name_b] = to_game(best->second);
             auto [a, name_a] = to_game(best->first);
@@ -562,7 +561,7 @@ struct Arena::State {
                 fds.push_back({w.connection->fd(), POLLIN, 0});
                 if (w.name.empty()) next = std::min(next, w.identify_by);
                 // A probe's answer wakes nothing: while a pick waits for one, the loop looks again.
-                else if (w.picked_at && now - *w.picked_at <= kPickFor) next = std::min(next, now + kAnswerPoll);
+                else if (w.unheard && now - *w.picked_at <= kPickFor) next = std::min(next, now + kAnswerPoll);
             }
             const int timeout =
                 next == Clock::time_point::max()
