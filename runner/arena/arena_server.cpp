@@ -305,17 +305,21 @@ struct Arena::State {
     }
 
     // Client i, admitted under held_name, takes the name if it is free. A client still holding it
-    // while waiting is let go if its connection is gone, or, with keys, replaced (the key proves
-    // the name). Else client i waits up to kNameGrace for it.
+    // while waiting is let go if its connection is gone, or replaced: with keys (the key proves the
+    // name), or without them by a connection from its own address (a client restarted on its
+    // machine while the old one hangs). Else client i waits up to kNameGrace for it.
     void take_name(std::size_t i) {
         Waiting& w = waiting[i];
         bool claimed = claim(w.held_name);
         if (!claimed)
             for (std::size_t j = 0; j < waiting.size(); ++j) {
                 if (j == i || waiting[j].name != w.held_name) continue;
-                if (waiting[j].connection->alive() && !o.keys) break;
-                close_client(j, waiting[j].connection->alive() ? "a new connection proved its name's key"
-                                                               : "its connection is gone",
+                const bool alive = waiting[j].connection->alive();
+                if (alive && !o.keys && waiting[j].address != w.address) break;
+                close_client(j,
+                             !alive   ? "its connection is gone"
+                             : o.keys ? "a new connection proved its name's key"
+                                      : "a new connection came under its name from its address",
                              "replaced");
                 if (j < i) --i;
                 claimed = claim(waiting[i].held_name);

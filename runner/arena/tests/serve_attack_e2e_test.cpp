@@ -239,3 +239,25 @@ TEST_CASE("serve: a waiting client that vanished without a word is never paired,
     reset(back);
     CHECK(contains(server.stop(), "arena: stopped"));
 }
+
+// A client whose process hangs while it waits (its machine still answers for it) keeps its name
+// only from others: the same name from its own address (the client restarted) replaces it.
+TEST_CASE("serve: without keys, a waiting client is replaced by a new connection under its name from its address only") {
+    RunnerFixture f;
+    Server server(f, f.root.path() / "arena", {});
+    UniqueFd hung = connect_to(server.port(), "127.0.0.6");
+    send_all(hung.get(), tlv::identification("hung/raw"));
+    server.wait_for("identified as hung/raw");
+    UniqueFd elsewhere = connect_to(server.port(), "127.0.0.7");
+    send_all(elsewhere.get(), tlv::identification("hung/raw"));
+    CHECK(closed_by_arena(elsewhere.get()));
+    CHECK(contains(server.wait_for("is connected already"), "127.0.0.7"));
+
+    UniqueFd restarted = connect_to(server.port(), "127.0.0.6");
+    send_all(restarted.get(), tlv::identification("hung/raw"));
+    CHECK(closed_by_arena(hung.get()));
+    const std::string log = server.wait_for_count("identified as hung/raw", 2);
+    CHECK(contains(log, "closed: a new connection came under its name from its address"));
+    reset(restarted);
+    CHECK(contains(server.stop(), "arena: stopped"));
+}
