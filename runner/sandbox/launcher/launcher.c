@@ -177,17 +177,20 @@ static int64_t reaped_cpu_us(void) {
     return usage_cpu_us(&reaped);
 }
 
-static void add_cpu(long pid, void* total) {
-    const int64_t cpu_us = read_stat(pid).cpu_us;
-    if (cpu_us >= 0) *(int64_t*)total += cpu_us;
-}
+/* One look at the namespace while it is being stopped: SIGSTOP again to each process not stopped
+ * yet, counted in `running`, and the CPU time of all. */
+struct freeze_pass {
+    int running;
+    int64_t cpu_us;
+};
 
-/* SIGSTOP again to a process of the namespace not stopped yet; counts those in `running`. */
-static void stop_running(long pid, void* running) {
-    const char state = read_stat(pid).state;
-    if (state == 0 || state == 'T' || state == 't' || state == 'Z' || state == 'X') return;
-    kill((pid_t)pid, SIGSTOP);
-    ++*(int*)running;
+static void stop_and_count(long pid, void* pass) {
+    const struct stat_line stat = read_stat(pid);
+    if (stat.state != 0 && stat.state != 'T' && stat.state != 't' && stat.state != 'Z' && stat.state != 'X') {
+        kill((pid_t)pid, SIGSTOP);
+        ++((struct freeze_pass*)pass)->running;
+    }
+    if (stat.cpu_us >= 0) ((struct freeze_pass*)pass)->cpu_us += stat.cpu_us;
 }
 
 /* Stops every process of the namespace (a persistent bot between its moves) and returns their
@@ -199,14 +202,13 @@ static void stop_running(long pid, void* running) {
  * vfork's parent, a process in uninterruptible sleep): 2000 rounds of 50 us. */
 static int64_t freeze_all(void) {
     kill(-1, SIGSTOP);
-    for (int round = 0, running = 1; running && round < 2000; ++round) {
-        running = 0;
-        if (for_each_process(stop_running, &running) != 0) break;
-        if (running) nanosleep(&(struct timespec){0, 50000}, NULL);
+    struct freeze_pass pass = {1, 0};
+    for (int round = 0; pass.running && round < 2000; ++round) {
+        if (round > 0) nanosleep(&(struct timespec){0, 50000}, NULL);
+        pass = (struct freeze_pass){0, 0};
+        if (for_each_process(stop_and_count, &pass) != 0) break;
     }
-    int64_t total = 0;
-    for_each_process(add_cpu, &total);
-    return total + reaped_cpu_us();
+    return pass.cpu_us + reaped_cpu_us();
 }
 
 static void kill_unless_warm(long pid, void* sent) {
