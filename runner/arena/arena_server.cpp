@@ -47,6 +47,7 @@ constexpr Clock::duration kNameGrace = 5s;
 constexpr Clock::duration kFreshAnswer = 100ms;
 constexpr Clock::duration kPickFor = 2s;
 constexpr Clock::duration kAnswerPoll = 20ms;
+constexpr int kAcceptsPerTurn = 16;
 
 UniqueFd listen_on(const std::string& bind, int port) {
     sockaddr_storage addr{};
@@ -198,8 +199,12 @@ struct Arena::State {
         for (const std::string& n : released) names.erase(n);
     }
 
+    // A few connections a turn of the serve loop, whose waiting clients' input is read between
+    // turns: a flood that reconnects as fast as it is closed would otherwise make room, within one
+    // turn, by closing every connection in the room, a client whose identification had arrived
+    // but was not read yet among them (one of 5 keyed tries beside 520 flooding addresses).
     void accept_clients() {
-        for (;;) {
+        for (int accepted = 0; accepted < kAcceptsPerTurn; ++accepted) {
             sockaddr_storage addr{};
             socklen_t len = sizeof addr;
             UniqueFd fd(::accept4(listener.get(), reinterpret_cast<sockaddr*>(&addr), &len, SOCK_NONBLOCK | SOCK_CLOEXEC));
