@@ -106,11 +106,11 @@ struct Arena::State {
         std::unique_ptr<ClientConnection> connection;
         Clock::time_point identify_by;
         std::string address;
-        std::string name;  // empty until it has identified
+        std::string name{};  // empty until it has identified
         Clock::time_point identified_at{};  // also the order in which clients identified
-        std::string held_name;  // admitted under a name still held: it waits for it until identify_by
+        std::string held_name{};  // admitted under a name still held: it waits for it until identify_by
         bool waits_for_name = false;
-        std::optional<Clock::time_point> picked_at;  // when last picked for a game (heard_since_picked)
+        std::optional<Clock::time_point> picked_at{};  // when last picked for a game (heard_since_picked)
         bool unheard = false;                        // not answered since
     };
 
@@ -230,7 +230,8 @@ struct Arena::State {
                 continue;
             }
             const Clock::time_point by = Clock::now() + identify_time();
-            waiting.push_back({std::make_unique<ClientConnection>(std::move(fd), peer), by, address, {}, {}, {}, false, {}, false});
+            waiting.push_back(
+                {.connection = std::make_unique<ClientConnection>(std::move(fd), peer), .identify_by = by, .address = address});
         }
     }
 
