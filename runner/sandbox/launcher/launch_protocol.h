@@ -42,7 +42,6 @@
 enum {
     GOL_LAUNCH_RUN = 1,  /* start a process as the request says */
     GOL_LAUNCH_KILL = 2, /* end the running move now */
-    GOL_LAUNCH_SPARE = 3, /* the launcher to its warm interpreter only: fork ahead for the next move */
     GOL_LAUNCH_FREEZE = 4, /* a persistent move: stop its processes, answer FROZEN */
     GOL_LAUNCH_THAW = 5,   /* a persistent move: continue its processes */
     GOL_LAUNCH_LISTEN = 6  /* between moves: a listening TCP socket for a tlv bot, answered LISTENING */

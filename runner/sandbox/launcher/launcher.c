@@ -581,13 +581,6 @@ static void run_move(const struct gol_launch_request* request, int fds[GOL_LAUNC
     struct gol_warm_reply late;
     if (interpreter_owes_end && warm_pid > 0 && (read_warm_reply(&late) != 0 || late.kind != GOL_LAUNCH_ENDED))
         stop_warm();
-    /* Only now, with nothing of the move left: the interpreter forks for the next one. After the
-     * report, so that the fork, woken first, does not delay it; the runner's next request waits
-     * on the socket behind this. */
-    if (warm_move && warm_pid > 0) {
-        const struct gol_launch_request spare = {.kind = GOL_LAUNCH_SPARE};
-        if (gol_send_all(warm_socket, &spare, sizeof spare) != 0) stop_warm();
-    }
 }
 
 /* LISTEN: a TCP socket listening on this namespace's 127.0.0.1, sent to the runner with its port.

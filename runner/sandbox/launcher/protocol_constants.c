@@ -25,10 +25,9 @@ static const struct {
     long value;
 } constants[] = {
     {"CONTROL_FD", GOL_LAUNCH_CONTROL_FD}, {"MAX_FDS", GOL_LAUNCH_MAX_FDS},
-    {"SPARE", GOL_LAUNCH_SPARE},           {"STDIN_FLAG", GOL_LAUNCH_STDIN},
-    {"NPROC_FLAG", GOL_LAUNCH_NPROC},      {"READY", GOL_LAUNCH_READY},
-    {"STARTED", GOL_LAUNCH_STARTED},       {"FAILED", GOL_LAUNCH_FAILED},
-    {"ENDED", GOL_LAUNCH_ENDED},
+    {"STDIN_FLAG", GOL_LAUNCH_STDIN},      {"NPROC_FLAG", GOL_LAUNCH_NPROC},
+    {"READY", GOL_LAUNCH_READY},           {"STARTED", GOL_LAUNCH_STARTED},
+    {"FAILED", GOL_LAUNCH_FAILED},         {"ENDED", GOL_LAUNCH_ENDED},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

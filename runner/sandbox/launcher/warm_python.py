@@ -5,22 +5,23 @@
 # the bot's writable scratch folder, and a .pth file a bot left in its user site-packages would
 # run here, before any move's clock (issue 39); so no user site-packages, no PYTHON* variables.
 #
-# The launcher forwards each request as it got it, and SPARE after each move, once it has ended
-# the move's processes: the process for the next move is forked then, and reads the next request
-# itself (fork_spare). The requests and the replies (READY, STARTED or FAILED, ENDED) are
-# launch_protocol.h's. A move that ends with status 0 also tells the launcher itself (DONE,
-# launcher.c), which then reports the end at once and reads ENDED later.
+# The launcher forwards each request as it got it, once it has ended the last move's processes.
+# This process reads it, sets what python3 would set before running the bot (its argv, path and
+# __main__), and forks the move, which says STARTED, sets itself up and runs the bot (serve). The
+# requests and the replies (READY, STARTED or FAILED, ENDED) are launch_protocol.h's. A move that
+# ends with status 0 also tells the launcher itself (DONE, launcher.c), which then reports the end
+# at once and reads ENDED later.
 #
 # The bot runs in the same uid and namespace as this process, so this process keeps nothing a
 # move could use: it is not dumpable (no ptrace, no /proc/PID/mem), its socket is closed in the
 # move, its signals are blocked (a stray SIGINT or SIGTERM from a bot does not end it; the
 # launcher continues it after each move in case of SIGSTOP, and starts a new one if it dies).
 #
-# A move's cost is mostly the kernel's: a forked python3 copies each page it writes, and a page
-# cost 1.5 to 2.8 microseconds on the VM this was measured on. So this process and its spares
-# run as little Python of their own as they can (the C modules _socket and _signal rather than
-# their wrappers, no rehearsal of a move), and this process checks the bot's file between moves,
-# when no move shares its pages.
+# A move's cost is mostly the kernel's: a forked python3 copies each page it writes, about 3
+# microseconds a page on the VM this was measured on, where a page this process writes while no
+# move shares it costs about 1. So the work of a move that is not the bot's own is done here,
+# before the fork, the bot's file is checked between moves, and both run as little Python as they
+# can (the C modules _socket and _signal rather than their wrappers, nothing made twice).
 import os
 import sys
 
@@ -47,21 +48,37 @@ PRELOADED = frozenset(sys.modules) - STARTUP_MODULES
 # @LAUNCH_PROTOCOL@
 # A request's descriptors arrive close-on-exec, as a move's own must be.
 FDS_SPACE = _socket.CMSG_SPACE(MAX_FDS * 4)
+# A request's descriptors as ints, by how many came.
+FDS = [struct.Struct("=%di" % count) for count in range(MAX_FDS + 1)]
 RECEIVE_FLAGS = _socket.MSG_CMSG_CLOEXEC | _socket.MSG_WAITALL
-PR_SET_DUMPABLE = 4
 DONE = _signal.SIGUSR1  # a move to the launcher: it has ended with status 0 (finish())
+FS_ENCODING, FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
+# Opened once: a move's stdin when it has none of its own.
+DEV_NULL = os.open("/dev/null", os.O_RDONLY | os.O_CLOEXEC)
+OPEN_MAX = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+# The limits a request sets, in its order.
+LIMITS = (resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_FSIZE, resource.RLIMIT_NOFILE, resource.RLIMIT_NPROC)
+ORIG_ARGV = sys.orig_argv
 
-prctl = ctypes.CDLL(None, use_errno=True).prctl
-prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-prctl.restype = ctypes.c_int
+prctl = ctypes.CDLL(None).prctl
+
+
+def prctl_args(*args):
+    """prctl's arguments as C values, made once rather than by each move (which pays for each
+    page it writes)."""
+    return (ctypes.c_int(args[0]), *map(ctypes.c_ulong, args[1:]))
+
+
+PR_SET_DUMPABLE = 4
+DUMPABLE, NOT_DUMPABLE = prctl_args(PR_SET_DUMPABLE, 1, 0, 0, 0), prctl_args(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def receive(sock):
-    """One request: its header fields, descriptors and strings; None at end of file."""
+    """One request: its header fields, descriptors and strings (split_views); None at end of file."""
     head, ancillary, _, _ = sock.recvmsg(REQUEST.size, FDS_SPACE, RECEIVE_FLAGS)
     fds = []
     for _, _, data in ancillary:  # SCM_RIGHTS, the only kind sent here
-        fds += memoryview(data)[:len(data) & ~3].cast("i").tolist()
+        fds += FDS[len(data) // 4].unpack_from(data)
     if 0 < len(head) < REQUEST.size:
         head += sock.recv(REQUEST.size - len(head), _socket.MSG_WAITALL)
     if len(head) != REQUEST.size:
@@ -71,7 +88,17 @@ def receive(sock):
     strings = sock.recv(size, _socket.MSG_WAITALL) if size else b""
     if len(strings) != size:
         return None
-    return fields, fds, strings.split(b"\0")[:-1]
+    return fields, fds, split_views(strings)
+
+
+def split_views(strings):
+    """A request's NUL-terminated strings, each a view of `strings` rather than a copy: a board is
+    copied once more, into its str (serve)."""
+    view, views, at = memoryview(strings), [], 0
+    while (end := strings.find(b"\0", at)) >= 0:
+        views.append(view[at:end])
+        at = end + 1
+    return views
 
 
 def shadowed_modules(bot_dir):
@@ -135,15 +162,27 @@ def read_only(*paths):
 
 
 # path: (source, code, the folder's realpath, its mtime, the modules its files shadow, whether
-# file and folder are read-only). A bot's file is compiled once per game, not in every move; its
-# folder is listed again when it changes.
+# file and folder are read-only, its __main__). A bot's file is compiled once per game, not in
+# every move; its folder is listed again when it changes.
 prepared = {}
 
 
+def main_module(path):
+    """The module python3 runs a file as, before it runs. Made ahead by this process, a move gets
+    its own copy with the fork: the bot's code runs in the move only."""
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__cached__ = None
+    main.__loader__ = __loader__.__class__("__main__", path)
+    main.__builtins__ = __builtins__
+    main.__annotations__ = {}
+    return main
+
+
 def prepare(path):
-    """(code, folder, shadowed modules, read-only) for the file, computed here when it reads and
-    compiles without a word on stderr; None leaves it to the move, which then says what python3
-    would."""
+    """(code, folder, shadowed modules, read-only, __main__) for the file, computed here when it
+    reads and compiles without a word on stderr; None leaves it to the move, which then says what
+    python3 would."""
     try:
         source = read_source(path)
         folder = os.path.dirname(os.path.realpath(path))
@@ -160,42 +199,35 @@ def prepare(path):
                 return None
         if said:
             return None
-        hit = (source, code, folder, None, None, read_only(path, folder))
+        hit = (source, code, folder, None, None, read_only(path, folder), main_module(path))
     if hit[3] != mtime:
-        hit = hit[:3] + (mtime, shadowed_modules(folder), hit[5])
+        hit = hit[:3] + (mtime, shadowed_modules(folder)) + hit[5:]
     prepared[path] = hit
-    return hit[1], hit[2], hit[4], hit[5]
+    return hit[1:3] + hit[4:]
 
 
-def run_bot(argv, program_name, ready):
-    """Runs argv[0] (the bot's file) as __main__ and exits as python3 would. `ready`: prepare()'s."""
-    path = script_path(argv[0])
+def run_bot(ready):
+    """Runs sys.argv[0] (the bot's file) as __main__ and exits as python3 would. `ready`:
+    prepare()'s, with which this process has python3's state already (python3_state)."""
     if ready is None:
+        path = script_path(sys.argv[0])
         try:
             source = read_source(path)
         except NotRegular as e:
             # python3 itself would wait for a writer; a move that cannot run says why instead.
-            sys.stderr.write("%s: can't open file %r: %s\n" % (program_name, path, e))
+            sys.stderr.write("%s: can't open file %r: %s\n" % (sys.orig_argv[0], path, e))
             os._exit(2)
         except OSError as e:
-            sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (program_name, path, e.errno, e.strerror))
+            sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (sys.orig_argv[0], path, e.errno, e.strerror))
             os._exit(2)
         bot_dir = os.path.dirname(os.path.realpath(path))
-        code, shadowed = None, shadowed_modules(bot_dir)
+        for name in shadowed_modules(bot_dir):
+            sys.modules.pop(name, None)
+        sys.path.insert(0, bot_dir)
+        code, main = None, main_module(path)
+        sys.modules["__main__"] = main
     else:
-        code, bot_dir, shadowed, _ = ready
-    for name in shadowed:
-        sys.modules.pop(name, None)
-    sys.argv = list(argv)
-    # Isolated, this process has no script folder first on its path: the bot's goes in front.
-    sys.path.insert(0, bot_dir)
-    main = types.ModuleType("__main__")
-    main.__file__ = path
-    main.__cached__ = None
-    main.__loader__ = __loader__.__class__("__main__", path)
-    main.__builtins__ = __builtins__
-    main.__annotations__ = {}
-    sys.modules["__main__"] = main
+        code, main = ready[0], ready[4]
     status = 0
     try:
         if code is None:
@@ -245,49 +277,57 @@ def finish(status):
     os._exit(status)
 
 
-def become_move(sock, fields, fds, strings, ready):
+def become_move(sock, request, ready):
     """In the move's process: the launcher's start_move, then the bot."""
     try:
-        set_up(sock, fields, fds, strings)
+        # Said here, before any of the bot's code runs: a move may kill this interpreter at once.
+        # No time: the launcher's clock counts the move's, from when it sent the request.
+        sock.sendall(REPLY.pack(STARTED, os.getpid(), 0))
+        os.setsid()
+        # Dumpable again, as a process that python3 execs is.
+        prctl(*DUMPABLE)
+        set_up(sock, *request)
     except Exception as e:
         # As the launcher reports a failed start (the runner's "could not start").
         os.write(2, ("could not start the move in the warm python3: %s\n" % e).encode())
         os._exit(127)
-    argv = [os.fsdecode(a) for a in strings[2:2 + fields[REQUEST_ARGC]]]
-    # As python3 saw its command line when it started (its program may have been a wrapper that
-    # exec'd it, as pyenv's shims do): the place of -I and this script is the bot's.
-    sys.orig_argv = sys.orig_argv[:-2] + argv[1:]
-    run_bot(argv[1:], sys.orig_argv[0], ready)
+    run_bot(ready)
 
 
-def set_up(sock, fields, fds, strings):
-    flags, argc, envc = fields[REQUEST_FLAGS], fields[REQUEST_ARGC], fields[REQUEST_ENVC]
-    limits = fields[REQUEST_ADDRESS_SPACE:REQUEST_PROCESSES + 1]
-    cwd = strings[0]
-    env = strings[2 + argc:2 + argc + envc]
-    sock.close()
-    stdin = fds[2] if flags & STDIN_FLAG else os.open("/dev/null", os.O_RDONLY)
-    os.dup2(stdin, 0)
+def set_up(sock, fds, cwd, limits, env):
+    """The launcher's start_move: stdin (fds[2], else /dev/null), stdout and stderr, no other
+    descriptor, the working folder, the limits ((resource, (soft, hard)) each) and, unless None,
+    another environment."""
+    # Closed with the rest below: the move keeps nothing of this process's socket.
+    sock.detach()
+    os.dup2(fds[2] if len(fds) > 2 else DEV_NULL, 0)
     os.dup2(fds[0], 1)
     os.dup2(fds[1], 2)
-    os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    os.closerange(3, OPEN_MAX)
     if cwd:
         os.chdir(cwd)
-    names = (resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_FSIZE, resource.RLIMIT_NOFILE,
-             resource.RLIMIT_NPROC)
-    for number, value in zip(names, limits):
-        if value == 0 or (number == resource.RLIMIT_NPROC and not flags & NPROC_FLAG):
-            continue
-        # CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
-        resource.setrlimit(number, (value, value + 1 if number == resource.RLIMIT_CPU else value))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    # The interpreter was started with the first request's environment, as a cold start of the
-    # move would be: what python3 has then (a wrapper such as pyenv's may have changed it) is what
-    # the move gets. (None: this is the first request.) Another environment is set as it is.
-    if started_with is not None and env != started_with:
+    for number, pair in limits:
+        resource.setrlimit(number, pair)
+    if env is not None:
         os.environ.clear()
         os.environb.update(entry.partition(b"=")[::2] for entry in env)
-    _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
+    _signal.pthread_sigmask(_signal.SIG_SETMASK, ())
+
+
+def move_request(fields, fds, strings, started_with):
+    """set_up's arguments from a request: `started_with` is the environment the interpreter was
+    started with, which a move whose environment is the same keeps (whatever a wrapper of
+    python3's, such as pyenv's, made of it), as a cold start of the move would."""
+    flags, argc, envc = fields[REQUEST_FLAGS], fields[REQUEST_ARGC], fields[REQUEST_ENVC]
+    limits = []
+    for number, value in zip(LIMITS, fields[REQUEST_ADDRESS_SPACE:REQUEST_PROCESSES + 1]):
+        if value and (number != resource.RLIMIT_NPROC or flags & NPROC_FLAG):
+            # CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
+            limits.append((number, (value, value + 1 if number == resource.RLIMIT_CPU else value)))
+    limits.append((resource.RLIMIT_CORE, (0, 0)))
+    env = strings[2 + argc:2 + argc + envc]
+    env = None if env == started_with else [bytes(entry) for entry in env]
+    return fds[:3] if flags & STDIN_FLAG else fds[:2], bytes(strings[0]), limits, env
 
 
 def prepare_request(cwd, file):
@@ -301,113 +341,79 @@ def prepare_request(cwd, file):
         return None
 
 
-def fork_spare(sock, last, ready):
-    """The process for the next move, forked ahead (the fork's cost, and Python's own work
-    after one, are paid between moves): it reads the launcher's next request itself, tells the
-    launcher it started (so it runs nothing before that), tells this process through a pipe
-    which file it runs and, in the first move, with what environment, then becomes the move.
-    `ready` is prepare_request's for `last`, (cwd, file) of the last request: the same in every
-    move of a game. While it waits it takes a session of its own (nothing of a move is left to
-    see it then). (pid, the pipe's read end); OSError when it cannot be forked."""
-    told, tell = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(told)
-        os.close(tell)
-        raise
-    if pid == 0:
-        try:
-            os.close(told)
-            os.setsid()
-            # Dumpable again, as a process that python3 execs is. No process of the bot's is alive
-            # while a spare waits (the launcher asks for one once it has ended the last move's).
-            prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
-            request = receive(sock)
-            if request is None:
-                os._exit(0)
-            fields, fds, strings = request
-            # The move runs once it has the request, not before; its time is the launcher's to count.
-            sock.sendall(REPLY.pack(STARTED, os.getpid(), 0))
-            argc, envc = fields[REQUEST_ARGC], fields[REQUEST_ENVC]
-            here = (strings[0], strings[3]) if argc > 1 else (b"", b"")
-            # The environment only while this process has none to compare with: a pipe holds 64 KiB
-            # unread, and later moves' are read once they have ended (serve).
-            env = strings[2 + argc:2 + argc + envc] if started_with is None else []
-            os.write(tell, b"\0".join([*here, *env]))
-            os.close(tell)
-            if here != last:
-                ready = prepare_request(*here)
-            become_move(sock, fields, fds, strings, ready)
-        finally:
-            os._exit(127)
-    os.close(tell)
-    return pid, told
+def python3_state(argv, ready):
+    """What python3 sets before it runs the bot's file, set here for the move's fork to copy: made
+    in this process, with no move alive, a page written costs a fault without a copy (issue 39).
+    Nothing imports here before the move has ended and restore() has put this process's own path
+    and modules back. Returns restore."""
+    # As python3 saw its command line when it started (its program may have been a wrapper that
+    # exec'd it, as pyenv's shims do): the place of -I and this script is the bot's.
+    sys.orig_argv = ORIG_ARGV[:-2] + argv[1:]
+    sys.argv = argv[1:]
+    if ready is None:
+        return lambda: None
+    _, folder, shadowed, _, main = ready
+    own_main, own_path = sys.modules["__main__"], sys.path
+    popped = {name: sys.modules.pop(name) for name in shadowed if name in sys.modules}
+    # Isolated, python3 has no script folder first on its path: the bot's goes in front.
+    sys.path = [folder, *own_path]
+    sys.modules["__main__"] = main
 
-
-# The environment of the first request, which the launcher started this process with.
-started_with = None
-
-
-def read_all(fd):
-    with open(fd, "rb") as f:
-        return f.read()
+    def restore():
+        sys.path = own_path
+        sys.modules.update(popped, __main__=own_main)
+    return restore
 
 
 def serve(sock):
-    global started_with
     last = None  # (cwd, file) of the last request
     ready = None
+    started_with = None  # the first request's environment, which the launcher started this process with
     while True:
-        try:
-            move, told = fork_spare(sock, last, ready)
-        except OSError as e:
-            # No process for it: the request is answered here.
-            request = receive(sock)
-            if request is None:
-                os._exit(0)
-            for fd in request[1]:
-                os.close(fd)
-            if request[0][REQUEST_KIND] != SPARE:
-                sock.sendall(REPLY.pack(FAILED, e.errno or 1, 0))
-            continue
-        # The spare says what it runs once it has its request; nothing, if the runner has gone
-        # (end of file on the launcher's socket). Read after the move has ended, not woken in it,
-        # but for the first move's, which may not fit the pipe.
-        said = read_all(told) if started_with is None else None
-        status, cpu = 0, 0
-        if said != b"":
-            _, status, usage = os.wait4(move, 0)  # retried on EINTR by Python itself (PEP 475)
-            cpu = round((usage.ru_utime + usage.ru_stime) * 1e6)
-        if said is None:
-            said = read_all(told)
-        if not said:
-            os._exit(0)
-        cwd, file, *env = said.split(b"\0")
-        if started_with is None:
-            started_with = env
-        # After a DONE the launcher has reported the move's end already, and reads this after.
-        sock.sendall(REPLY.pack(ENDED, status, cpu))
-        # The bot's file read again, compiled if it changed, for the next spare: here, with the
-        # move gone, a page written is this process's own again rather than a copy. Not when it
-        # is read-only, file and folder, as a sandboxed bot's are: it cannot have changed, and
-        # each page this process writes between moves is a fault (issue 39: reading it again
-        # took 1.1-1.6 ms a move on a machine where a fault costs 13-18 microseconds).
-        if (cwd, file) != last or ready is None or not ready[3]:
-            last = (cwd, file)
-            ready = prepare_request(cwd, file)
-        # The launcher says when the move's processes are gone: only then the next spare.
         request = receive(sock)
         if request is None:
             os._exit(0)
-        for fd in request[1]:
+        fields, fds, strings = request
+        argc, envc = fields[REQUEST_ARGC], fields[REQUEST_ENVC]
+        here = (bytes(strings[0]), bytes(strings[3])) if argc > 1 else (b"", b"")
+        if here != last:
+            last = here
+            ready = prepare_request(*here)
+        if started_with is None:
+            started_with = [bytes(entry) for entry in strings[2 + argc:2 + argc + envc]]
+        move_setup = move_request(fields, fds, strings, started_with)
+        restore = python3_state([str(a, FS_ENCODING, FS_ERRORS) for a in strings[2:2 + argc]], ready)
+        try:
+            move = os.fork()
+        except OSError as e:
+            move = -(e.errno or 1)
+        if move == 0:
+            try:
+                become_move(sock, move_setup, ready)
+            finally:
+                os._exit(127)
+        for fd in fds:
             os.close(fd)
+        if move < 0:
+            restore()
+            sock.sendall(REPLY.pack(FAILED, -move, 0))
+            continue
+        _, status, usage = os.wait4(move, 0)  # retried on EINTR by Python itself (PEP 475)
+        restore()
+        # After a DONE the launcher has reported the move's end already, and reads this after.
+        sock.sendall(REPLY.pack(ENDED, status, round((usage.ru_utime + usage.ru_stime) * 1e6)))
+        # The bot's file read again, compiled if it changed, for the next move: here, between
+        # moves. Not when it is read-only, file and folder, as a sandboxed bot's are: it cannot
+        # have changed, and each page this process writes is a fault (issue 39: reading it again
+        # took 1.1-1.6 ms a move on a machine where a fault costs 13-18 microseconds).
+        if ready is None or not ready[3]:
+            ready = prepare_request(*last)
 
 
 def main():
     sock = _socket.socket(fileno=CONTROL_FD)
     os.set_inheritable(CONTROL_FD, False)
-    if prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+    if prctl(*NOT_DUMPABLE) != 0:
         os._exit(127)
     _signal.pthread_sigmask(_signal.SIG_BLOCK, _signal.valid_signals())
     # What is loaded now stays out of the collector's way: a move's collections do not walk it,

@@ -156,59 +156,35 @@ module GolWarmRuby
     error.full_message(highlight: false, order: :top)
   end
 
-  # The process for the next move, forked ahead as warm_python.py's fork_spare: it reads the
-  # launcher's next request itself, says it started, tells this process the request's
-  # environment through a pipe, then becomes the move. [pid, the pipe's read end].
-  def fork_spare(sock, started_with)
-    told, tell = IO.pipe
-    pid = fork do
-      told.close
-      Process.setsid
-      # Dumpable again, as a process that ruby execs is. No process of the bot's is alive while
-      # a spare waits (the launcher asks for one once it has ended the last move's).
-      PRCTL.call(PR_SET_DUMPABLE, 1, 0, 0, 0)
-      request = receive(sock)
-      exit!(0) if request.nil?
-      fields, ios, strings = request
-      # No time: the launcher's clock times the move.
-      reply(sock, STARTED, Process.pid)
-      env = strings[2 + fields[REQUEST_ARGC], fields[REQUEST_ENVC]]
-      tell.write("+" + env.join("\0"))
-      tell.close
-      become_move(sock, fields, ios, strings, started_with)
-    end
-    tell.close
-    [pid, told]
-  end
-
+  # Each request is read here and forked, as warm_python.py's serve: the move's process says it
+  # started (no time: the launcher's clock times the move), sets itself up and becomes the move;
+  # this one says how it ended once it is reaped.
   def serve(sock)
     started_with = nil
     loop do
+      request = receive(sock)
+      exit!(0) if request.nil?
+      fields, ios, strings = request
+      started_with ||= strings[2 + fields[REQUEST_ARGC], fields[REQUEST_ENVC]]
       begin
-        move, told = fork_spare(sock, started_with)
+        move = fork do
+          # Said here, before any of the bot's code runs: a move may kill this interpreter at once.
+          reply(sock, STARTED, Process.pid)
+          Process.setsid
+          # Dumpable again, as a process that ruby execs is.
+          PRCTL.call(PR_SET_DUMPABLE, 1, 0, 0, 0)
+          become_move(sock, fields, ios, strings, started_with)
+        end
       rescue SystemCallError => e
-        request = receive(sock)
-        exit!(0) if request.nil?
-        request[1].each(&:close)
-        reply(sock, FAILED, e.errno) if request[0][REQUEST_KIND] != SPARE
+        ios.each(&:close)
+        reply(sock, FAILED, e.errno)
         next
       end
-      # Nothing, if the runner has gone (end of file on the launcher's socket).
-      said = told.read
-      told.close
-      if said.empty?
-        Process.wait(move)
-        exit!(0)
-      end
-      started_with ||= said[1..].split("\0", -1)
+      ios.each(&:close)
       # The move is the only child reaped meanwhile, so the children's CPU time grows by its own.
       before = children_cpu
       _, status = Process.wait2(move)
       reply(sock, ENDED, raw_status(status), ((children_cpu - before) * 1_000_000).round)
-      # The launcher says when the move's processes are gone: only then the next spare.
-      request = receive(sock)
-      exit!(0) if request.nil?
-      request[1].each(&:close)
     end
   end
 
