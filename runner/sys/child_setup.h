@@ -1,6 +1,7 @@
 /* A child's set-up between clone() and exec, the one copy of it: for a bot's every process and a
- * build's (the launcher's start_move, sandbox/launcher/launcher.c) and for the runner's plain
- * spawns: the launcher itself and probes (process.cpp). C, static, async-signal-safe. */
+ * build's (the launcher's start_move, sandbox/launcher/launcher.c, and a warm interpreter's fork,
+ * which does not exec: sandbox/launcher/warm_move.c) and for the runner's plain spawns: the
+ * launcher itself and probes (process.cpp). C, static, async-signal-safe. */
 #ifndef GOL_RUNNER_SYS_CHILD_SETUP_H
 #define GOL_RUNNER_SYS_CHILD_SETUP_H
 
@@ -23,17 +24,10 @@ struct gol_child_setup {
     uint64_t address_space, cpu_seconds, file_size, open_files, processes;
 };
 
-/* A session of its own, so a process group of its own (pgid = pid) and no controlling terminal
- * (a bot cannot open /dev/tty to type into the host's shell); the default signal dispositions
- * and an empty mask (ignored and blocked signals survive exec); its standard streams; its
- * folder; its limits, core dumps off. NULL, or the step that failed with errno set. */
-static const char* gol_set_up_child(const struct gol_child_setup* c) {
+/* What gol_set_up_child does but for the signal dispositions, which a warm interpreter's fork
+ * keeps (warm_move.c): the interpreter's are those a fresh start of it has. */
+static inline const char* gol_set_up_child_keeping_signal_actions(const struct gol_child_setup* c) {
     if (setsid() < 0) return "setsid";
-    struct sigaction dfl;
-    for (size_t i = 0; i < sizeof dfl; ++i) ((char*)&dfl)[i] = 0;
-    dfl.sa_handler = SIG_DFL;
-    const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGXCPU, SIGXFSZ};
-    for (size_t i = 0; i < sizeof reset / sizeof reset[0]; ++i) sigaction(reset[i], &dfl, NULL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -64,6 +58,19 @@ static const char* gol_set_up_child(const struct gol_child_setup* c) {
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     return NULL;
+}
+
+/* A session of its own, so a process group of its own (pgid = pid) and no controlling terminal
+ * (a bot cannot open /dev/tty to type into the host's shell); the default signal dispositions
+ * and an empty mask (ignored and blocked signals survive exec); its standard streams; its
+ * folder; its limits, core dumps off. NULL, or the step that failed with errno set. */
+static inline const char* gol_set_up_child(const struct gol_child_setup* c) {
+    struct sigaction dfl;
+    for (size_t i = 0; i < sizeof dfl; ++i) ((char*)&dfl)[i] = 0;
+    dfl.sa_handler = SIG_DFL;
+    const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGXCPU, SIGXFSZ};
+    for (size_t i = 0; i < sizeof reset / sizeof reset[0]; ++i) sigaction(reset[i], &dfl, NULL);
+    return gol_set_up_child_keeping_signal_actions(c);
 }
 
 #endif

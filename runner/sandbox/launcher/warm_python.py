@@ -32,7 +32,6 @@ import _socket
 import atexit
 import ctypes
 import gc
-import resource
 import stat
 import struct
 import types
@@ -53,28 +52,20 @@ FDS = [struct.Struct("=%di" % count) for count in range(MAX_FDS + 1)]
 RECEIVE_FLAGS = _socket.MSG_CMSG_CLOEXEC | _socket.MSG_WAITALL
 DONE = _signal.SIGUSR1  # a move to the launcher: it has ended with status 0 (finish())
 FS_ENCODING, FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
-# Opened once: a move's stdin when it has none of its own.
-DEV_NULL = os.open("/dev/null", os.O_RDONLY | os.O_CLOEXEC)
-OPEN_MAX = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-# The limits a request sets, in its order.
-LIMITS = (resource.RLIMIT_AS, resource.RLIMIT_CPU, resource.RLIMIT_FSIZE, resource.RLIMIT_NOFILE, resource.RLIMIT_NPROC)
 ORIG_ARGV = sys.orig_argv
+PR_SET_DUMPABLE = 4
 
 prctl = ctypes.CDLL(None).prctl
-
-
-def prctl_args(*args):
-    """prctl's arguments as C values, made once rather than by each move (which pays for each
-    page it writes)."""
-    return (ctypes.c_int(args[0]), *map(ctypes.c_ulong, args[1:]))
-
-
-PR_SET_DUMPABLE = 4
-DUMPABLE, NOT_DUMPABLE = prctl_args(PR_SET_DUMPABLE, 1, 0, 0, 0), prctl_args(PR_SET_DUMPABLE, 0, 0, 0, 0)
+prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+# The move's set-up (warm_move.c), from this script's folder.
+warm_move = ctypes.CDLL(os.path.join(os.path.dirname(os.path.realpath(__file__)), "gol-warm-move.so"),
+                        use_errno=True).gol_warm_move
+warm_move.restype = ctypes.c_char_p
 
 
 def receive(sock):
-    """One request: its header fields, descriptors and strings (split_views); None at end of file."""
+    """One request: its header as it came and its fields, its descriptors and strings
+    (split_views); None at end of file."""
     head, ancillary, _, _ = sock.recvmsg(REQUEST.size, FDS_SPACE, RECEIVE_FLAGS)
     fds = []
     for _, _, data in ancillary:  # SCM_RIGHTS, the only kind sent here
@@ -88,7 +79,7 @@ def receive(sock):
     strings = sock.recv(size, _socket.MSG_WAITALL) if size else b""
     if len(strings) != size:
         return None
-    return fields, fds, split_views(strings)
+    return head, fields, fds, split_views(strings)
 
 
 def split_views(strings):
@@ -278,56 +269,31 @@ def finish(status):
 
 
 def become_move(sock, request, ready):
-    """In the move's process: the launcher's start_move, then the bot."""
-    try:
-        # Said here, before any of the bot's code runs: a move may kill this interpreter at once.
-        # No time: the launcher's clock counts the move's, from when it sent the request.
-        sock.sendall(REPLY.pack(STARTED, os.getpid(), 0))
-        os.setsid()
-        # Dumpable again, as a process that python3 execs is.
-        prctl(*DUMPABLE)
-        set_up(sock, *request)
-    except Exception as e:
+    """In the move's process: the launcher's start_move (warm_move.c: it says STARTED first, before
+    any of the bot's code runs), then the bot. `request`: move_request's."""
+    head, fds, cwd, env = request
+    # The socket's descriptor is closed with the rest by warm_move; the object forgets it.
+    failed = warm_move(sock.detach(), head, fds[2] if len(fds) > 2 else -1, fds[0], fds[1], cwd, 1)
+    if failed is not None:
         # As the launcher reports a failed start (the runner's "could not start").
-        os.write(2, ("could not start the move in the warm python3: %s\n" % e).encode())
+        os.write(2, b"could not start the move in the warm python3: %s: %s\n" %
+                 (failed, os.strerror(ctypes.get_errno()).encode()))
         os._exit(127)
-    run_bot(ready)
-
-
-def set_up(sock, fds, cwd, limits, env):
-    """The launcher's start_move: stdin (fds[2], else /dev/null), stdout and stderr, no other
-    descriptor, the working folder, the limits ((resource, (soft, hard)) each) and, unless None,
-    another environment."""
-    # Closed with the rest below: the move keeps nothing of this process's socket.
-    sock.detach()
-    os.dup2(fds[2] if len(fds) > 2 else DEV_NULL, 0)
-    os.dup2(fds[0], 1)
-    os.dup2(fds[1], 2)
-    os.closerange(3, OPEN_MAX)
-    if cwd:
-        os.chdir(cwd)
-    for number, pair in limits:
-        resource.setrlimit(number, pair)
     if env is not None:
         os.environ.clear()
         os.environb.update(entry.partition(b"=")[::2] for entry in env)
-    _signal.pthread_sigmask(_signal.SIG_SETMASK, ())
+    run_bot(ready)
 
 
-def move_request(fields, fds, strings, started_with):
-    """set_up's arguments from a request: `started_with` is the environment the interpreter was
-    started with, which a move whose environment is the same keeps (whatever a wrapper of
-    python3's, such as pyenv's, made of it), as a cold start of the move would."""
+def move_request(head, fields, fds, strings, started_with):
+    """become_move's: the header, stdout, stderr and stdin if it has its own, the folder, and the
+    environment unless it is `started_with`, the one the interpreter was started with: a move
+    with that one keeps what python3 made of it (a wrapper such as pyenv's may have changed it), as
+    a cold start of the move would."""
     flags, argc, envc = fields[REQUEST_FLAGS], fields[REQUEST_ARGC], fields[REQUEST_ENVC]
-    limits = []
-    for number, value in zip(LIMITS, fields[REQUEST_ADDRESS_SPACE:REQUEST_PROCESSES + 1]):
-        if value and (number != resource.RLIMIT_NPROC or flags & NPROC_FLAG):
-            # CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
-            limits.append((number, (value, value + 1 if number == resource.RLIMIT_CPU else value)))
-    limits.append((resource.RLIMIT_CORE, (0, 0)))
     env = strings[2 + argc:2 + argc + envc]
     env = None if env == started_with else [bytes(entry) for entry in env]
-    return fds[:3] if flags & STDIN_FLAG else fds[:2], bytes(strings[0]), limits, env
+    return head, fds[:3] if flags & STDIN_FLAG else fds[:2], bytes(strings[0]), env
 
 
 def prepare_request(cwd, file):
@@ -373,7 +339,7 @@ def serve(sock):
         request = receive(sock)
         if request is None:
             os._exit(0)
-        fields, fds, strings = request
+        head, fields, fds, strings = request
         argc, envc = fields[REQUEST_ARGC], fields[REQUEST_ENVC]
         here = (bytes(strings[0]), bytes(strings[3])) if argc > 1 else (b"", b"")
         if here != last:
@@ -381,7 +347,7 @@ def serve(sock):
             ready = prepare_request(*here)
         if started_with is None:
             started_with = [bytes(entry) for entry in strings[2 + argc:2 + argc + envc]]
-        move_setup = move_request(fields, fds, strings, started_with)
+        move_setup = move_request(head, fields, fds, strings, started_with)
         restore = python3_state([str(a, FS_ENCODING, FS_ERRORS) for a in strings[2:2 + argc]], ready)
         try:
             move = os.fork()
@@ -413,7 +379,7 @@ def serve(sock):
 def main():
     sock = _socket.socket(fileno=CONTROL_FD)
     os.set_inheritable(CONTROL_FD, False)
-    if prctl(*NOT_DUMPABLE) != 0:
+    if prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
         os._exit(127)
     _signal.pthread_sigmask(_signal.SIG_BLOCK, _signal.valid_signals())
     # What is loaded now stays out of the collector's way: a move's collections do not walk it,

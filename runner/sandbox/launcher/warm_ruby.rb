@@ -34,6 +34,10 @@ module GolWarmRuby
   PR_SET_DUMPABLE = 4
   PRCTL = Fiddle::Function.new(Fiddle::Handle::DEFAULT["prctl"], [Fiddle::TYPE_INT, Fiddle::TYPE_LONG, Fiddle::TYPE_LONG,
                                                                    Fiddle::TYPE_LONG, Fiddle::TYPE_LONG], Fiddle::TYPE_INT)
+  # The move's set-up (warm_move.c), from this script's folder.
+  WARM_MOVE = Fiddle::Function.new(Fiddle.dlopen(File.join(__dir__, "gol-warm-move.so"))["gol_warm_move"],
+                                   [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP, Fiddle::TYPE_INT, Fiddle::TYPE_INT,
+                                    Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP, Fiddle::TYPE_INT], Fiddle::TYPE_VOIDP)
   # The signals a bot could end this process with, and what ruby does with each when it starts.
   TRAPPABLE = %w[HUP INT QUIT TERM USR1 USR2 ALRM PIPE TTIN TTOU XCPU XFSZ PROF WINCH]
   ORIGINAL = {}
@@ -46,59 +50,48 @@ module GolWarmRuby
     data if data&.bytesize == size
   end
 
-  # One request: its header fields, descriptors (IOs) and strings; nil at end of file.
+  # One request: its header as it came and its fields, its descriptors (IOs) and strings; nil at
+  # end of file.
   def receive(sock)
     head, _, _, *controls = sock.recvmsg(REQUEST_SIZE, 0, nil, scm_rights: true)
     return nil if head.nil? || head.empty?
     ios = controls.flat_map { |c| c.cmsg_is?(:SOCKET, :RIGHTS) ? c.unix_rights : [] }
     rest = read_exact(sock, REQUEST_SIZE - head.bytesize)
     return nil if rest.nil?
-    fields = (head + rest).unpack(REQUEST)
+    head += rest
+    fields = head.unpack(REQUEST)
     strings = read_exact(sock, fields[REQUEST_STRINGS_BYTES])
     return nil if strings.nil?
-    [fields, ios, strings.split("\0", -1)[0...-1] || []]
+    [head, fields, ios, strings.split("\0", -1)[0...-1] || []]
   end
 
   def reply(sock, kind, value, cpu_us = 0)
     sock.write([kind, value, cpu_us].pack(REPLY))
   end
 
-  # The move's process: set up as the launcher sets up any move, then the bot's file as main.
-  def become_move(sock, fields, ios, strings, started_with)
-    begin
-      set_up(sock, fields, ios, strings, started_with)
-    rescue StandardError => e
+  # The move's process: set up as the launcher sets up any move (warm_move.c, which says STARTED
+  # first, before any of the bot's code runs), then the bot's file as main.
+  def become_move(sock, request, started_with)
+    head, fields, ios, strings = request
+    stdin = (fields[REQUEST_FLAGS] & STDIN_FLAG) != 0 ? ios[2].fileno : -1
+    # Descriptors are closed here, not by gol_warm_move: ruby has pipes of its own.
+    failed = WARM_MOVE.call(sock.fileno, head, stdin, ios[0].fileno, ios[1].fileno, strings[0], 0)
+    unless failed.null?
       # As the launcher reports a failed start (the runner's "could not start").
-      $stderr.syswrite("could not start the move in the warm ruby: #{e.message}\n")
+      $stderr.syswrite("could not start the move in the warm ruby: #{failed}: " \
+                       "#{SystemCallError.new(nil, Fiddle.last_error).message}\n")
       exit!(127)
     end
-    argv = strings[2, fields[REQUEST_ARGC]]
-    run_bot(argv[1], argv[2..])
-  end
-
-  def set_up(sock, fields, ios, strings, started_with)
-    flags, argc, envc = fields[REQUEST_FLAGS], fields[REQUEST_ARGC], fields[REQUEST_ENVC]
-    limits = fields[REQUEST_ADDRESS_SPACE..REQUEST_PROCESSES]
-    cwd = strings[0]
-    env = strings[2 + argc, envc]
     sock.close
-    stdin = (flags & STDIN_FLAG) != 0 ? ios[2] : File.open("/dev/null")
-    $stdin.reopen(stdin)
-    $stdout.reopen(ios[0])
-    $stderr.reopen(ios[1])
     ios.each(&:close)
-    stdin.close unless stdin.closed?
-    Dir.chdir(cwd) unless cwd.empty?
-    [:AS, :CPU, :FSIZE, :NOFILE, :NPROC].zip(limits).each do |name, value|
-      next if value.zero? || (name == :NPROC && (flags & NPROC_FLAG).zero?)
-      # CPU: the soft limit sends SIGXCPU, which names the cause; the hard one a second later kills.
-      Process.setrlimit(name, value, name == :CPU ? value + 1 : value)
-    end
-    Process.setrlimit(:CORE, 0, 0)
+    argc, envc = fields[REQUEST_ARGC], fields[REQUEST_ENVC]
     # The interpreter was started with the first request's environment, as a cold start would
     # be: what ruby has then is what the move gets. Another environment is set as it is.
-    ENV.replace(env.to_h { |e| e.split("=", 2) }) unless started_with.nil? || env == started_with
+    env = strings[2 + argc, envc]
+    ENV.replace(env.to_h { |e| e.split("=", 2) }) unless env == started_with
     ORIGINAL.each { |name, handler| Signal.trap(name, handler) }
+    argv = strings[2, argc]
+    run_bot(argv[1], argv[2..])
   end
 
   # The bot's file is there but is not a regular file: what it is instead.
@@ -164,17 +157,10 @@ module GolWarmRuby
     loop do
       request = receive(sock)
       exit!(0) if request.nil?
-      fields, ios, strings = request
+      _, fields, ios, strings = request
       started_with ||= strings[2 + fields[REQUEST_ARGC], fields[REQUEST_ENVC]]
       begin
-        move = fork do
-          # Said here, before any of the bot's code runs: a move may kill this interpreter at once.
-          reply(sock, STARTED, Process.pid)
-          Process.setsid
-          # Dumpable again, as a process that ruby execs is.
-          PRCTL.call(PR_SET_DUMPABLE, 1, 0, 0, 0)
-          become_move(sock, fields, ios, strings, started_with)
-        end
+        move = fork { become_move(sock, request, started_with) }
       rescue SystemCallError => e
         ios.each(&:close)
         reply(sock, FAILED, e.errno)

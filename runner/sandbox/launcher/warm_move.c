@@ -1,0 +1,50 @@
+/* A warm interpreter's move (warm_python.py, warm_ruby.rb), in the process the interpreter forked
+ * for it: what the launcher's start_move does for a move before its exec, done here in one call
+ * through ctypes or Fiddle. A forked interpreter pays a copied page for each page it writes, and
+ * each line of Python or Ruby writes several (issue 39). Loaded from the interpreter's own folder,
+ * the launcher's. */
+#define _GNU_SOURCE
+#include "launch_protocol.h"
+#include "../../sys/child_setup.h"
+
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+/* Says STARTED with this process's pid on `control`, before any of the bot's code runs (a move
+ * may kill its interpreter at once). Then makes this process what start_move makes a move's
+ * before its exec, but that it keeps the interpreter's signal dispositions (those a fresh start of
+ * it has) and is dumpable again (as an exec'd process is). `request`: the move's, as it came;
+ * `stdin_fd` -1: /dev/null. With `close_others`, every descriptor but the standard three is closed
+ * (no exec closes them); without, the interpreter closes those it knows (ruby keeps pipes of its
+ * own). NULL, or the step that failed with errno set. */
+const char* gol_warm_move(int control, const struct gol_launch_request* request, int stdin_fd, int stdout_fd,
+                          int stderr_fd, const char* cwd, int close_others) {
+    /* Before the limits: RLIMIT_NOFILE may fall below a descriptor this process has. */
+    const long open_max = sysconf(_SC_OPEN_MAX);
+    const struct gol_warm_reply started = {GOL_LAUNCH_STARTED, (int32_t)getpid(), 0};
+    if (write(control, &started, sizeof started) != (ssize_t)sizeof started) return "STARTED";
+    if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) return "prctl";
+    /* Opened here rather than by the set-up, so that it is closed again whoever closes the rest. */
+    const int null_fd = stdin_fd < 0 ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1;
+    if (stdin_fd < 0 && null_fd < 0) return "open /dev/null";
+    const struct gol_child_setup setup = {stdin_fd < 0 ? null_fd : stdin_fd,
+                                          stdout_fd,
+                                          stderr_fd,
+                                          -1,
+                                          -1,
+                                          cwd,
+                                          request->address_space,
+                                          request->cpu_seconds,
+                                          request->file_size,
+                                          request->open_files,
+                                          (request->flags & GOL_LAUNCH_NPROC) ? request->processes : 0};
+    const char* failed = gol_set_up_child_keeping_signal_actions(&setup);
+    /* Above the standard three, as the interpreter has them open. */
+    if (null_fd > 2) close(null_fd);
+    if (failed != NULL || !close_others) return failed;
+    if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0) {
+        /* A kernel before 5.9. */
+        for (long fd = 3; fd < open_max; ++fd) close((int)fd);
+    }
+    return NULL;
+}
