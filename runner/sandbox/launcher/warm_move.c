@@ -1,14 +1,18 @@
-/* A warm interpreter's move (warm_python.py, warm_ruby.rb), in the process the interpreter forked
- * for it: what the launcher's start_move does for a move before its exec, done here in one call
- * through ctypes or Fiddle. A forked interpreter pays a copied page for each page it writes, and
- * each line of Python or Ruby writes several (issue 39). Loaded from the interpreter's own folder,
- * the launcher's. */
+/* A warm interpreter's move (warm_python.py, warm_ruby.rb), both sides of its fork, each one call
+ * through ctypes or Fiddle: in the move's process, what the launcher's start_move does for a move
+ * before its exec; in the interpreter, the wait for the move and its ENDED. A forked interpreter
+ * pays a copied page for each page it writes, and each line of Python or Ruby writes several
+ * (issue 39). Loaded from the interpreter's own folder, the launcher's. */
 #define _GNU_SOURCE
 #include "launch_protocol.h"
 #include "../../sys/child_setup.h"
 
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <assert.h>
 
 /* Says STARTED with this process's pid on `control`, before any of the bot's code runs (a move
  * may kill its interpreter at once). Then makes this process what start_move makes a move's
@@ -47,4 +51,25 @@ const char* gol_warm_move(int control, const struct gol_launch_request* request,
         for (long fd = 3; fd < open_max; ++fd) close((int)fd);
     }
     return NULL;
+}
+
+/* In the interpreter, once it has forked `move`: closes its copies of the move's descriptors (a
+ * request's, -1 where none), so that the move's output ends with the move, then waits for the move
+ * and says ENDED on `control` with its wait status and CPU time. In C for the pages the
+ * interpreter would write while its move shares them (above). 0, or -1 with errno set. */
+static_assert(GOL_LAUNCH_MAX_FDS == 4, "gol_warm_ended takes a request's descriptors one by one");
+int gol_warm_ended(int control, int move, int fd0, int fd1, int fd2, int fd3) {
+    const int fds[GOL_LAUNCH_MAX_FDS] = {fd0, fd1, fd2, fd3};
+    for (size_t i = 0; i < sizeof fds / sizeof fds[0]; ++i)
+        if (fds[i] >= 0) close(fds[i]);
+    int status;
+    struct rusage usage;
+    pid_t got;
+    while ((got = wait4(move, &status, 0, &usage)) < 0 && errno == EINTR) {
+    }
+    if (got < 0) return -1;
+    const int64_t cpu_us = ((int64_t)usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000 +
+                           usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+    const struct gol_warm_reply ended = {GOL_LAUNCH_ENDED, status, cpu_us};
+    return write(control, &ended, sizeof ended) == (ssize_t)sizeof ended ? 0 : -1;
 }

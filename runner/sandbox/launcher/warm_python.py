@@ -57,10 +57,11 @@ PR_SET_DUMPABLE = 4
 
 prctl = ctypes.CDLL(None).prctl
 prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-# The move's set-up (warm_move.c), from this script's folder.
-warm_move = ctypes.CDLL(os.path.join(os.path.dirname(os.path.realpath(__file__)), "gol-warm-move.so"),
-                        use_errno=True).gol_warm_move
+# A warm move's two sides in C (warm_move.c), from this script's folder.
+WARM_MOVE = ctypes.CDLL(os.path.join(os.path.dirname(os.path.realpath(__file__)), "gol-warm-move.so"), use_errno=True)
+warm_move, warm_ended = WARM_MOVE.gol_warm_move, WARM_MOVE.gol_warm_ended
 warm_move.restype = ctypes.c_char_p
+NO_FDS = (-1,) * MAX_FDS
 
 
 def receive(sock):
@@ -358,16 +359,16 @@ def serve(sock):
                 become_move(sock, move_setup, ready)
             finally:
                 os._exit(127)
-        for fd in fds:
-            os.close(fd)
         if move < 0:
+            for fd in fds:
+                os.close(fd)
             restore()
             sock.sendall(REPLY.pack(FAILED, -move, 0))
             continue
-        _, status, usage = os.wait4(move, 0)  # retried on EINTR by Python itself (PEP 475)
+        # After a DONE the launcher has reported the move's end already, and reads ENDED after.
+        if warm_ended(CONTROL_FD, move, *fds, *NO_FDS[len(fds):]) != 0:
+            os._exit(127)
         restore()
-        # After a DONE the launcher has reported the move's end already, and reads this after.
-        sock.sendall(REPLY.pack(ENDED, status, round((usage.ru_utime + usage.ru_stime) * 1e6)))
         # The bot's file read again, compiled if it changed, for the next move: here, between
         # moves. Not when it is read-only, file and folder, as a sandboxed bot's are: it cannot
         # have changed, and each page this process writes is a fault (issue 39: reading it again

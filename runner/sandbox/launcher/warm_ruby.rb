@@ -34,10 +34,12 @@ module GolWarmRuby
   PR_SET_DUMPABLE = 4
   PRCTL = Fiddle::Function.new(Fiddle::Handle::DEFAULT["prctl"], [Fiddle::TYPE_INT, Fiddle::TYPE_LONG, Fiddle::TYPE_LONG,
                                                                    Fiddle::TYPE_LONG, Fiddle::TYPE_LONG], Fiddle::TYPE_INT)
-  # The move's set-up (warm_move.c), from this script's folder.
-  WARM_MOVE = Fiddle::Function.new(Fiddle.dlopen(File.join(__dir__, "gol-warm-move.so"))["gol_warm_move"],
-                                   [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP, Fiddle::TYPE_INT, Fiddle::TYPE_INT,
-                                    Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP, Fiddle::TYPE_INT], Fiddle::TYPE_VOIDP)
+  # A warm move's two sides in C (warm_move.c), from this script's folder.
+  WARM = Fiddle.dlopen(File.join(__dir__, "gol-warm-move.so"))
+  WARM_MOVE = Fiddle::Function.new(WARM["gol_warm_move"], [Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP, Fiddle::TYPE_INT,
+                                                           Fiddle::TYPE_INT, Fiddle::TYPE_INT, Fiddle::TYPE_VOIDP,
+                                                           Fiddle::TYPE_INT], Fiddle::TYPE_VOIDP)
+  WARM_ENDED = Fiddle::Function.new(WARM["gol_warm_ended"], [Fiddle::TYPE_INT] * (2 + MAX_FDS), Fiddle::TYPE_INT)
   # The signals a bot could end this process with, and what ruby does with each when it starts.
   TRAPPABLE = %w[HUP INT QUIT TERM USR1 USR2 ALRM PIPE TTIN TTOU XCPU XFSZ PROF WINCH]
   ORIGINAL = {}
@@ -166,23 +168,11 @@ module GolWarmRuby
         reply(sock, FAILED, e.errno)
         next
       end
-      ios.each(&:close)
-      # The move is the only child reaped meanwhile, so the children's CPU time grows by its own.
-      before = children_cpu
-      _, status = Process.wait2(move)
-      reply(sock, ENDED, raw_status(status), ((children_cpu - before) * 1_000_000).round)
+      # gol_warm_ended closes these, waits for the move and says ENDED: their IOs forget them.
+      ios.each { |io| io.autoclose = false }
+      fds = ios.map(&:fileno) + [-1] * (MAX_FDS - ios.size)
+      exit!(127) unless WARM_ENDED.call(CONTROL_FD, move, *fds).zero?
     end
-  end
-
-  # User plus system CPU seconds of the children reaped so far (getrusage RUSAGE_CHILDREN).
-  def children_cpu
-    t = Process.times
-    t.cutime + t.cstime
-  end
-
-  # The wait status as waitpid gives it.
-  def raw_status(status)
-    status.signaled? ? status.termsig : (status.exitstatus || 0) << 8
   end
 
   def main
