@@ -54,6 +54,7 @@ DONE = _signal.SIGUSR1  # a move to the launcher: it has ended with status 0 (fi
 FS_ENCODING, FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 ORIG_ARGV = sys.orig_argv
 PR_SET_DUMPABLE = 4
+M_TRIM_THRESHOLD = -1
 
 prctl = ctypes.CDLL(None).prctl
 prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
@@ -386,6 +387,13 @@ def main():
     # What is loaded now stays out of the collector's way: a move's collections do not walk it,
     # so its pages stay shared with this process instead of being copied into each move.
     gc.freeze()
+    # The heap's free top is kept rather than given back to the kernel (glibc's M_TRIM_THRESHOLD,
+    # 128 KiB by default): each move frees a board's worth, and taking it back is a fault per page
+    # in this process and in the move. Not glibc (musl): no mallopt, and nothing to keep.
+    try:
+        ctypes.CDLL(None).mallopt(M_TRIM_THRESHOLD, 64 << 20)
+    except AttributeError:
+        pass
     sock.sendall(REPLY.pack(READY, os.getpid(), 0))
     serve(sock)
 
