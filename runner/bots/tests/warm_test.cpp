@@ -88,12 +88,19 @@ json probe(const MoveReport& m) {
     return j;
 }
 
-constexpr const char* kProbe = R"(import json, os, random, sys
+// Also what the move's set-up made of the process (warm: warm_move.c in the interpreter's fork;
+// cold: the launcher before the exec): its open descriptors, limits (not CPU's: a first move has
+// more), signals and dumpability.
+constexpr const char* kProbe = R"(import ctypes, json, os, random, resource, signal, sys
 stdin = sys.stdin.read()
+limits = [resource.getrlimit(getattr(resource, "RLIMIT_" + name)) for name in ("AS", "FSIZE", "NOFILE", "CORE")]
 sys.stderr.write(json.dumps({
     "argv": sys.argv, "orig_argv": sys.orig_argv, "name": __name__, "file": __file__,
     "path0": sys.path[0], "cwd": os.getcwd(), "env": dict(os.environ), "stdin": stdin,
     "globals": sorted(globals()), "executable": sys.executable, "main": sys.modules["__main__"] is sys.modules[__name__],
+    "fds": sorted(os.listdir("/proc/self/fd")), "limits": limits, "dumpable": ctypes.CDLL(None).prctl(3, 0, 0, 0, 0),
+    "blocked": sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])), "sigint": str(signal.getsignal(signal.SIGINT)),
+    "sigpipe": str(signal.getsignal(signal.SIGPIPE)), "session": os.getsid(0) == os.getpid(),
     "random": random.random()}))
 print("[]")
 )";
@@ -158,6 +165,14 @@ void probes_alike(WarmFixture& f, const std::string& file, const char* source, s
         CHECK(first == plain);
         CHECK(second == plain);
         CHECK(plain["argv"].size() == (protocol == Protocol::argv ? args : args - 1));
+        // Python's probe says more of its set-up: the standard three descriptors and the one
+        // listing them, no signal blocked, dumpable, a session of its own.
+        if (plain.contains("fds")) {
+            CHECK(plain["fds"] == json::array({"0", "1", "2", "3"}));
+            CHECK(plain["blocked"].empty());
+            CHECK(plain["dumpable"] == 1);
+            CHECK(plain["session"] == true);
+        }
     }
 }
 
