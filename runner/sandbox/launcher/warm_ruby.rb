@@ -67,8 +67,8 @@ module GolWarmRuby
     [head, fields, ios, strings.split("\0", -1)[0...-1] || []]
   end
 
-  def reply(sock, kind, value, cpu_us = 0)
-    sock.write([kind, value, cpu_us].pack(REPLY))
+  def reply(sock, kind, value)
+    sock.write([kind, value, 0].pack(REPLY))
   end
 
   # The move's process: set up as the launcher sets up any move (warm_move.c, which says STARTED
