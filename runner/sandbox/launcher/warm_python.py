@@ -287,15 +287,13 @@ def become_move(sock, request, ready):
     run_bot(ready)
 
 
-def move_request(head, fields, fds, strings, started_with):
+def move_request(head, fields, fds, cwd, env, started_with):
     """become_move's: the header, stdout, stderr and stdin if it has its own, the folder, and the
     environment unless it is `started_with`, the one the interpreter was started with: a move
     with that one keeps what python3 made of it (a wrapper such as pyenv's may have changed it), as
     a cold start of the move would."""
-    flags, argc, envc = fields[REQUEST_FLAGS], fields[REQUEST_ARGC], fields[REQUEST_ENVC]
-    env = strings[2 + argc:2 + argc + envc]
     env = None if env == started_with else [bytes(entry) for entry in env]
-    return head, fds[:3] if flags & STDIN_FLAG else fds[:2], bytes(strings[0]), env
+    return head, fds[:3] if fields[REQUEST_FLAGS] & STDIN_FLAG else fds[:2], cwd, env
 
 
 def prepare_request(cwd, file):
@@ -343,13 +341,15 @@ def serve(sock):
             os._exit(0)
         head, fields, fds, strings = request
         argc, envc = fields[REQUEST_ARGC], fields[REQUEST_ENVC]
-        here = (bytes(strings[0]), bytes(strings[3])) if argc > 1 else (b"", b"")
+        cwd = bytes(strings[0])
+        here = (cwd, bytes(strings[3])) if argc > 1 else (b"", b"")
         if here != last:
             last = here
             ready = prepare_request(*here)
+        env = strings[2 + argc:2 + argc + envc]
         if started_with is None:
-            started_with = [bytes(entry) for entry in strings[2 + argc:2 + argc + envc]]
-        move_setup = move_request(head, fields, fds, strings, started_with)
+            started_with = [bytes(entry) for entry in env]
+        move_setup = move_request(head, fields, fds, cwd, env, started_with)
         restore = python3_state([str(a, FS_ENCODING, FS_ERRORS) for a in strings[2:2 + argc]], ready)
         try:
             move = os.fork()
