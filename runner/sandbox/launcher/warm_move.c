@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 
 #include <assert.h>
+#include <stdio.h>
+#include <string.h>
 
 /* Says STARTED with this process's pid on `control`, before any of the bot's code runs (a move
  * may kill its interpreter at once). Then makes this process what start_move makes a move's
@@ -72,4 +74,37 @@ int gol_warm_ended(int control, int move, int fd0, int fd1, int fd2, int fd3) {
                            usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
     const struct gol_warm_reply ended = {GOL_LAUNCH_ENDED, status, cpu_us};
     return write(control, &ended, sizeof ended) == (ssize_t)sizeof ended ? 0 : -1;
+}
+
+/* Python's move in one call, so that neither side runs a line of Python while the other shares its
+ * pages: os.fork's own steps (`before`, `after_parent`, `after_child`: PyOS_BeforeFork and the
+ * rest, from ctypes.pythonapi, called with the GIL held as a PyDLL call holds it), then in the move
+ * gol_warm_move, and in the interpreter gol_warm_ended before its after-fork step. `fd0`..`fd3`:
+ * the request's descriptors as they came (launch_protocol.h: stdout, stderr, then stdin when it
+ * has one), -1 where none. The move returns 0, set up; one that cannot be set up says why on its
+ * stderr and exits 127, as the launcher's start_move does. The interpreter returns the move's pid
+ * once it has said ENDED, and -1 with errno set when it could not fork; it exits 127 when it could
+ * not say ENDED. */
+int gol_warm_python_move(void (*before)(void), void (*after_parent)(void), void (*after_child)(void), int control,
+                         const struct gol_launch_request* request, const char* cwd, int fd0, int fd1, int fd2,
+                         int fd3) {
+    before();
+    const pid_t move = fork();
+    if (move == 0) {
+        after_child();
+        const int stdin_fd = (request->flags & GOL_LAUNCH_STDIN) ? fd2 : -1;
+        const char* failed = gol_warm_move(control, request, stdin_fd, fd0, fd1, cwd, 1);
+        if (failed == NULL) return 0;
+        dprintf(2, "could not start the move in the warm python3: %s: %s\n", failed, strerror(errno));
+        _exit(127);
+    }
+    if (move < 0) {
+        const int fork_errno = errno;
+        after_parent();
+        errno = fork_errno;
+        return -1;
+    }
+    if (gol_warm_ended(control, move, fd0, fd1, fd2, fd3) != 0) _exit(127);
+    after_parent();
+    return move;
 }

@@ -21,7 +21,8 @@
 # microseconds a page on the VM this was measured on, where a page this process writes while no
 # move shares it costs about 1. So the work of a move that is not the bot's own is done here,
 # before the fork, the bot's file is checked between moves, and both run as little Python as they
-# can (the C modules _socket and _signal rather than their wrappers, nothing made twice).
+# can (the C modules _socket and _signal rather than their wrappers, nothing made twice; the fork,
+# the move's set-up and this process's wait for it one call into C, warm_move.c).
 import os
 import sys
 
@@ -58,10 +59,12 @@ M_TRIM_THRESHOLD = -1
 
 prctl = ctypes.CDLL(None).prctl
 prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-# A warm move's two sides in C (warm_move.c), from this script's folder.
-WARM_MOVE = ctypes.CDLL(os.path.join(os.path.dirname(os.path.realpath(__file__)), "gol-warm-move.so"), use_errno=True)
-warm_move, warm_ended = WARM_MOVE.gol_warm_move, WARM_MOVE.gol_warm_ended
-warm_move.restype = ctypes.c_char_p
+# A warm move in C (warm_move.c), from this script's folder: a PyDLL, whose calls keep the GIL, as
+# the fork in it needs (os.fork's own steps, which it calls, run Python's at-fork functions).
+WARM_MOVE = ctypes.PyDLL(os.path.join(os.path.dirname(os.path.realpath(__file__)), "gol-warm-move.so"), use_errno=True)
+warm_python_move = WARM_MOVE.gol_warm_python_move
+FORK_STEPS = tuple(ctypes.cast(getattr(ctypes.pythonapi, step), ctypes.c_void_p)
+                   for step in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child"))
 NO_FDS = (-1,) * MAX_FDS
 
 
@@ -270,30 +273,22 @@ def finish(status):
     os._exit(status)
 
 
-def become_move(sock, request, ready):
-    """In the move's process: the launcher's start_move (warm_move.c: it says STARTED first, before
-    any of the bot's code runs), then the bot. `request`: move_request's."""
-    head, fds, cwd, env = request
-    # The socket's descriptor is closed with the rest by warm_move; the object forgets it.
-    failed = warm_move(sock.detach(), head, fds[2] if len(fds) > 2 else -1, fds[0], fds[1], cwd, 1)
-    if failed is not None:
-        # As the launcher reports a failed start (the runner's "could not start").
-        os.write(2, b"could not start the move in the warm python3: %s: %s\n" %
-                 (failed, os.strerror(ctypes.get_errno()).encode()))
-        os._exit(127)
+def become_move(sock, env, ready):
+    """In the move's process, set up as the launcher's start_move sets up a move (warm_move.c):
+    the environment unless it is the interpreter's own (move_env), then the bot."""
+    # Its descriptor is closed already (warm_move.c): the object forgets it.
+    sock.detach()
     if env is not None:
         os.environ.clear()
         os.environb.update(entry.partition(b"=")[::2] for entry in env)
     run_bot(ready)
 
 
-def move_request(head, fields, fds, cwd, env, started_with):
-    """become_move's: the header, stdout, stderr and stdin if it has its own, the folder, and the
-    environment unless it is `started_with`, the one the interpreter was started with: a move
-    with that one keeps what python3 made of it (a wrapper such as pyenv's may have changed it), as
-    a cold start of the move would."""
-    env = None if env == started_with else [bytes(entry) for entry in env]
-    return head, fds[:3] if fields[REQUEST_FLAGS] & STDIN_FLAG else fds[:2], cwd, env
+def move_env(env, started_with):
+    """The move's environment, or None when it is `started_with`, the one the interpreter was started
+    with: a move with that one keeps what python3 made of it (a wrapper such as pyenv's may have
+    changed it), as a cold start of the move would."""
+    return None if env == started_with else [bytes(entry) for entry in env]
 
 
 def prepare_request(cwd, file):
@@ -349,27 +344,22 @@ def serve(sock):
         env = strings[2 + argc:2 + argc + envc]
         if started_with is None:
             started_with = [bytes(entry) for entry in env]
-        move_setup = move_request(head, fields, fds, cwd, env, started_with)
+        env = move_env(env, started_with)
         restore = python3_state([str(a, FS_ENCODING, FS_ERRORS) for a in strings[2:2 + argc]], ready)
-        try:
-            move = os.fork()
-        except OSError as e:
-            move = -(e.errno or 1)
+        # Forks; returns here in the interpreter once the move has ended and ENDED is said (after a
+        # DONE, the launcher has reported the move's end already, and reads ENDED after).
+        move = warm_python_move(*FORK_STEPS, CONTROL_FD, head, cwd, *fds, *NO_FDS[len(fds):])
         if move == 0:
             try:
-                become_move(sock, move_setup, ready)
+                become_move(sock, env, ready)
             finally:
                 os._exit(127)
+        restore()
         if move < 0:
             for fd in fds:
                 os.close(fd)
-            restore()
-            sock.sendall(REPLY.pack(FAILED, -move, 0))
+            sock.sendall(REPLY.pack(FAILED, ctypes.get_errno() or 1, 0))
             continue
-        # After a DONE the launcher has reported the move's end already, and reads ENDED after.
-        if warm_ended(CONTROL_FD, move, *fds, *NO_FDS[len(fds):]) != 0:
-            os._exit(127)
-        restore()
         # The bot's file read again, compiled if it changed, for the next move: here, between
         # moves. Not when it is read-only, file and folder, as a sandboxed bot's are: it cannot
         # have changed, and each page this process writes is a fault (issue 39: reading it again
