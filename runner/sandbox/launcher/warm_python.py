@@ -305,24 +305,24 @@ def prepare_request(cwd, file):
 def python3_state(argv, ready):
     """What python3 sets before it runs the bot's file, set here for the move's fork to copy: made
     in this process, with no move alive, a page written costs a fault without a copy (issue 39).
-    Nothing imports here before the move has ended and restore() has put this process's own path
-    and modules back. Returns restore."""
+    Nothing imports here before the move has ended and restore() has put this process's own argv,
+    path and modules back. Returns restore."""
+    own = sys.argv, sys.orig_argv, sys.path, sys.modules["__main__"]
     # As python3 saw its command line when it started (its program may have been a wrapper that
     # exec'd it, as pyenv's shims do): the place of -I and this script is the bot's.
     sys.orig_argv = ORIG_ARGV[:-2] + argv[1:]
     sys.argv = argv[1:]
-    if ready is None:
-        return lambda: None
-    _, folder, shadowed, _, main = ready
-    own_main, own_path = sys.modules["__main__"], sys.path
-    popped = {name: sys.modules.pop(name) for name in shadowed if name in sys.modules}
-    # Isolated, python3 has no script folder first on its path: the bot's goes in front.
-    sys.path = [folder, *own_path]
-    sys.modules["__main__"] = main
+    popped = {}
+    if ready is not None:
+        _, folder, shadowed, _, main = ready
+        popped = {name: sys.modules.pop(name) for name in shadowed if name in sys.modules}
+        # Isolated, python3 has no script folder first on its path: the bot's goes in front.
+        sys.path = [folder, *own[2]]
+        sys.modules["__main__"] = main
 
     def restore():
-        sys.path = own_path
-        sys.modules.update(popped, __main__=own_main)
+        sys.argv, sys.orig_argv, sys.path = own[:3]
+        sys.modules.update(popped, __main__=own[3])
     return restore
 
 
@@ -366,6 +366,11 @@ def serve(sock):
         # took 1.1-1.6 ms a move on a machine where a fault costs 13-18 microseconds).
         if ready is None or not ready[3]:
             ready = prepare_request(*last)
+        # This move's objects go before the next request's are made, which then take their places:
+        # the free blocks the allocator has at each fork stay the same, where the last move's,
+        # scattered, would be where the move's own allocations copy pages (issue 39: 14 fewer
+        # faults a move, and 7 fewer here).
+        del request, head, fields, fds, strings, cwd, here, env, restore
 
 
 def main():
