@@ -63,8 +63,9 @@ prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, 
 # the fork in it needs (os.fork's own steps, which it calls, run Python's at-fork functions).
 WARM_MOVE = ctypes.PyDLL(os.path.join(os.path.dirname(os.path.realpath(__file__)), "gol-warm-move.so"), use_errno=True)
 warm_python_move = WARM_MOVE.gol_warm_python_move
+# os.fork's own steps, and the call with which the move runs its Python (warm_move.c).
 FORK_STEPS = tuple(ctypes.cast(getattr(ctypes.pythonapi, step), ctypes.c_void_p)
-                   for step in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child"))
+                   for step in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child", "PyObject_CallObject"))
 NO_FDS = (-1,) * MAX_FDS
 
 
@@ -273,11 +274,11 @@ def finish(status):
     os._exit(status)
 
 
-def become_move(sock, env, ready):
+def become_move(env, ready):
     """In the move's process, set up as the launcher's start_move sets up a move (warm_move.c):
-    the environment unless it is the interpreter's own (move_env), then the bot."""
-    # Its descriptor is closed already (warm_move.c): the object forgets it.
-    sock.detach()
+    the environment unless it is the interpreter's own (move_env), then the bot. The control
+    socket's object keeps the number of a descriptor warm_move.c has closed: nothing here uses or
+    closes it (the move ends by os._exit), and making it forget would copy a page (issue 39)."""
     if env is not None:
         os.environ.clear()
         os.environb.update(entry.partition(b"=")[::2] for entry in env)
@@ -330,6 +331,11 @@ def serve(sock):
     last = None  # (cwd, file) of the last request
     ready = None
     started_with = None  # the first request's environment, which the launcher started this process with
+    this_move = None  # (environment, ready) for the move's process, which runs move_main
+
+    def move_main():
+        become_move(*this_move)
+    move_main_object = ctypes.py_object(move_main)
     while True:
         request = receive(sock)
         if request is None:
@@ -346,14 +352,11 @@ def serve(sock):
             started_with = [bytes(entry) for entry in env]
         env = move_env(env, started_with)
         restore = python3_state([str(a, FS_ENCODING, FS_ERRORS) for a in strings[2:2 + argc]], ready)
-        # Forks; returns here in the interpreter once the move has ended and ENDED is said (after a
-        # DONE, the launcher has reported the move's end already, and reads ENDED after).
-        move = warm_python_move(*FORK_STEPS, CONTROL_FD, head, cwd, *fds, *NO_FDS[len(fds):])
-        if move == 0:
-            try:
-                become_move(sock, env, ready)
-            finally:
-                os._exit(127)
+        this_move = env, ready
+        # Forks, the move's process running move_main; returns here once the move has ended and
+        # ENDED is said (after a DONE, the launcher has reported the move's end already, and reads
+        # ENDED after).
+        move = warm_python_move(*FORK_STEPS, move_main_object, CONTROL_FD, head, cwd, *fds, *NO_FDS[len(fds):])
         restore()
         if move < 0:
             for fd in fds:
@@ -370,7 +373,7 @@ def serve(sock):
         # the free blocks the allocator has at each fork stay the same, where the last move's,
         # scattered, would be where the move's own allocations copy pages (issue 39: 14 fewer
         # faults a move, and 7 fewer here).
-        del request, head, fields, fds, strings, cwd, here, env, restore
+        del request, head, fields, fds, strings, cwd, here, env, restore, this_move
 
 
 def main():
