@@ -33,7 +33,6 @@
 #include "pid_namespace.h"
 #include "socket_io.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -157,17 +156,32 @@ static struct stat_line read_stat(long pid) {
 }
 
 /* Calls `each` for every process of the namespace but this one, as /proc lists them; -1 when
- * /proc cannot be read. */
+ * /proc cannot be read. Read with getdents64 into a buffer on the stack: opendir's would be mapped
+ * and unmapped at every move (musl), which runs this once a move. */
 static int for_each_process(void (*each)(long pid, void* context), void* context) {
-    DIR* proc = opendir("/proc");
-    if (!proc) return -1;
-    for (struct dirent* entry; (entry = readdir(proc)) != NULL;) {
-        char* end;
-        const long pid = strtol(entry->d_name, &end, 10);
-        if (*end == '\0' && pid > 1) each(pid, context);
+    const int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (proc < 0) return -1;
+    /* The kernel's record, whatever the C library calls its own. */
+    struct linux_dirent64 {
+        uint64_t d_ino;
+        int64_t d_off;
+        unsigned short d_reclen;
+        unsigned char d_type;
+        char d_name[];
+    };
+    _Alignas(struct linux_dirent64) char entries[4096];
+    long got;
+    while ((got = syscall(SYS_getdents64, proc, entries, sizeof entries)) > 0) {
+        for (long at = 0; at < got;) {
+            const struct linux_dirent64* entry = (const struct linux_dirent64*)(entries + at);
+            at += entry->d_reclen;
+            char* end;
+            const long pid = strtol(entry->d_name, &end, 10);
+            if (*end == '\0' && pid > 1) each(pid, context);
+        }
     }
-    closedir(proc);
-    return 0;
+    close(proc);
+    return got == 0 ? 0 : -1;
 }
 
 /* The CPU time of every process this one has reaped, in microseconds. */
