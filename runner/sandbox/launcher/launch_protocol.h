@@ -91,6 +91,10 @@ struct gol_warm_reply {
 };
 #undef GOL_LAUNCH_FIELD
 
+/* A warm Python move's signal to the launcher, from its own process only: it has ended with status
+ * 0 and closed its output (warm_move.c, launcher.c). Its users include <signal.h>. */
+#define GOL_LAUNCH_DONE SIGUSR1
+
 /* The interpreters read these layouts with no padding: the sizes are the fields' own. */
 static_assert(sizeof(struct gol_launch_request) == 6 * 4 + 5 * 8, "gol_launch_request has padding");
 static_assert(sizeof(struct gol_warm_reply) == 2 * 4 + 8, "gol_warm_reply has padding");

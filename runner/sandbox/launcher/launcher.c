@@ -62,7 +62,7 @@ static pid_t warm_pid = 0;
 static int warm_socket = -1;
 /* The signalfd of SIGCHLD and DONE. */
 static int children = -1;
-#define DONE SIGUSR1
+#define DONE GOL_LAUNCH_DONE
 
 /* A report, its unnamed fields zero. */
 #define REPORT(...) (&(struct gol_launch_report){__VA_ARGS__})

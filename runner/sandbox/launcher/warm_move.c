@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include <assert.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,14 +82,21 @@ int gol_warm_ended(int control, int move, int fd0, int fd1, int fd2, int fd3) {
  * rest, from ctypes.pythonapi, called with the GIL held as a PyDLL call holds it), then in the move
  * gol_warm_move, and in the interpreter gol_warm_ended before its after-fork step. `fd0`..`fd3`:
  * the request's descriptors as they came (launch_protocol.h: stdout, stderr, then stdin when it
- * has one), -1 where none. The move, set up, runs `move_main` (a Python callable, which ends the
- * process) through `call_object` (PyObject_CallObject) rather than return through ctypes, whose
- * return writes to pages the move would copy; one that cannot be set up says why on its stderr
- * and exits 127, as the launcher's start_move does. The interpreter returns the move's pid once it
- * has said ENDED, and -1 with errno set when it could not fork; it exits 127 when it could not say
- * ENDED. */
+ * has one), -1 where none.
+ *
+ * The move, set up, runs `move_main` (a Python callable that runs the bot and returns its exit
+ * status) through `call_object` (PyObject_CallObject, the status read with `as_long`,
+ * PyLong_AsLong) rather than return through ctypes, and ends here: each line of Python, and
+ * ctypes' return, writes to pages the move would copy. With status 0 it has nothing more to say:
+ * its output is closed and the launcher (process 1) told (GOL_LAUNCH_DONE), so that the move ends
+ * now rather than once the kernel has unmapped this process (a forked python3's largest cost) and
+ * the interpreter has said so. Any other status is reported by the process's end itself. A move
+ * that cannot be set up says why on its stderr and exits 127, as the launcher's start_move does.
+ *
+ * The interpreter returns the move's pid once it has said ENDED, and -1 with errno set when it
+ * could not fork; it exits 127 when it could not say ENDED. */
 int gol_warm_python_move(void (*before)(void), void (*after_parent)(void), void (*after_child)(void),
-                         void* (*call_object)(void*, void*), void* move_main, int control,
+                         void* (*call_object)(void*, void*), long (*as_long)(void*), void* move_main, int control,
                          const struct gol_launch_request* request, const char* cwd, int fd0, int fd1, int fd2,
                          int fd3) {
     before();
@@ -97,9 +105,18 @@ int gol_warm_python_move(void (*before)(void), void (*after_parent)(void), void 
         after_child();
         const int stdin_fd = (request->flags & GOL_LAUNCH_STDIN) ? fd2 : -1;
         const char* failed = gol_warm_move(control, request, stdin_fd, fd0, fd1, cwd, 1);
-        if (failed == NULL) call_object(move_main, NULL);
-        else dprintf(2, "could not start the move in the warm python3: %s: %s\n", failed, strerror(errno));
-        _exit(127);
+        if (failed != NULL) {
+            dprintf(2, "could not start the move in the warm python3: %s: %s\n", failed, strerror(errno));
+            _exit(127);
+        }
+        void* const status_object = call_object(move_main, NULL);
+        const long status = status_object != NULL ? as_long(status_object) : 127;
+        if (status == 0) {
+            close(1);
+            close(2);
+            kill(1, GOL_LAUNCH_DONE);
+        }
+        _exit((int)status);
     }
     if (move < 0) {
         const int fork_errno = errno;

@@ -9,8 +9,8 @@
 # This process reads it, sets what python3 would set before running the bot (its argv, path and
 # __main__), and forks the move, which says STARTED, sets itself up and runs the bot (serve). The
 # requests and the replies (READY, STARTED or FAILED, ENDED) are launch_protocol.h's. A move that
-# ends with status 0 also tells the launcher itself (DONE, launcher.c), which then reports the end
-# at once and reads ENDED later.
+# ends with status 0 also tells the launcher itself (GOL_LAUNCH_DONE, warm_move.c), which then
+# reports the end at once and reads ENDED later.
 #
 # The bot runs in the same uid and namespace as this process, so this process keeps nothing a
 # move could use: it is not dumpable (no ptrace, no /proc/PID/mem), its socket is closed in the
@@ -51,7 +51,6 @@ FDS_SPACE = _socket.CMSG_SPACE(MAX_FDS * 4)
 # A request's descriptors as ints, by how many came.
 FDS = [struct.Struct("=%di" % count) for count in range(MAX_FDS + 1)]
 RECEIVE_FLAGS = _socket.MSG_CMSG_CLOEXEC | _socket.MSG_WAITALL
-DONE = _signal.SIGUSR1  # a move to the launcher: it has ended with status 0 (finish())
 FS_ENCODING, FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 ORIG_ARGV = sys.orig_argv
 PR_SET_DUMPABLE = 4
@@ -63,9 +62,11 @@ prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, 
 # the fork in it needs (os.fork's own steps, which it calls, run Python's at-fork functions).
 WARM_MOVE = ctypes.PyDLL(os.path.join(os.path.dirname(os.path.realpath(__file__)), "gol-warm-move.so"), use_errno=True)
 warm_python_move = WARM_MOVE.gol_warm_python_move
-# os.fork's own steps, and the call with which the move runs its Python (warm_move.c).
+# os.fork's own steps, and the calls with which the move runs its Python and reads the status it
+# returns (warm_move.c).
 FORK_STEPS = tuple(ctypes.cast(getattr(ctypes.pythonapi, step), ctypes.c_void_p)
-                   for step in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child", "PyObject_CallObject"))
+                   for step in ("PyOS_BeforeFork", "PyOS_AfterFork_Parent", "PyOS_AfterFork_Child", "PyObject_CallObject",
+                                "PyLong_AsLong"))
 NO_FDS = (-1,) * MAX_FDS
 
 
@@ -204,8 +205,9 @@ def prepare(path):
 
 
 def run_bot(ready):
-    """Runs sys.argv[0] (the bot's file) as __main__ and exits as python3 would. `ready`:
-    prepare()'s, with which this process has python3's state already (python3_state)."""
+    """Runs sys.argv[0] (the bot's file) as __main__ and ends as python3 would: the exit status
+    (finish). `ready`: prepare()'s, with which this process has python3's state already
+    (python3_state)."""
     if ready is None:
         path = script_path(sys.argv[0])
         try:
@@ -239,11 +241,12 @@ def run_bot(ready):
         status = 1
         if isinstance(e, KeyboardInterrupt):
             status = -_signal.SIGINT
-    finish(status)
+    return finish(status)
 
 
 def finish(status):
-    """Python's own ending: wait for threads, run atexit handlers, flush, exit."""
+    """Python's own ending: wait for threads, run atexit handlers, flush; the exit status, which
+    warm_move.c exits with."""
     threading = sys.modules.get("threading")
     try:
         if threading is not None:
@@ -263,26 +266,19 @@ def finish(status):
         _signal.pthread_sigmask(_signal.SIG_SETMASK, [])
         os.kill(os.getpid(), -status)
         status = 1
-    if status == 0:
-        # Done, with nothing more to say: the output closed and the launcher (process 1) told, so
-        # that the move ends now rather than after the kernel has unmapped this process (a forked
-        # python3's largest cost) and this interpreter has said so. Any other status is reported
-        # by the process's end itself.
-        os.close(1)
-        os.close(2)
-        os.kill(1, DONE)
-    os._exit(status)
+    return status
 
 
 def become_move(env, ready):
     """In the move's process, set up as the launcher's start_move sets up a move (warm_move.c):
-    the environment unless it is the interpreter's own (move_env), then the bot. The control
+    the environment unless it is the interpreter's own (move_env), then the bot; its exit status.
+    The control
     socket's object keeps the number of a descriptor warm_move.c has closed: nothing here uses or
     closes it (the move ends by os._exit), and making it forget would copy a page (issue 39)."""
     if env is not None:
         os.environ.clear()
         os.environb.update(entry.partition(b"=")[::2] for entry in env)
-    run_bot(ready)
+    return run_bot(ready)
 
 
 def move_env(env, started_with):
@@ -334,7 +330,7 @@ def serve(sock):
     this_move = None  # (environment, ready) for the move's process, which runs move_main
 
     def move_main():
-        become_move(*this_move)
+        return become_move(*this_move)
     move_main_object = ctypes.py_object(move_main)
     while True:
         request = receive(sock)
