@@ -272,9 +272,9 @@ def finish(status):
 def become_move(env, ready):
     """In the move's process, set up as the launcher's start_move sets up a move (warm_move.c):
     the environment unless it is the interpreter's own (move_env), then the bot; its exit status.
-    The control
-    socket's object keeps the number of a descriptor warm_move.c has closed: nothing here uses or
-    closes it (the move ends by os._exit), and making it forget would copy a page (issue 39)."""
+    The control socket's object keeps the number of a descriptor warm_move.c has closed: nothing
+    here uses or closes it (the move ends in warm_move.c, by _exit), and making it forget would
+    copy a page (issue 39)."""
     if env is not None:
         os.environ.clear()
         os.environb.update(entry.partition(b"=")[::2] for entry in env)
@@ -367,8 +367,8 @@ def serve(sock):
             ready = prepare_request(*last)
         # This move's objects go before the next request's are made, which then take their places:
         # the free blocks the allocator has at each fork stay the same, where the last move's,
-        # scattered, would be where the move's own allocations copy pages (issue 39: 14 fewer
-        # faults a move, and 7 fewer here).
+        # scattered, would be where the move's own allocations copy pages (issue 39: 10 fewer
+        # faults a move, and 6 fewer here).
         del request, head, fields, fds, strings, cwd, here, env, restore, this_move
 
 
@@ -377,8 +377,8 @@ def warm_up():
     random numbers, a deep copy, its reply printed), done here once with nothing a move sees (a
     Random of its own, the output to /dev/null): what that fills for good (the type attribute cache,
     interned names, json's objects) is then in every move's copy, where each move would make it again
-    and copy a page for each (issue 39: a move of warm.d/parse_empty.py 279 faults instead of 297,
-    of the 2016 RandomBot.py 637 instead of 660)."""
+    and copy a page for each (issue 39: a move of warm.d/parse_empty.py about 278 faults instead of
+    297, of the 2016 RandomBot.py about 640 instead of 660)."""
     exec(compile("import random, copy\nimport sys, json\n", "<warm-up>", "exec"), {"__name__": "__warm_up__"})
     rng = random.Random(0)
     json.loads('{"y_size":3,"x_size":3,"board":{"(0,1)":1,"(2,2)":2},"bot_id":1,"tick_id":0}')
