@@ -1,8 +1,9 @@
-/* A warm interpreter's move (warm_python.py, warm_ruby.rb), both sides of its fork, each one call
- * through ctypes or Fiddle: in the move's process, what the launcher's start_move does for a move
- * before its exec; in the interpreter, the wait for the move and its ENDED. A forked interpreter
- * pays a copied page for each page it writes, and each line of Python or Ruby writes several
- * (issue 39). Loaded from the interpreter's own folder, the launcher's. */
+/* A warm interpreter's move (warm_python.py, warm_ruby.rb), both sides of its fork: in the move's
+ * process, what the launcher's start_move does for a move before its exec; in the interpreter, the
+ * wait for the move and its ENDED. Ruby calls each side through Fiddle; Python makes the whole move,
+ * its fork and its end included, one call through ctypes (gol_warm_python_move). A forked
+ * interpreter pays a copied page for each page it writes, and each line of Python or Ruby writes
+ * several (issue 39). Loaded from the interpreter's own folder, the launcher's. */
 #define _GNU_SOURCE
 #include "launch_protocol.h"
 #include "../../sys/child_setup.h"
